@@ -1,0 +1,14 @@
+package dev.mnemos.session;
+
+import java.time.Instant;
+
+/**
+ * One version of the plan. The evaluation ({@code score}, {@code feedback}) is kept apart from the
+ * plan text and is null until the plan has been evaluated.
+ */
+public record PlanVersion(int version, String content, Double score, String feedback, Instant createdAt) {
+
+    PlanVersion evaluated(Double newScore, String newFeedback) {
+        return new PlanVersion(version, content, newScore, newFeedback, createdAt);
+    }
+}

@@ -1,0 +1,43 @@
+package dev.mnemos.session;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The structured state of one task at one version. Lists keep insertion order; {@code collected}
+ * is ordered by key. Collections are never null. {@code forkedFrom} is null unless the session is a fork.
+ */
+public record SessionState(
+        String sessionId,
+        String userId,
+        long version,
+        Instant createdAt,
+        Instant updatedAt,
+        Status status,
+        String goal,
+        String context,
+        List<Constraint> constraints,
+        List<String> openQuestions,
+        Map<String, String> collected,
+        StepPointer stepPointer,
+        List<PlanVersion> plans,
+        List<Observation> observations,
+        String summary,
+        ForkOrigin forkedFrom) {
+
+    public enum Status { ACTIVE, ENDED }
+
+    public SessionState {
+        constraints = List.copyOf(constraints);
+        openQuestions = List.copyOf(openQuestions);
+        plans = List.copyOf(plans);
+        observations = List.copyOf(observations);
+        collected = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(collected));
+    }
+
+    /** The newest plan version, or null when no plan exists yet. */
+    public PlanVersion latestPlan() {
+        return plans.isEmpty() ? null : plans.get(plans.size() - 1);
+    }
+}
