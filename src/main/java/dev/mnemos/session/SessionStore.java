@@ -1,0 +1,52 @@
+package dev.mnemos.session;
+
+import java.util.List;
+import java.util.OptionalLong;
+
+/**
+ * The short-term memory of agent tasks. Every write is atomic and bumps the version by exactly one;
+ * every write leaves an event in the replay log. Implementations are safe for concurrent writers.
+ * Ids are validated by the caller ({@link SessionIds}).
+ *
+ * @see RedisSessionStore
+ */
+public interface SessionStore {
+
+    /** Starts a session for {@code userId} at version 1, with {@code initial} applied (may be empty). */
+    SessionState create(String userId, SessionPatch initial, String actor);
+
+    /** The current state. @throws SessionNotFoundException when there is no live session of that id */
+    SessionState get(String sessionId);
+
+    /**
+     * Applies one step. With {@code expectedVersion} it is a compare-and-set; without, the patch is
+     * applied atomically to whatever is current.
+     *
+     * @return the new version
+     * @throws StaleVersionException  when {@code expectedVersion} is not the current version
+     * @throws InvalidPatchException  when the patch breaks a rule (nothing is written)
+     * @throws SessionEndedException  when the session has ended
+     */
+    long write(String sessionId, SessionPatch patch, OptionalLong expectedVersion, String note, String actor);
+
+    /** The state as it was at {@code version}. @throws VersionGoneException beyond the retention window */
+    SessionState at(String sessionId, long version);
+
+    /** Replay-log entries with {@code version >= fromVersion}, oldest first, at most {@code limit}. */
+    List<SessionEvent> events(String sessionId, long fromVersion, int limit);
+
+    /** Writes a new version whose content equals {@code toVersion}; history is kept. @return the new state */
+    SessionState rollback(String sessionId, long toVersion, OptionalLong expectedVersion, String actor);
+
+    /** Starts a new session of the same user from the state at {@code fromVersion}. @return the fork at version 1 */
+    SessionState fork(String sessionId, long fromVersion, String actor);
+
+    /** Marks the session ENDED (a last event); its keys stay until {@link #delete}. @return the final state */
+    SessionState end(String sessionId, String actor);
+
+    /** Removes every key of the session. Deleting a missing session does nothing. */
+    void delete(String sessionId);
+
+    /** Ids of the user's live sessions, newest first. */
+    List<String> liveSessions(String userId);
+}
