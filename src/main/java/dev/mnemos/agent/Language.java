@@ -1,0 +1,34 @@
+package dev.mnemos.agent;
+
+import dev.mnemos.session.Constraint;
+import dev.mnemos.session.Observation;
+import dev.mnemos.session.SessionState;
+
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/** The language the agent answers in: the user's standing choice when there is one, else the message's script. */
+public enum Language {
+    EN, ZH;
+
+    /** ZH when the text holds any CJK ideograph. */
+    public static Language of(String text) {
+        return text != null && text.codePoints().anyMatch(c -> Character.UnicodeScript.of(c) == Character.UnicodeScript.HAN)
+                ? ZH : EN;
+    }
+
+    /** A constraint or observation naming Chinese or English wins over the script of this message. */
+    public static Language forTurn(SessionState state, String message) {
+        Stream<String> stated = Stream.concat(state.constraints().stream().map(Constraint::text),
+                state.observations().stream().map(Observation::text));
+        return stated.map(Language::named).flatMap(Optional::stream).reduce((a, b) -> b).orElse(of(message));
+    }
+
+    private static Optional<Language> named(String text) {
+        String t = text.toLowerCase();
+        if (t.contains("中文") || t.contains("chinese")) {
+            return Optional.of(ZH);
+        }
+        return t.contains("英文") || t.contains("english") ? Optional.of(EN) : Optional.empty();
+    }
+}

@@ -1,0 +1,44 @@
+package dev.mnemos.agent;
+
+import dev.mnemos.session.SessionState;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.util.Set;
+
+/**
+ * READY_TO_DECOMPOSE and REVISE_PLAN: plan v1 → evaluate → rewrite while the score is below the
+ * target (at most {@link AgentConfig#autoRevisions()} times); a revision request rewrites once more.
+ */
+@ApplicationScoped
+public class PlanHandler implements IntentHandler {
+
+    private final RequirementStep requirements;
+    private final PlanningStep planning;
+    private final AgentConfig config;
+
+    public PlanHandler(RequirementStep requirements, PlanningStep planning, AgentConfig config) {
+        this.requirements = requirements;
+        this.planning = planning;
+        this.config = config;
+    }
+
+    @Override
+    public Set<Intent> intents() {
+        return Set.of(Intent.READY_TO_DECOMPOSE, Intent.REVISE_PLAN);
+    }
+
+    @Override
+    public TurnOutcome handle(Turn turn) {
+        boolean revise = turn.routing().intent() == Intent.REVISE_PLAN && turn.state().latestPlan() != null;
+        SessionState s = revise ? turn.state() : requirements.run(turn).state();
+        Language lang = Language.forTurn(s, turn.message());
+        if (s.goal() == null) {
+            return new TurnOutcome(Phrase.ASK_GOAL.in(lang), s, Phrase.ASK_GOAL.in(lang), null);
+        }
+        s = planning.evaluate(planning.draft(s, revise ? turn.message() : null));
+        for (int i = 0; !revise && i < config.autoRevisions() && s.latestPlan().score() < config.targetScore(); i++) {
+            s = planning.evaluate(planning.draft(s, null));
+        }
+        return TurnOutcome.say(PlanReplies.latest(s, lang), s);
+    }
+}
