@@ -40,7 +40,12 @@ public class RequirementStep {
             patch.addOpenQuestion(req.question());
         }
         TaskStep step = s.goal() != null || newGoal ? TaskStep.COLLECT_CONSTRAINTS : TaskStep.COLLECT_GOAL;
-        patch.stepPointer(step.pointer().index(), step.label());
+        if (patch.build().isEmpty() && s.stepPointer() != null && s.stepPointer().index() >= step.ordinal()) {
+            return new Result(s, req);
+        }
+        if (s.stepPointer() == null || s.stepPointer().index() <= step.ordinal()) {
+            patch.stepPointer(step.ordinal(), step.label());
+        }
         return new Result(steps.write(s, patch.build(), "analyze-requirements"), req);
     }
 
