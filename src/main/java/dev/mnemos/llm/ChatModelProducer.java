@@ -2,6 +2,7 @@ package dev.mnemos.llm;
 
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.openai.OpenAiChatModel;
+import io.quarkus.arc.Unremovable;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import org.jboss.logging.Logger;
@@ -16,8 +17,10 @@ public class ChatModelProducer {
 
     private static final Logger LOG = Logger.getLogger(ChatModelProducer.class);
 
+    /** Unremovable: AI services look the model up programmatically ({@link MnemosModelSupplier}). */
     @Produces
     @ApplicationScoped
+    @Unremovable
     ChatModel chatModel(LlmConfig config, OfflineChatModel offline) {
         if (config.offline()) {
             LOG.info("Mnemos uses its deterministic OFFLINE model (set mnemos.llm.provider=OPENAI and mnemos.llm.base-url for a real one)");
