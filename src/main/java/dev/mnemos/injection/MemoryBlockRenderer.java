@@ -15,7 +15,7 @@ import static dev.mnemos.injection.BlockText.quote;
  * Renders the bounded memory block for one step: pure, deterministic, no I/O. Goal, step pointer,
  * every constraint and the current turn's overrides are always rendered (the goal cut to a fifth
  * of the budget); then, while the token budget lasts and each within its share: open questions,
- * the newest plan, profile facts by relevance to the goal and message then confidence, collected
+ * the newest plan, the one before it, profile facts by relevance to the goal and message then confidence, collected
  * values, the tail of the rolling summary, the previous plan, the context. Older plans appear only
  * through the summary. Every stored value is quoted by {@link BlockText} inside a
  * {@code <memory-data>} frame, so stored text that reads like an instruction stays inert.
@@ -68,16 +68,9 @@ public final class MemoryBlockRenderer {
         if (s.summary() != null && !s.summary().isBlank()) {
             out.tail("summary of earlier steps: ", s.summary(), 15);
         }
-        if (s.plans().size() > 1 && plansShown > 1) {
-            PlanVersion previous = s.plans().get(s.plans().size() - 2);
-            if (out.head(planLabel(previous, "previous"), previous.content(), 10)) {
-                plans.add(previous.version());
-            }
-        }
         if (s.context() != null && !s.context().isBlank()) {
             out.head("context: ", s.context(), 10);
         }
-        out.fixed(CLOSE);
         String text = out.text();
         int tokens = TokenEstimator.estimate(text);
         return new MemoryBlock(text, tokens, budget, tokens > budget, plans, shown, profile.size());
@@ -124,6 +117,12 @@ public final class MemoryBlockRenderer {
         }
         if (out.head(planLabel(latest, "latest"), latest.content(), 30)) {
             shown.add(latest.version());
+        }
+        if (s.plans().size() > 1 && plansShown > 1) {
+            PlanVersion previous = s.plans().get(s.plans().size() - 2);
+            if (out.head(planLabel(previous, "previous"), previous.content(), 10)) {
+                shown.add(previous.version());
+            }
         }
         return shown;
     }

@@ -6,6 +6,7 @@ import dev.langchain4j.data.message.ChatMessageSerializer;
 import dev.langchain4j.store.memory.chat.ChatMemoryStore;
 import dev.mnemos.session.SessionConfig;
 import dev.mnemos.session.SessionIds;
+import dev.mnemos.session.SessionKeys;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.value.SetArgs;
 import io.quarkus.redis.datasource.value.ValueCommands;
@@ -34,7 +35,7 @@ public class RedisChatMemoryStore implements ChatMemoryStore {
     }
 
     public static String key(Object memoryId) {
-        return "mnemos:{s:" + SessionIds.require("memoryId", String.valueOf(memoryId)) + "}:chat";
+        return SessionKeys.chat(SessionIds.require("memoryId", String.valueOf(memoryId)));
     }
 
     @Override

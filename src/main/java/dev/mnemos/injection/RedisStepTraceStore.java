@@ -3,6 +3,7 @@ package dev.mnemos.injection;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mnemos.session.SessionConfig;
+import dev.mnemos.session.SessionKeys;
 import io.quarkus.redis.datasource.RedisDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -35,7 +36,7 @@ public class RedisStepTraceStore implements StepTraceStore {
     }
 
     public static String key(String sessionId) {
-        return "mnemos:{s:" + sessionId + "}:trace";
+        return SessionKeys.trace(sessionId);
     }
 
     @Override
