@@ -1,0 +1,38 @@
+package dev.mnemos.injection;
+
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Alternative;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The profile source of {@code @QuarkusTest}s: facts a test set per user, or a failure on demand.
+ * Users a test did not set have an empty profile.
+ */
+@Alternative
+@Priority(1)
+@ApplicationScoped
+public class ScriptedProfileSource implements ProfileSource {
+
+    private final Map<String, List<ProfileLine>> facts = new ConcurrentHashMap<>();
+    private volatile boolean failing;
+
+    @Override
+    public ProfileSnapshot load(String userId) {
+        if (failing) {
+            throw new IllegalStateException("profile database unreachable (scripted)");
+        }
+        return ProfileSnapshot.of(facts.getOrDefault(userId, List.of()), ProfileSnapshot.Cache.MISS);
+    }
+
+    public void set(String userId, List<ProfileLine> lines) {
+        facts.put(userId, List.copyOf(lines));
+    }
+
+    public void failing(boolean value) {
+        failing = value;
+    }
+}
