@@ -3,8 +3,6 @@ package dev.mnemos.injection;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
-import java.time.Duration;
-
 /** Read-before-write settings for {@link SessionMemory} AI-service methods. */
 @ConfigMapping(prefix = "mnemos.injection")
 public interface InjectionConfig {
@@ -35,10 +33,6 @@ public interface InjectionConfig {
     /** DETERMINISTIC folds older plans without a model; MODEL uses the session-summary prompt when a model is configured. */
     @WithDefault("DETERMINISTIC")
     SummaryMode summaryMode();
-
-    /** Longest wait for the user's profile before the step goes on with the session only. */
-    @WithDefault("500ms")
-    Duration profileTimeout();
 
     /** Chat messages kept per session in the Redis chat memory (a sliding window). */
     @WithDefault("20")
