@@ -28,12 +28,15 @@ public class StepWriteBack {
     private final InjectionConfig config;
     private final ActingUser actingUser;
     private final MemoryContext memory;
+    private final RollingSummary summary;
 
-    public StepWriteBack(SessionStore store, InjectionConfig config, ActingUser actingUser, MemoryContext memory) {
+    public StepWriteBack(SessionStore store, InjectionConfig config, ActingUser actingUser, MemoryContext memory,
+                         RollingSummary summary) {
         this.store = store;
         this.config = config;
         this.actingUser = actingUser;
         this.memory = memory;
+        this.summary = summary;
     }
 
     /** The written patch, the version it produced and the version it was based on. */
@@ -74,7 +77,7 @@ public class StepWriteBack {
         SessionPatch.Builder extra = SessionPatch.builder();
         loaded.overrides().forEach(o -> extra.addObservation(o.observation(loaded.userMessage())));
         if (patch.summary() == null) {
-            SummaryFolder.fold(basis, config.plansShown(), config.summaryMaxChars()).ifPresent(fold -> extra
+            summary.fold(basis).ifPresent(fold -> extra
                     .summary(fold.summary()).putCollected(SummaryFolder.FOLDED_KEY, Integer.toString(fold.foldedThrough())));
         }
         return Patches.merge(patch, extra.build(), basis, step);

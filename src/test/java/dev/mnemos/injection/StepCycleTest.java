@@ -39,7 +39,7 @@ class StepCycleTest {
             @Override public Optional<StepTrace> find(String sessionId, long version) { return Optional.empty(); }
         };
         cycle = new StepCycle(new StepLoader(store, new ProfileReader(userId -> ProfileSnapshot.missing()), config, acting),
-                new StepWriteBack(store, config, acting, memory), traceStore, memory,
+                new StepWriteBack(store, config, acting, memory, new RollingSummary(config, false, (a, b, c) -> "unused")), traceStore, memory,
                 new InjectionMetrics(new SimpleMeterRegistry()));
     }
 
