@@ -4,6 +4,7 @@ import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Alternative;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,9 +20,18 @@ public class ScriptedProfileSource implements ProfileSource {
 
     private final Map<String, List<ProfileLine>> facts = new ConcurrentHashMap<>();
     private volatile boolean failing;
+    private volatile Duration delay = Duration.ZERO;
 
     @Override
     public ProfileSnapshot load(String userId) {
+        if (!delay.isZero()) {
+            try {
+                Thread.sleep(delay.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted", e);
+            }
+        }
         if (failing) {
             throw new IllegalStateException("profile database unreachable (scripted)");
         }
@@ -30,6 +40,11 @@ public class ScriptedProfileSource implements ProfileSource {
 
     public void set(String userId, List<ProfileLine> lines) {
         facts.put(userId, List.copyOf(lines));
+    }
+
+    /** Every read waits this long first (a slow database). */
+    public void delay(Duration value) {
+        delay = value;
     }
 
     public void failing(boolean value) {

@@ -202,6 +202,38 @@ class SessionMemoryInterceptorTest {
     }
 
     @Test
+    void olderPlansAreFoldedIntoTheRollingSummaryAndLeaveTheBlock() {
+        String id = session().sessionId();
+        model.script(request -> "plan number " + model.requests().size() + "\nwith details");
+        for (int i = 0; i < 4; i++) {
+            ai.plan(id, "revise");
+        }
+        ai.chat(id, "what now?");
+
+        SessionState after = store.get(id);
+        assertThat(after.plans()).hasSize(4);
+        assertThat(after.summary()).contains("plan v1: plan number 1", "plan v2: plan number 2").doesNotContain("plan v3");
+        String block = Requests.block(model.requests().get(4));
+        assertThat(block).contains("plan v4 (latest)", "plan v3 (previous)", "summary of earlier steps: ",
+                "4 versions; the 2 oldest are only in the summary").doesNotContain("plan v1 (", "plan v2 (");
+    }
+
+    @Test
+    void slowProfileIsSkippedAfterTheTimeout() {
+        profiles.set(user, List.of(new ProfileLine("f1", "DOMAIN", null, "railway engineer", 0.8)));
+        profiles.delay(java.time.Duration.ofSeconds(3));
+        try {
+            String id = session().sessionId();
+            model.script(request -> "fast");
+            ai.chat(id, "hello");
+            assertThat(Requests.system(model.requests().get(0))).doesNotContain("railway engineer");
+            assertThat(traces.find(id, 2).orElseThrow().read().profile()).isEqualTo(ProfileSnapshot.Status.MISSING);
+        } finally {
+            profiles.delay(java.time.Duration.ZERO);
+        }
+    }
+
+    @Test
     void endedSessionIsRefusedBeforeTheModelIsCalled() {
         String id = session().sessionId();
         store.end(id, "test");
