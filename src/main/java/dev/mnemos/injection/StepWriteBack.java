@@ -1,5 +1,6 @@
 package dev.mnemos.injection;
 
+import dev.mnemos.session.SessionNotFoundException;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
@@ -16,7 +17,9 @@ import java.util.OptionalLong;
  * due summary fold, written as a compare-and-set on the version the step read. A lost
  * compare-and-set re-reads the session, asks the writer again against the fresh state and
  * retries, up to {@link InjectionConfig#writeRetries()} times; then it fails with
- * {@link StepWriteConflictException}. A concurrent writer's change is never overwritten.
+ * {@link StepWriteConflictException}. A concurrent writer's change is never overwritten. The
+ * store checks the owner atomically with the write, so a session that changed hands or vanished
+ * during the step is refused with {@link SessionMixUpException}.
  */
 @ApplicationScoped
 public class StepWriteBack {
@@ -51,11 +54,14 @@ public class StepWriteBack {
             SessionPatch patch = complete(writer.patch(call(method, args, result, basis, loaded.userMessage())), basis, loaded,
                     method.step());
             try {
-                long version = store.write(loaded.sessionId(), patch, OptionalLong.of(basis.version()),
-                        "step " + method.step(), ACTOR);
+                long version = store.write(loaded.sessionId(), loaded.state().userId(), patch,
+                        OptionalLong.of(basis.version()), "step " + method.step(), ACTOR);
                 LOG.debugf("step %s of session %s: wrote version %d on %d after %d retries", method.step(),
                         loaded.sessionId(), version, basis.version(), attempt);
                 return new Result(patch, basis.version(), version, attempt);
+            } catch (SessionNotFoundException e) {
+                throw new SessionMixUpException("session " + loaded.sessionId() + " no longer exists or has another owner than "
+                        + loaded.state().userId());
             } catch (StaleVersionException e) {
                 if (attempt >= config.writeRetries()) {
                     throw new StepWriteConflictException(loaded.sessionId(), loaded.state().version(), attempt + 1);

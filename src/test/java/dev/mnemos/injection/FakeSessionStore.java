@@ -45,9 +45,13 @@ final class FakeSessionStore implements SessionStore {
     }
 
     @Override
-    public synchronized long write(String sessionId, SessionPatch patch, OptionalLong expectedVersion, String note, String actor) {
+    public synchronized long write(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion,
+                                   String note, String actor) {
         beforeWrite.run();
         SessionState current = get(sessionId);
+        if (owner != null && !owner.equals(current.userId())) {
+            throw new SessionNotFoundException(sessionId);
+        }
         if (expectedVersion.isPresent() && expectedVersion.getAsLong() != current.version()) {
             throw new StaleVersionException(sessionId, expectedVersion.getAsLong(), current.version());
         }

@@ -114,6 +114,13 @@ class StepCycleTest {
     }
 
     @Test
+    void ownerCheckedByTheStoreAtWriteTimeRefusesTheWriteBack() {
+        store.beforeWrite = () -> store.change("s-1", s -> withVersion(s, s.version(), "u-other", null));
+        assertThatThrownBy(this::step).isInstanceOf(SessionMixUpException.class).hasMessageContaining("u-1");
+        assertThat(store.written).isEmpty();
+    }
+
+    @Test
     void anotherUsersSessionIsNotFoundAndTheModelIsNotCalled() {
         actingUser = Optional.of("u-mallory");
         assertThatThrownBy(this::step).isInstanceOf(SessionNotFoundException.class);
