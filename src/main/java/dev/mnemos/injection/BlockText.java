@@ -12,6 +12,9 @@ final class BlockText {
     }
 
     static String quote(String value) {
+        if (isPlain(value)) {
+            return '"' + value + '"';
+        }
         StringBuilder out = new StringBuilder(value.length() + 2).append('"');
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
@@ -31,6 +34,16 @@ final class BlockText {
             }
         }
         return out.append('"').toString();
+    }
+
+    private static boolean isPlain(String value) {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || isInvisibleControl(c)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean isInvisibleControl(char c) {

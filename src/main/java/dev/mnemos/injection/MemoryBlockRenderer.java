@@ -138,13 +138,19 @@ public final class MemoryBlockRenderer {
         List<String> shown = new ArrayList<>();
         for (ProfileLine fact : ordered.subList(0, Math.min(maxProfileFacts, ordered.size()))) {
             String tag = "[" + (fact.category() == null ? "FACT" : fact.category())
-                    + (fact.slot() == null ? "" : " " + fact.slot()) + String.format(", confidence %.2f", fact.confidence()) + "] ";
+                    + (fact.slot() == null ? "" : " " + fact.slot()) + ", confidence " + confidence(fact.confidence()) + "] ";
             String note = fact.slot() != null && overriddenSlots.contains(fact.slot()) ? " (overridden this session)" : "";
             lines.add("- " + tag + quote(fact.text()) + note);
             shown.add(fact.id() == null ? fact.text() : fact.id());
         }
         int rendered = out.section("user profile (background; the task and this session win over it):", lines, 20);
         return shown.subList(0, rendered);
+    }
+
+    /** Two decimals without {@code String.format}, which dominates rendering time otherwise. */
+    static String confidence(double value) {
+        long hundredths = Math.round(Math.max(0, Math.min(1, value)) * 100);
+        return hundredths / 100 + "." + (hundredths % 100 < 10 ? "0" : "") + hundredths % 100;
     }
 
     private static List<String> collected(Map<String, String> collected) {

@@ -67,6 +67,9 @@ public final class TokenEstimator {
     }
 
     static boolean isWide(int cp) {
+        if (cp < 0x2E80) {
+            return false;
+        }
         Character.UnicodeScript script = Character.UnicodeScript.of(cp);
         return script == Character.UnicodeScript.HAN || script == Character.UnicodeScript.HIRAGANA
                 || script == Character.UnicodeScript.KATAKANA || script == Character.UnicodeScript.HANGUL

@@ -75,13 +75,21 @@ class InjectionBenchmark {
         long[] raw = rawRoundTrips(1, 20_000);
         double[] phases = phaseTotals();
         long[][] bySession = new long[sessions][];
+        long[] freshReads = null;
+        long[] grownReads = null;
         for (int s = 0; s < sessions; s++) {
             String id = newSession();
             bySession[s] = new long[steps];
             for (int i = 1; i <= steps; i++) {
+                if (s == 0 && i == 10) {
+                    freshReads = reads(id, 500);
+                }
                 long start = System.nanoTime();
                 step(id, i);
                 bySession[s][i - 1] = System.nanoTime() - start;
+            }
+            if (s == 0) {
+                grownReads = reads(id, 500);
             }
             store.delete(id);
         }
@@ -98,6 +106,8 @@ class InjectionBenchmark {
         double[] after = phaseTotals();
         line("mean per phase           : load %.3f ms, render %.3f ms, write %.3f ms (the rest: trace write, bookkeeping)",
                 (after[0] - phases[0]) / all.length, (after[1] - phases[1]) / all.length, (after[2] - phases[2]) / all.length);
+        line("SessionStore.get alone   : after 10 steps %s", Percentiles.of(freshReads));
+        line("                           after %d steps %s", steps, Percentiles.of(grownReads));
         line("flat cost: p50 at steps 1-20 %.3f ms, at steps %d-%d %.3f ms -> %.2fx", early.p50(), steps - 19, steps,
                 late.p50(), late.p50() / early.p50());
     }
@@ -178,6 +188,16 @@ class InjectionBenchmark {
                 .context("two adults, first visit");
         IntStream.rangeClosed(1, 5).forEach(i -> patch.addConstraint(new Constraint(null, "constraint " + i + " of the trip", Scope.TASK, "user")));
         return store.create(user, patch.build(), "bench").sessionId();
+    }
+
+    private long[] reads(String id, int count) {
+        long[] nanos = new long[count];
+        for (int i = 0; i < count; i++) {
+            long start = System.nanoTime();
+            store.get(id);
+            nanos[i] = System.nanoTime() - start;
+        }
+        return nanos;
     }
 
     private double[] phaseTotals() {
