@@ -14,9 +14,10 @@ import jakarta.ws.rs.core.MediaType;
 /**
  * What a step read, injected and wrote: {@code GET /v1/sessions/{id}/steps/{v}/trace}, where
  * {@code v} is the version the step wrote. Another user's trace, a version no step wrote, and a
- * trace past its retention or TTL all answer 404.
+ * trace past its retention or TTL all answer 404. The class path is {@code /v1}, like
+ * {@code SessionResource}'s: a longer class path would capture {@code /v1/sessions…} requests.
  */
-@Path("/v1/sessions/{id}/steps/{version}/trace")
+@Path("/v1")
 @Authenticated
 @Produces(MediaType.APPLICATION_JSON)
 public class TraceResource {
@@ -30,6 +31,7 @@ public class TraceResource {
     }
 
     @GET
+    @Path("/sessions/{id}/steps/{version}/trace")
     public StepTrace trace(@PathParam("id") String sessionId, @PathParam("version") long version) {
         StepTrace trace = traces.find(SessionIds.require("id", sessionId), version)
                 .orElseThrow(NotFoundException::new);
