@@ -53,7 +53,18 @@ public record AiMethod(Method method, SessionMemory binding, int memoryIdIndex, 
         if (binding == null || memoryId < 0) {
             throw new IllegalStateException("@SessionMemory method " + declared + " needs a @MemoryId String sessionId parameter");
         }
+        if (isAsync(declared.getReturnType())) {
+            throw new IllegalStateException("@SessionMemory method " + declared + " returns "
+                    + declared.getReturnType().getSimpleName() + "; only blocking results (String, records, …) are supported");
+        }
         return new AiMethod(declared, binding, memoryId, userMessageIndex(declared, memoryId));
+    }
+
+    /** Streaming and asynchronous results finish after the interceptor returns, so they cannot be written back. */
+    private static boolean isAsync(Class<?> type) {
+        return type.getName().startsWith("io.smallrye.mutiny.") || java.util.concurrent.Future.class.isAssignableFrom(type)
+                || java.util.concurrent.CompletionStage.class.isAssignableFrom(type)
+                || type.getName().equals("dev.langchain4j.service.TokenStream");
     }
 
     private static Method declared(Method invoked) {

@@ -3,15 +3,19 @@ package dev.mnemos.injection;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Alternative;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Instance;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The profile source of {@code @QuarkusTest}s: facts a test set per user, or a failure on demand.
- * Users a test did not set have an empty profile.
+ * The profile source of {@code @QuarkusTest}s: facts a test set per user, or a failure or delay on
+ * demand. Users a test did not set are read from the application's real {@link ProfileSource}
+ * when one exists (so end-to-end tests see the real profile), else have an empty profile.
  */
 @Alternative
 @Priority(1)
@@ -19,8 +23,13 @@ import java.util.concurrent.ConcurrentHashMap;
 public class ScriptedProfileSource implements ProfileSource {
 
     private final Map<String, List<ProfileLine>> facts = new ConcurrentHashMap<>();
+    private final Instance<ProfileSource> all;
     private volatile boolean failing;
     private volatile Duration delay = Duration.ZERO;
+
+    public ScriptedProfileSource(@Any Instance<ProfileSource> all) {
+        this.all = all;
+    }
 
     @Override
     public ProfileSnapshot load(String userId) {
@@ -35,7 +44,21 @@ public class ScriptedProfileSource implements ProfileSource {
         if (failing) {
             throw new IllegalStateException("profile database unreachable (scripted)");
         }
-        return ProfileSnapshot.of(facts.getOrDefault(userId, List.of()), ProfileSnapshot.Cache.MISS);
+        List<ProfileLine> set = facts.get(userId);
+        if (set != null) {
+            return ProfileSnapshot.of(set, ProfileSnapshot.Cache.MISS);
+        }
+        return real().map(source -> source.load(userId)).orElse(ProfileSnapshot.of(List.of(), ProfileSnapshot.Cache.MISS));
+    }
+
+    private Optional<ProfileSource> real() {
+        for (Instance.Handle<ProfileSource> handle : all.handles()) {
+            Class<?> type = handle.getBean().getBeanClass();
+            if (type != ScriptedProfileSource.class && type != EmptyProfileSource.class) {
+                return Optional.of(handle.get());
+            }
+        }
+        return Optional.empty();
     }
 
     public void set(String userId, List<ProfileLine> lines) {
