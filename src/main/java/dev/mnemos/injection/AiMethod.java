@@ -49,13 +49,13 @@ public record AiMethod(Method method, SessionMemory binding, int memoryIdIndex, 
         if (binding == null) {
             binding = declared.getDeclaringClass().getAnnotation(SessionMemory.class);
         }
-        int memoryId = indexOf(declared, MemoryId.class);
-        if (binding == null || memoryId < 0) {
-            throw new IllegalStateException("@SessionMemory method " + declared + " needs a @MemoryId String sessionId parameter");
-        }
         if (isAsync(declared.getReturnType())) {
             throw new IllegalStateException("@SessionMemory method " + declared + " returns "
                     + declared.getReturnType().getSimpleName() + "; only blocking results (String, records, …) are supported");
+        }
+        int memoryId = indexOf(declared, MemoryId.class);
+        if (binding == null || memoryId < 0) {
+            throw new IllegalStateException("@SessionMemory method " + declared + " needs a @MemoryId String sessionId parameter");
         }
         return new AiMethod(declared, binding, memoryId, userMessageIndex(declared, memoryId));
     }
