@@ -110,9 +110,11 @@ public final class MemoryBlockRenderer {
         if (latest == null) {
             return shown;
         }
-        int older = s.plans().size() - plansShown;
+        // plan versions are numbered 1..n without gaps, so the latest number is the count even when
+        // the loaded state carries only the newest few
+        int older = latest.version() - plansShown;
         if (older > 0) {
-            out.optional("plans: " + s.plans().size() + " versions; the " + older
+            out.optional("plans: " + latest.version() + " versions; the " + older
                     + " oldest are only in the summary of earlier steps");
         }
         if (out.head(planLabel(latest, "latest"), latest.content(), 30)) {

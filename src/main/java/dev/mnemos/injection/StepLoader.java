@@ -23,9 +23,12 @@ public class StepLoader {
     private final ProfileReader profiles;
     private final MemoryBlockRenderer renderer;
     private final ActingUser actingUser;
+    private final int plansLoaded;
 
     public StepLoader(SessionStore store, ProfileReader profiles, InjectionConfig config, ActingUser actingUser) {
         this.store = store;
+        // one plan beyond the shown window, so the plan that just left it can be folded into the summary
+        this.plansLoaded = config.plansShown() + 1;
         this.profiles = profiles;
         this.renderer = MemoryBlockRenderer.from(config);
         this.actingUser = actingUser;
@@ -59,7 +62,7 @@ public class StepLoader {
 
     private SessionState read(String sessionId) {
         try {
-            return store.get(sessionId);
+            return store.recent(sessionId, plansLoaded);
         } catch (SessionNotFoundException e) {
             throw e;
         } catch (RuntimeException e) {

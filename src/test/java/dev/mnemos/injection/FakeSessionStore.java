@@ -33,6 +33,15 @@ final class FakeSessionStore implements SessionStore {
     }
 
     @Override
+    public SessionState recent(String sessionId, int latestPlans) {
+        SessionState s = get(sessionId);
+        List<dev.mnemos.session.PlanVersion> plans = s.plans().subList(Math.max(0, s.plans().size() - latestPlans), s.plans().size());
+        return new SessionState(s.sessionId(), s.userId(), s.version(), s.createdAt(), s.updatedAt(), s.status(), s.goal(),
+                s.context(), s.constraints(), s.openQuestions(), s.collected(), s.stepPointer(), plans, s.observations(),
+                s.summary(), s.forkedFrom());
+    }
+
+    @Override
     public SessionState get(String sessionId) {
         if (failure != null) {
             throw failure;
