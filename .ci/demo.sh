@@ -97,3 +97,8 @@ echo "== profile of $USER_ID"
 PROFILE=$(curl -sS "${AUTH[@]}" -w '\n%{http_code}' "$URL/v1/profile")
 CODE=${PROFILE##*$'\n'}
 [[ $CODE == 200 ]] && pretty "${PROFILE%$'\n'*}" || echo "  GET /v1/profile answered $CODE"
+
+echo
+echo "== a new task for the same user: the profile is read before the first step"
+SESSION=""
+say "Help me prepare a talk about Redis"

@@ -11,9 +11,11 @@ import java.util.stream.Stream;
 public class AskHandler implements IntentHandler {
 
     private final RequirementStep requirements;
+    private final TurnLanguage languages;
 
-    public AskHandler(RequirementStep requirements) {
+    public AskHandler(RequirementStep requirements, TurnLanguage languages) {
         this.requirements = requirements;
+        this.languages = languages;
     }
 
     @Override
@@ -25,7 +27,7 @@ public class AskHandler implements IntentHandler {
     public TurnOutcome handle(Turn turn) {
         RequirementStep.Result result = requirements.run(turn);
         Requirements req = result.requirements();
-        Language lang = Language.forTurn(result.state(), turn.message());
+        Language lang = languages.of(result.state(), turn.message());
         String question = req.question() != null ? req.question()
                 : result.state().goal() == null ? Phrase.ASK_GOAL.in(lang) : null;
         String reply = noted(req, lang) + (question != null ? question : Phrase.ENOUGH.in(lang));

@@ -6,18 +6,16 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.Set;
 
-/** END_TASK: moves the step pointer to the end, ends the session and reports what was promoted. */
+/** END_TASK: moves the step pointer to the end, ends the task through promotion and reports what was kept. */
 @ApplicationScoped
 public class EndHandler implements IntentHandler {
 
     private final SessionSteps steps;
     private final TaskEnding ending;
-    private final RedisConversationLog log;
 
-    public EndHandler(SessionSteps steps, TaskEnding ending, RedisConversationLog log) {
+    public EndHandler(SessionSteps steps, TaskEnding ending) {
         this.steps = steps;
         this.ending = ending;
-        this.log = log;
     }
 
     @Override
@@ -30,7 +28,6 @@ public class EndHandler implements IntentHandler {
         SessionState s = steps.write(turn.state(), SessionPatch.builder()
                 .stepPointer(TaskStep.ENDED.ordinal(), TaskStep.ENDED.label()).build(), "end-task");
         TaskEnding.Ended ended = ending.end(s);
-        log.clear(s.sessionId());
         Language lang = turn.language();
         String kept = ended.promoted().isEmpty() ? Phrase.NOTHING_PROMOTED.in(lang)
                 : Phrase.PROMOTED.in(lang, String.join(lang == Language.ZH ? "；" : "; ", ended.promoted()));

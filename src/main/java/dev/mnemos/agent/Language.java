@@ -4,6 +4,7 @@ import dev.mnemos.session.Constraint;
 import dev.mnemos.session.Observation;
 import dev.mnemos.session.SessionState;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -17,10 +18,13 @@ public enum Language {
                 ? ZH : EN;
     }
 
-    /** A constraint or observation naming Chinese or English wins over the script of this message. */
-    public static Language forTurn(SessionState state, String message) {
-        Stream<String> stated = Stream.concat(state.constraints().stream().map(Constraint::text),
-                state.observations().stream().map(Observation::text));
+    /**
+     * A constraint or observation of the session naming Chinese or English (the newest wins), else
+     * such a profile fact, else the script of this message.
+     */
+    public static Language forTurn(SessionState state, List<String> profile, String message) {
+        Stream<String> stated = Stream.of(profile.stream(), state.constraints().stream().map(Constraint::text),
+                state.observations().stream().map(Observation::text)).flatMap(s -> s);
         return stated.map(Language::named).flatMap(Optional::stream).reduce((a, b) -> b).orElse(of(message));
     }
 

@@ -31,8 +31,12 @@ record OfflineText(String system, String user) {
         return start < 0 || end < start ? "" : system.substring(start, end);
     }
 
-    /** ZH when the user writes Chinese or the memory holds a standing request for Chinese. */
+    /** The language the brief asks for; else ZH when the text is Chinese or the memory asks for Chinese. */
     Language language(String text) {
+        String asked = BriefSections.parse(user).get("Language").orElse("");
+        if (!asked.isEmpty()) {
+            return asked.contains("中文") ? Language.ZH : Language.EN;
+        }
         String mem = memory().toLowerCase();
         return Language.of(text) == Language.ZH || mem.contains("中文") || mem.contains("in chinese") ? Language.ZH : Language.EN;
     }

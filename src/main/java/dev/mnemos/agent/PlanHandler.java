@@ -14,11 +14,13 @@ public class PlanHandler implements IntentHandler {
 
     private final RequirementStep requirements;
     private final PlanningStep planning;
+    private final TurnLanguage languages;
     private final AgentConfig config;
 
-    public PlanHandler(RequirementStep requirements, PlanningStep planning, AgentConfig config) {
+    public PlanHandler(RequirementStep requirements, PlanningStep planning, TurnLanguage languages, AgentConfig config) {
         this.requirements = requirements;
         this.planning = planning;
+        this.languages = languages;
         this.config = config;
     }
 
@@ -31,13 +33,13 @@ public class PlanHandler implements IntentHandler {
     public TurnOutcome handle(Turn turn) {
         boolean revise = turn.routing().intent() == Intent.REVISE_PLAN && turn.state().latestPlan() != null;
         SessionState s = revise ? turn.state() : requirements.run(turn).state();
-        Language lang = Language.forTurn(s, turn.message());
+        Language lang = languages.of(s, turn.message());
         if (s.goal() == null) {
             return new TurnOutcome(Phrase.ASK_GOAL.in(lang), s, Phrase.ASK_GOAL.in(lang), null);
         }
-        s = planning.evaluate(planning.draft(s, revise ? turn.message() : null));
+        s = planning.evaluate(planning.draft(s, revise ? turn.message() : null, lang), lang);
         for (int i = 0; !revise && i < config.autoRevisions() && s.latestPlan().score() < config.targetScore(); i++) {
-            s = planning.evaluate(planning.draft(s, null));
+            s = planning.evaluate(planning.draft(s, null, lang), lang);
         }
         return TurnOutcome.say(PlanReplies.latest(s, lang), s);
     }

@@ -2,9 +2,7 @@ package dev.mnemos.agent;
 
 import dev.mnemos.session.SessionEndedException;
 import dev.mnemos.session.SessionNotFoundException;
-import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionState;
-import dev.mnemos.session.SessionStore;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 
@@ -12,21 +10,25 @@ import java.util.EnumMap;
 import java.util.Map;
 
 /**
- * The task-breakdown agent. Every message is routed with the session read before the turn and the
- * recent conversation, then handled by the handler of its intent, which writes its steps back.
+ * The task-breakdown agent. Every message is routed (a {@code @SessionMemory} step that reads the
+ * session and the recent conversation), then handled by the handler of its intent, whose steps
+ * write the session back.
  */
 @ApplicationScoped
 public class TaskAgent {
 
-    private final SessionStore store;
+    private final AgentSessions sessions;
     private final IntentRouter router;
-    private final RedisConversationLog log;
+    private final Conversation conversation;
+    private final TurnLanguage languages;
     private final Map<Intent, IntentHandler> handlers = new EnumMap<>(Intent.class);
 
-    public TaskAgent(SessionStore store, IntentRouter router, RedisConversationLog log, Instance<IntentHandler> all) {
-        this.store = store;
+    public TaskAgent(AgentSessions sessions, IntentRouter router, Conversation conversation, TurnLanguage languages,
+                     Instance<IntentHandler> all) {
+        this.sessions = sessions;
         this.router = router;
-        this.log = log;
+        this.conversation = conversation;
+        this.languages = languages;
         all.forEach(h -> h.intents().forEach(i -> handlers.put(i, h)));
     }
 
@@ -37,26 +39,14 @@ public class TaskAgent {
      * @throws SessionEndedException    when the session has ended
      */
     public AgentTurn chat(String userId, String sessionId, String message) {
-        SessionState state = sessionId == null ? store.create(userId, SessionPatch.builder().build(), "agent")
-                : owned(userId, sessionId);
-        String memory = MemoryBlock.render(state);
-        Routing routing = router.route(memory, String.join("\n", log.recent(state.sessionId())), message);
-        Turn turn = new Turn(userId, state, message, routing, memory, Language.forTurn(state, message));
+        String id = sessions.open(userId, sessionId);
+        Routing routing = router.route(id, String.join("\n", conversation.recent(id)), message);
+        SessionState state = sessions.get(id);
+        Turn turn = new Turn(userId, state, message, routing, languages.of(state, message));
         TurnOutcome outcome = handlers.get(routing.intent()).handle(turn);
         if (routing.intent() != Intent.END_TASK) {
-            log.append(state.sessionId(), message, outcome.reply());
+            conversation.append(id, message, outcome.reply());
         }
         return new AgentTurn(outcome.reply(), outcome.state(), routing.intent(), outcome.question(), outcome.promotion());
-    }
-
-    private SessionState owned(String userId, String sessionId) {
-        SessionState state = store.get(sessionId);
-        if (!userId.equals(state.userId())) {
-            throw new SessionNotFoundException(sessionId);
-        }
-        if (state.status() == SessionState.Status.ENDED) {
-            throw new SessionEndedException(sessionId);
-        }
-        return state;
     }
 }

@@ -5,11 +5,10 @@ import dev.mnemos.session.SessionStore;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.List;
-import java.util.Map;
 
 /**
- * The end of a task: the session is ended and what is stable is promoted to the user's profile.
- * The one place the agent touches promotion.
+ * The end of a task, the one place the agent touches promotion. Until the promotion service is
+ * part of the application this ends the session and reports no promotion.
  */
 @ApplicationScoped
 public class TaskEnding {
@@ -22,12 +21,11 @@ public class TaskEnding {
         this.config = config;
     }
 
-    /** The ended session's final state and the promotion report. */
+    /** The ended session's final state, the promotion report (null when none was made), and the texts promoted. */
     public record Ended(SessionState state, Object report, List<String> promoted) {
     }
 
     public Ended end(SessionState s) {
-        SessionState last = store.end(s.sessionId(), config.actor());
-        return new Ended(last, Map.of("sessionId", s.sessionId(), "promoted", List.of()), List.of());
+        return new Ended(store.end(s.sessionId(), config.actor()), null, List.of());
     }
 }

@@ -1,5 +1,6 @@
 package dev.mnemos.api;
 
+import dev.langchain4j.exception.LangChain4jException;
 import dev.mnemos.agent.AgentConfig;
 import dev.mnemos.agent.ModelAnswerException;
 import dev.mnemos.agent.TaskAgent;
@@ -53,7 +54,18 @@ public class AgentResource {
     @ServerExceptionMapper
     public Response unusableAnswer(ModelAnswerException e) {
         LOG.warnf("model answer unusable for prompt %s", e.prompt());
-        return Problem.of(502, "Bad Gateway", "the language model gave an unusable answer; nothing was written "
-                + "for that step; retry the message").toResponse();
+        return modelFailed();
+    }
+
+    /** The model failed, timed out, or answered text that does not parse into the step's record. */
+    @ServerExceptionMapper
+    public Response modelFailure(LangChain4jException e) {
+        LOG.warn("model call failed", e);
+        return modelFailed();
+    }
+
+    private static Response modelFailed() {
+        return Problem.of(502, "Bad Gateway", "the language model failed or gave an unusable answer; nothing was "
+                + "written for that step; retry the message").toResponse();
     }
 }

@@ -23,7 +23,7 @@ final class AgentChat {
         body.put("sessionId", sessionId);
         body.put("message", message);
         JsonPath answer = given().auth().oauth2(token).contentType(ContentType.JSON).body(body)
-                .when().post("/v1/agent/chat").then().statusCode(200).extract().jsonPath();
+                .when().post("/v1/agent/chat").then().log().ifValidationFails().statusCode(200).extract().jsonPath();
         sessionId = answer.getString("sessionId");
         return answer;
     }
@@ -33,6 +33,6 @@ final class AgentChat {
     }
 
     JsonPath get(String path) {
-        return given().auth().oauth2(token).when().get(path).then().statusCode(200).extract().jsonPath();
+        return given().auth().oauth2(token).when().get(path).then().log().ifValidationFails().statusCode(200).extract().jsonPath();
     }
 }

@@ -18,6 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @QuarkusTest
 class AgentFlowTest {
 
+    private static final String ROUTE = "PATCH:step route-intent";
+
     @Inject
     ScriptedChatModel model;
 
@@ -36,16 +38,17 @@ class AgentFlowTest {
         assertThat(goal.getString("stepPointer.name")).isEqualTo("collect-constraints");
         assertThat(goal.getString("question")).contains("budget");
 
-        JsonPath constraints = chat.say("Budget 5000 yuan this time. No flights. Always keep my plans short.");
+        JsonPath constraints = chat.say("Budget 5000 yuan this time. No flights. I prefer trains this time. "
+                + "Always keep my plans short.");
         assertThat(constraints.getString("intent")).isEqualTo("INSUFFICIENT_INFO");
         assertThat(constraints.getString("question")).isNull();
         String sessionId = chat.sessionId();
         JsonPath state = chat.get("/v1/sessions/" + sessionId);
         assertThat(state.getList("constraints.text")).containsExactly("Budget 5000 yuan this time", "No flights");
         assertThat(state.getList("constraints.scope")).containsExactly("TASK", "UNKNOWN");
-        assertThat(state.getList("observations.text")).containsExactly("Always keep my plans short");
-        assertThat(state.getList("observations.scope")).containsExactly("STABLE");
-        assertThat(state.getList("observations.slot")).containsExactly("output.format");
+        assertThat(state.getList("observations.text")).containsExactly("I prefer trains this time", "Always keep my plans short");
+        assertThat(state.getList("observations.scope")).containsExactly("TASK", "STABLE");
+        assertThat(state.getList("observations.slot")).containsExactly(null, "output.format");
 
         JsonPath planned = chat.say("OK, make the plan");
         assertThat(planned.getString("intent")).isEqualTo("READY_TO_DECOMPOSE");
@@ -60,7 +63,7 @@ class AgentFlowTest {
         JsonPath back = chat.say("Please go back to plan 1");
         assertThat(back.getString("intent")).isEqualTo("ROLLBACK_PLAN");
         assertThat(back.getList("plans.version")).containsExactly(1);
-        assertThat(back.getLong("version")).isEqualTo(beforeRollback + 1);
+        assertThat(back.getLong("version")).isEqualTo(beforeRollback + 2);
         assertThat(back.getString("stepPointer.name")).isEqualTo("plan-evaluated");
 
         JsonPath end = chat.say("Done, thanks!");
@@ -70,10 +73,38 @@ class AgentFlowTest {
 
         List<Map<String, Object>> versions = chat.get("/v1/sessions/" + sessionId + "/versions").getList("$");
         assertThat(versions).extracting(v -> v.get("type") + ":" + v.get("note")).containsExactly(
-                "CREATE:null", "PATCH:analyze-requirements", "PATCH:analyze-requirements",
-                "PATCH:decompose-plan v1", "PATCH:evaluate-plan v1", "PATCH:decompose-plan v2", "PATCH:evaluate-plan v2",
-                "ROLLBACK:null", "PATCH:end-task", "END:null");
-        JsonPath v1Only = chat.get("/v1/sessions/" + sessionId + "/versions/" + (beforeRollback + 1));
+                "CREATE:null", ROUTE, "PATCH:step analyze-requirements", ROUTE, "PATCH:step analyze-requirements",
+                ROUTE, "PATCH:step analyze-requirements", "PATCH:step decompose-plan", "PATCH:step evaluate-plan",
+                "PATCH:step decompose-plan", "PATCH:step evaluate-plan", ROUTE, "ROLLBACK:null", ROUTE,
+                "PATCH:end-task", "END:null");
+        JsonPath v1Only = chat.get("/v1/sessions/" + sessionId + "/versions/" + (beforeRollback + 2));
         assertThat(v1Only.getList("plans.score", Double.class)).containsExactly(4.0);
+    }
+
+    @Test
+    void aChineseTaskWalksTheSameFlowInChinese() {
+        String user = "u-" + UUID.randomUUID();
+        AgentChat chat = new AgentChat(Tokens.user(user));
+        JsonPath goal = chat.say("我想准备一次三天的杭州旅行");
+        assertThat(goal.getString("goal")).isEqualTo("准备一次三天的杭州旅行");
+        assertThat(goal.getString("question")).isEqualTo("这次你能投入多少预算或资源？");
+
+        chat.say("这次预算两千元，以后都用中文回答");
+        JsonPath state = chat.get("/v1/sessions/" + chat.sessionId());
+        assertThat(state.getList("constraints.text")).containsExactly("这次预算两千元");
+        assertThat(state.getList("constraints.scope")).containsExactly("TASK");
+        assertThat(state.getList("observations.text")).containsExactly("以后都用中文回答");
+        assertThat(state.getList("observations.scope")).containsExactly("STABLE");
+
+        JsonPath planned = chat.say("开始规划吧");
+        assertThat(planned.getList("plans.score", Double.class)).containsExactly(4.0, 10.0);
+        assertThat(planned.getString("plans[1].content")).contains("遵守约束“这次预算两千元”");
+        assertThat(planned.getString("reply")).startsWith("计划 v2（评分 10/10）");
+        assertThat(chat.say("回到第一版").getList("plans.version")).containsExactly(1);
+
+        JsonPath end = chat.say("好的，完成");
+        assertThat(end.getString("intent")).isEqualTo("END_TASK");
+        assertThat(end.getString("status")).isEqualTo("ENDED");
+        assertThat(end.getString("reply")).startsWith("任务已结束，最终计划 v1");
     }
 }

@@ -43,7 +43,7 @@ class IntentRoutingTest {
         assertThat(answer.getString("question")).isEqualTo(lang == Language.ZH ? "多久？" : "How long?");
         assertThat(answer.getString("reply")).endsWith(answer.getString("question"));
         assertThat(answer.getString("goal")).isEqualTo(message);
-        assertThat(answer.getLong("version")).isEqualTo(2);
+        assertThat(answer.getLong("version")).as("routing step + analysis step").isEqualTo(3);
         assertThat(answer.getList("plans")).isEmpty();
     }
 
@@ -57,13 +57,16 @@ class IntentRoutingTest {
             "purple monkey dishwasher | UNRECOGNIZED | EN",
             "今天星期几？ | UNRECOGNIZED | ZH",
             "嗯嗯嗯 | UNRECOGNIZED | ZH"})
-    void ventingAndUnrecognizedWriteNothingAndPlanNothing(String message, Intent intent, Language lang) {
+    void ventingAndUnrecognizedRecordNothingAndPlanNothing(String message, Intent intent, Language lang) {
         script(intent);
         JsonPath answer = new AgentChat(token()).say(message);
         Phrase expected = intent == Intent.VENTING ? Phrase.VENTING : Phrase.UNRECOGNIZED;
         assertThat(answer.getString("intent")).isEqualTo(intent.name());
         assertThat(answer.getString("reply")).isEqualTo(expected.in(lang));
-        assertThat(answer.getLong("version")).isEqualTo(1);
+        assertThat(answer.getLong("version")).as("only the routing step").isEqualTo(2);
+        assertThat(answer.getString("goal")).isNull();
+        assertThat(answer.getList("plans")).isEmpty();
+        assertThat(answer.getString("stepPointer.name")).isEqualTo("collect-goal");
         assertThat(model.requests()).extracting(Prompts::name).containsExactly("route-intent");
     }
 

@@ -15,6 +15,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.nullValue;
 
 /** The edges of {@code POST /v1/agent/chat}: bad input, ownership, ended sessions, a failing model. */
 @QuarkusTest
@@ -67,15 +68,17 @@ class AgentResourceTest {
     }
 
     @Test
-    void aFailingRouterFallsBackToUnrecognizedAndWritesNothing() {
+    void aFailingRouterFallsBackToUnrecognizedAndRecordsNothing() {
         model.script(r -> {
             throw new IllegalStateException("model down");
         });
-        chat(user, Map.of("message", "I want to learn chess")).statusCode(200)
-                .body("intent", equalTo("UNRECOGNIZED")).body("version", equalTo(1));
+        chat(user, Map.of("message", "I want to learn chess")).statusCode(200).body("intent", equalTo("UNRECOGNIZED"))
+                .body("goal", nullValue()).body("plans.size()", equalTo(0)).body("stepPointer.name", equalTo("collect-goal"));
         model.script(r -> "certainly! here is my answer");
-        chat(user, Map.of("message", "I want to learn chess")).statusCode(200)
-                .body("intent", equalTo("UNRECOGNIZED")).body("version", equalTo(1));
+        chat(user, Map.of("message", "I want to learn chess")).statusCode(200).body("intent", equalTo("UNRECOGNIZED"))
+                .body("goal", nullValue()).body("plans.size()", equalTo(0));
+        assertThat(model.requests()).extracting(r -> dev.mnemos.llm.OfflineChatModel.promptName(r).orElse(""))
+                .containsOnly("route-intent");
     }
 
     @Test
@@ -84,6 +87,20 @@ class AgentResourceTest {
         model.script(r -> switch (dev.mnemos.llm.OfflineChatModel.promptName(r).orElse("")) {
             case "route-intent" -> "{\"intent\":\"READY_TO_DECOMPOSE\"}";
             case "decompose-plan" -> "{\"title\":\"empty\",\"steps\":[]}";
+            default -> "{\"findings\":[]}";
+        });
+        chat(user, Map.of("sessionId", sessionId, "message", "make the plan")).statusCode(502)
+                .body("detail", containsString("nothing was written"));
+        given().auth().oauth2(Tokens.user(user)).get("/v1/sessions/" + sessionId).then().statusCode(200)
+                .body("plans.size()", equalTo(0));
+    }
+
+    @Test
+    void anUnparsablePlanIs502AndNoPlanIsWritten() {
+        String sessionId = chat(user, Map.of("message", "I want to learn chess")).extract().path("sessionId");
+        model.script(r -> switch (dev.mnemos.llm.OfflineChatModel.promptName(r).orElse("")) {
+            case "route-intent" -> "{\"intent\":\"READY_TO_DECOMPOSE\"}";
+            case "decompose-plan" -> "Sorry, I cannot help with that.";
             default -> "{\"findings\":[]}";
         });
         chat(user, Map.of("sessionId", sessionId, "message", "make the plan")).statusCode(502)
