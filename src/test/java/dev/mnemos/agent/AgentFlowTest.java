@@ -77,6 +77,13 @@ class AgentFlowTest {
                 ROUTE, "PATCH:step analyze-requirements", "PATCH:step decompose-plan", "PATCH:step evaluate-plan",
                 "PATCH:step decompose-plan", "PATCH:step evaluate-plan", ROUTE, "ROLLBACK:null", ROUTE,
                 "PATCH:end-task", "END:null");
+        long rewrite = ((Number) versions.get(9).get("version")).longValue();
+        JsonPath trace = chat.get("/v1/sessions/" + sessionId + "/steps/" + rewrite + "/trace");
+        assertThat(trace.getString("step")).isEqualTo("decompose-plan");
+        assertThat(trace.getLong("read.sessionVersion")).isEqualTo(rewrite - 1);
+        assertThat(trace.getList("injected.plans")).containsExactly(1);
+        assertThat(trace.getString("injected.block")).contains("Budget 5000 yuan this time", "No flights");
+        assertThat(trace.getList("written.fields")).contains("addPlan", "stepPointer");
         JsonPath v1Only = chat.get("/v1/sessions/" + sessionId + "/versions/" + (beforeRollback + 2));
         assertThat(v1Only.getList("plans.score", Double.class)).containsExactly(4.0);
     }
