@@ -29,8 +29,12 @@ public class OfflineRouter implements OfflineResponder {
 
     @Override
     public String respond(ChatRequest request) {
-        String message = OfflineText.of(request).user().strip();
+        OfflineText text = OfflineText.of(request);
+        String message = text.user().strip();
         Intent intent = classify(message);
+        if (intent == Intent.UNRECOGNIZED && answersAQuestion(text.fenced("RECENT CONVERSATION"), message)) {
+            intent = Intent.INSUFFICIENT_INFO;
+        }
         Integer version = intent == Intent.ROLLBACK_PLAN ? planVersion(message) : null;
         return OfflineJson.write(json, new Routing(intent, version, "offline model: keyword cues"));
     }
@@ -44,6 +48,13 @@ public class OfflineRouter implements OfflineResponder {
         boolean task = Cues.GOAL.in(m) || Cues.TASK_CONTENT.in(m);
         if (Cues.VENTING.in(m) && !task) return Intent.VENTING;
         return task ? Intent.INSUFFICIENT_INFO : Intent.UNRECOGNIZED;
+    }
+
+    /** A short reply right after the agent asked a question is taken as its answer ("two weeks", "随便"). */
+    static boolean answersAQuestion(String history, String message) {
+        String last = history.strip().lines().reduce((a, b) -> b).orElse("");
+        boolean asked = last.startsWith("assistant:") && (last.endsWith("?") || last.endsWith("？"));
+        return asked && message.codePoints().anyMatch(Character::isLetterOrDigit);
     }
 
     /** The plan version a rollback message names; null for "the previous one". */

@@ -26,9 +26,14 @@ record OfflineText(String system, String user) {
 
     /** The fenced memory section of the system message. */
     String memory() {
-        int start = system.indexOf("=== SESSION MEMORY");
-        int end = system.indexOf("=== END SESSION MEMORY");
-        return start < 0 || end < start ? "" : system.substring(start, end);
+        return fenced("SESSION MEMORY");
+    }
+
+    /** The text between {@code === NAME} and {@code === END NAME} in the system message, or "". */
+    String fenced(String name) {
+        int start = system.indexOf("=== " + name);
+        int end = system.indexOf("=== END " + name);
+        return start < 0 || end < start ? "" : system.substring(system.indexOf('\n', start) + 1, end);
     }
 
     /** The language the brief asks for; else ZH when the text is Chinese or the memory asks for Chinese. */

@@ -43,6 +43,17 @@ class OfflineRouterTest {
     }
 
     @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "assistant: How much time do you have? | two weeks | true",
+            "assistant: 你有多少时间？ | 随便吧 | true",
+            "assistant: Noted. | whatever | false",
+            "'' | whatever | false",
+            "assistant: How long? | ??? | false"})
+    void aReplyToTheAgentsQuestionIsItsAnswer(String lastLine, String message, boolean expected) {
+        assertThat(OfflineRouter.answersAQuestion("user: I want to learn Go\n" + lastLine, message)).isEqualTo(expected);
+    }
+
+    @ParameterizedTest
     @CsvSource(delimiter = '|', nullValues = "null", value = {
             "Please go back to plan 1 | 1", "back to v2 | 2", "go back to the first plan | 1",
             "return to the second version | 2", "回到第一版 | 1", "回到第2版 | 2", "回到最初的计划 | 1",
