@@ -13,7 +13,7 @@ URL="${MNEMOS_URL:-http://localhost:8080}"
 WAIT="${MNEMOS_WAIT:-90}"
 USER_ID="${MNEMOS_USER:-demo-$(date +%s)-$RANDOM}"
 
-if command -v jq >/dev/null; then JSON=jq; elif command -v python3 >/dev/null; then JSON=python3; else
+if [[ ${MNEMOS_JSON:-} == python3 ]]; then JSON=python3; elif command -v jq >/dev/null; then JSON=jq; elif command -v python3 >/dev/null; then JSON=python3; else
   echo "demo.sh needs jq or python3" >&2; exit 2; fi
 
 for ((i = 0; i < WAIT; i++)); do
@@ -90,7 +90,7 @@ echo
 echo "== session history"
 HISTORY=$(curl -fsS "${AUTH[@]}" "$URL/v1/sessions/$SESSION/versions" || echo '[]')
 if [[ $JSON == jq ]]; then jq -r '.[] | "  v\(.version) \(.type) \(.note // "")"' <<<"$HISTORY"
-else python3 -c 'import json,sys; [print(f"  v{e[\"version\"]} {e[\"type\"]} {e.get(\"note\") or \"\"}") for e in json.loads(sys.argv[1])]' "$HISTORY"; fi
+else python3 -c 'import json,sys; [print("  v%s %s %s" % (e["version"], e["type"], e.get("note") or "")) for e in json.loads(sys.argv[1])]' "$HISTORY"; fi
 
 echo
 echo "== profile of $USER_ID"
