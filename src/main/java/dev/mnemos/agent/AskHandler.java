@@ -37,6 +37,7 @@ public class AskHandler implements IntentHandler {
     static String noted(Requirements req, Language lang) {
         String items = Stream.concat(Stream.ofNullable(req.goal()), req.findings().stream().map(Finding::text))
                 .collect(Collectors.joining(lang == Language.ZH ? "；" : "; "));
-        return items.isEmpty() ? Phrase.NOTHING_NEW.in(lang) + " " : Phrase.NOTED.in(lang, items) + " ";
+        String gap = lang == Language.ZH ? "" : " ";
+        return (items.isEmpty() ? Phrase.NOTHING_NEW.in(lang) : Phrase.NOTED.in(lang, items)) + gap;
     }
 }
