@@ -1,0 +1,12 @@
+package dev.mnemos.api;
+
+import dev.mnemos.profile.Category;
+import dev.mnemos.profile.NewFact;
+
+/** Body of adding or correcting a fact: {@code text} is required, the rest optional. */
+public record FactRequest(Category category, String slot, String text, Double confidence) {
+
+    NewFact toFact() {
+        return new NewFact(category, slot, text, confidence);
+    }
+}

@@ -1,0 +1,8 @@
+package dev.mnemos.profile;
+
+import java.time.Instant;
+
+/** An ACTIVE profile fact as read for prompt injection and the API; immutable. {@code slot} may be null. */
+public record ActiveFact(long id, Category category, String slot, String text, double confidence,
+                         Instant updatedAt) {
+}

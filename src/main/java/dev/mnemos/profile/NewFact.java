@@ -1,0 +1,9 @@
+package dev.mnemos.profile;
+
+/**
+ * A fact as a caller states it. {@code category} and {@code slot} may be null (detected from the
+ * text where a slot rule matches, else FACT without a slot); {@code confidence} may be null
+ * (the configured confidence of direct writes).
+ */
+public record NewFact(Category category, String slot, String text, Double confidence) {
+}

@@ -1,0 +1,4 @@
+package dev.mnemos.profile;
+
+/** The audit trail's verbs. */
+public enum ProfileAction { ADD, UPDATE, DELETE, MERGE, FORGET, PROMOTE, REJECT }

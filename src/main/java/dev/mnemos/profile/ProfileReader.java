@@ -1,0 +1,54 @@
+package dev.mnemos.profile;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import org.eclipse.microprofile.faulttolerance.Retry;
+import org.eclipse.microprofile.faulttolerance.Timeout;
+
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The Postgres edge of profile reads. {@link #activeFacts} is served from {@link ProfileCache}
+ * when the profile's revision is unchanged (one primary-key lookup), else loaded and cached.
+ */
+@ApplicationScoped
+public class ProfileReader {
+
+    private final ProfileRepository repository;
+    private final ProfileTransaction transaction;
+    private final ProfileCache cache;
+    private final ProfileConfig config;
+
+    public ProfileReader(ProfileRepository repository, ProfileTransaction transaction, ProfileCache cache,
+                         ProfileConfig config) {
+        this.repository = repository;
+        this.transaction = transaction;
+        this.cache = cache;
+        this.config = config;
+    }
+
+    @Timeout(value = 5, unit = ChronoUnit.SECONDS)
+    @Retry(maxRetries = 1, delay = 50, delayUnit = ChronoUnit.MILLIS, retryOn = ProfileUnavailableException.class)
+    public List<ActiveFact> activeFacts(String userId) {
+        return ProfileWriter.guarded(() -> {
+            long revision = repository.revision(userId);
+            Optional<List<ActiveFact>> cached = cache.get(userId, revision);
+            if (cached.isPresent()) {
+                return cached.get();
+            }
+            List<ActiveFact> facts = List.copyOf(transaction.active(userId));
+            cache.put(userId, revision, facts);
+            return facts;
+        });
+    }
+
+    @Timeout(value = 5, unit = ChronoUnit.SECONDS)
+    public List<HistoryEntry> history(String userId) {
+        return ProfileWriter.guarded(() -> transaction.history(userId, config.historyLimit()));
+    }
+
+    public List<FactDraft> snapshot(String userId) {
+        return ProfileWriter.guarded(() -> transaction.snapshot(userId));
+    }
+}
