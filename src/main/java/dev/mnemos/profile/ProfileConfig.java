@@ -25,8 +25,11 @@ public interface ProfileConfig {
     @WithDefault("8")
     int reconcileCandidates();
 
-    /** Cosine similarity at or above which an existing fact is a near-duplicate candidate for reconcile. */
-    @WithDefault("0.35")
+    /**
+     * Least cosine similarity for an existing fact to be a reconcile candidate; 0 sends the most
+     * similar facts whatever their score (the multilingual recall of all-MiniLM-L6-v2 is weak).
+     */
+    @WithDefault("0")
     double candidateSimilarity();
 
     /** Cosine similarity a fact needs to be matched by an offline "forget …" instruction. */

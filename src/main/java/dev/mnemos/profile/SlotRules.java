@@ -30,7 +30,7 @@ public final class SlotRules {
                             + "|\\b(format|answers?|replies|responses?|output)\\b.*\\b(bullet points?|markdown|tables?|numbered lists?|plain text)\\b"
                             + "|(用|以)(表格|列表|要点|markdown)", FLAGS)),
             new Rule(new Slot("home.location", Category.PERSONA), Pattern.compile(
-                    "\\bI (live|am living|'m living|am based|'m based) in\\b|\\bwhere I live\\b|\\bmy home (town|city)\\b|我(现在)?住在|我住哪|我的住址", FLAGS)));
+                    "\\bI (live|am living|'m living|am based|'m based) in\\b|\\bwhere I live\\b|\\bmy home (town|city)\\b|住在|住哪|我的住址", FLAGS)));
 
     private SlotRules() {
     }

@@ -220,6 +220,19 @@ class ProfileResourceTest {
         given().auth().oauth2(token).get("/v1/profile").then().body("facts", hasSize(2));
     }
 
+    @Test
+    void writeByAnotherInstanceIsSeenThroughTheRevision() throws Exception {
+        add(token, "Drinks green tea");
+        given().auth().oauth2(token).get("/v1/profile").then().body("facts", hasSize(1));
+        try (Connection c = db.getConnection()) {
+            c.createStatement().executeUpdate("insert into profile_fact (user_id, category, text, confidence, source_kind,"
+                    + " status, valid_from, created_at, updated_at) values ('" + alice + "', 'FACT', 'Written elsewhere', 1,"
+                    + " 'USER_STATEMENT', 'ACTIVE', now(), now(), now())");
+            c.createStatement().executeUpdate("update profile_owner set revision = revision + 1 where user_id = '" + alice + "'");
+        }
+        given().auth().oauth2(token).get("/v1/profile").then().body("facts.text", equalTo(List.of("Drinks green tea", "Written elsewhere")));
+    }
+
     private long count(String sql, Object... params) throws Exception {
         return Long.parseLong(rows(sql, params).get(0).get(0));
     }
