@@ -11,7 +11,13 @@ import java.util.Map;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Problem(String type, String title, int status, String detail, String field,
-                      Map<String, Object> extras) {
+                      @com.fasterxml.jackson.annotation.JsonIgnore Map<String, Object> extras) {
+
+    /** Typed details (for example {@code currentVersion}) as top-level members of the problem. */
+    @com.fasterxml.jackson.annotation.JsonAnyGetter
+    public Map<String, Object> members() {
+        return extras == null ? Map.of() : extras;
+    }
 
     public static final String MEDIA_TYPE = "application/problem+json";
 

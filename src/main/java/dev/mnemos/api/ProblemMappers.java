@@ -72,6 +72,9 @@ public class ProblemMappers {
     @ServerExceptionMapper
     public Response web(WebApplicationException e) {
         int status = e.getResponse().getStatus();
+        if (e.getCause() instanceof JsonProcessingException json) {
+            return json instanceof JsonMappingException mapping ? wrongTypeOrUnknown(mapping) : malformed(json);
+        }
         if (status >= 500) {
             LOG.error("request failed", e);
             return Problem.of(status, "Server Error", "the request could not be completed").toResponse();
@@ -82,6 +85,16 @@ public class ProblemMappers {
             detail = "the request body must be application/json";
         }
         return Problem.of(status, type.getReasonPhrase(), detail).toResponse();
+    }
+
+    private Response wrongTypeOrUnknown(JsonMappingException e) {
+        if (e instanceof UnrecognizedPropertyException unknown) {
+            return unknownField(unknown);
+        }
+        if (e instanceof MismatchedInputException mismatch) {
+            return wrongType(mismatch);
+        }
+        return malformed(e);
     }
 
     @ServerExceptionMapper

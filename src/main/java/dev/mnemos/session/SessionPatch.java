@@ -54,6 +54,7 @@ public record SessionPatch(
         return new Builder();
     }
 
+    @com.fasterxml.jackson.annotation.JsonIgnore
     public boolean isEmpty() {
         return goal == null && context == null && summary == null && stepPointer == null && addPlan == null
                 && evaluatePlan == null && addConstraints.isEmpty() && removeConstraints.isEmpty()

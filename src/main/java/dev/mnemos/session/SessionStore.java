@@ -15,6 +15,9 @@ public interface SessionStore {
     /** Starts a session for {@code userId} at version 1, with {@code initial} applied (may be empty). */
     SessionState create(String userId, SessionPatch initial, String actor);
 
+    /** The user a live session belongs to. @throws SessionNotFoundException when there is none */
+    String owner(String sessionId);
+
     /** The current state. @throws SessionNotFoundException when there is no live session of that id */
     SessionState get(String sessionId);
 

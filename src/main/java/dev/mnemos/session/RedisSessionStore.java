@@ -1,0 +1,295 @@
+package dev.mnemos.session;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.redis.datasource.stream.StreamMessage;
+import io.quarkus.redis.datasource.stream.StreamRange;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.eclipse.microprofile.faulttolerance.Timeout;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.function.Supplier;
+
+/**
+ * {@link SessionStore} on Redis. The current state is a hash with a field per scalar and per list
+ * item, so a step writes only what it changes: cost does not grow with the session's length.
+ * Each write is one Lua script (atomic, optionally compare-and-set) that also appends the event to
+ * the replay stream (entry id = version) and, every {@code checkpointEvery} versions, a checkpoint.
+ * Past versions are rebuilt from the nearest checkpoint plus the events after it.
+ */
+@ApplicationScoped
+public class RedisSessionStore implements SessionStore {
+
+    private static final SessionScripts PATCH = SessionScripts.load("session-patch.lua");
+    private static final SessionScripts REWRITE = SessionScripts.load("session-rewrite.lua");
+
+    private final RedisDataSource redis;
+    private final SessionConfig config;
+    private final StateFields fields;
+    private final PatchValidator validator;
+
+    public RedisSessionStore(RedisDataSource redis, SessionConfig config, ObjectMapper json) {
+        this.redis = redis;
+        this.config = config;
+        this.fields = new StateFields(json);
+        this.validator = new PatchValidator(config);
+    }
+
+    @Override
+    @Timeout(3000)
+    public SessionState create(String userId, SessionPatch initial, String actor) {
+        SessionIds.require("userId", userId);
+        SessionPatch patch = initial == null ? SessionPatch.builder().build() : initial.withIds(SessionIds::newId);
+        if (!patch.isEmpty()) {
+            validator.validate(patch);
+        }
+        Instant now = now();
+        SessionState empty = new SessionState(SessionIds.newId(), userId, 1, now, now, SessionState.Status.ACTIVE,
+                null, null, List.of(), List.of(), Map.of(), null, List.of(), List.of(), null, null);
+        SessionState state = patch.applyTo(empty, 1, now);
+        return guarded(() -> {
+            rewrite("create", state, OptionalLong.empty(), new SessionEvent(1, SessionEvent.Type.CREATE, now, actor,
+                    null, null, null, state));
+            String userKey = SessionKeys.userSessions(userId);
+            redis.sortedSet(String.class).zadd(userKey, now.toEpochMilli(), state.sessionId());
+            redis.key().pexpire(userKey, config.ttl().toMillis());
+            return state;
+        });
+    }
+
+    @Override
+    @Timeout(3000)
+    public String owner(String sessionId) {
+        String userId = guarded(() -> redis.hash(String.class).hget(SessionKeys.state(sessionId), "userId"));
+        if (userId == null) {
+            throw new SessionNotFoundException(sessionId);
+        }
+        return userId;
+    }
+
+    @Override
+    @Timeout(3000)
+    public SessionState get(String sessionId) {
+        Map<String, String> hash = guarded(() -> redis.hash(String.class).hgetall(SessionKeys.state(sessionId)));
+        if (hash.isEmpty()) {
+            throw new SessionNotFoundException(sessionId);
+        }
+        return fields.state(hash);
+    }
+
+    @Override
+    @Timeout(3000)
+    public long write(String sessionId, SessionPatch patch, OptionalLong expectedVersion, String note, String actor) {
+        validator.validate(patch);
+        if (expectedVersion.isPresent() && expectedVersion.getAsLong() < 1) {
+            throw new InvalidPatchException("expectedVersion", "a version of 1 or more");
+        }
+        SessionPatch withIds = patch.withIds(SessionIds::newId);
+        Instant at = now();
+        SessionEvent event = new SessionEvent(0, SessionEvent.Type.PATCH, at, actor, note, withIds, null, null);
+        return patch(sessionId, expectedVersion, event, PatchOps.of(withIds, at, fields), at);
+    }
+
+    @Override
+    @Timeout(5000)
+    public SessionState at(String sessionId, long version) {
+        SessionState current = get(sessionId);
+        return stateAt(current, version);
+    }
+
+    @Override
+    @Timeout(5000)
+    public List<SessionEvent> events(String sessionId, long fromVersion, int limit) {
+        return guarded(() -> read(sessionId, Math.max(1, fromVersion) + "-0", "+", limit));
+    }
+
+    @Override
+    @Timeout(5000)
+    public SessionState rollback(String sessionId, long toVersion, OptionalLong expectedVersion, String actor) {
+        SessionState current = get(sessionId);
+        SessionState target = stateAt(current, toVersion);
+        Instant at = now();
+        long base = expectedVersion.orElse(current.version());
+        SessionState result = rewritten(target, base + 1, at);
+        try {
+            guarded(() -> {
+                rewrite("rewrite", result, OptionalLong.of(base),
+                        new SessionEvent(0, SessionEvent.Type.ROLLBACK, at, actor, null, null, toVersion, result));
+                return result;
+            });
+        } catch (StaleVersionException e) {
+            if (expectedVersion.isPresent()) {
+                throw e;
+            }
+            return rollback(sessionId, toVersion, expectedVersion, actor);
+        }
+        return result;
+    }
+
+    @Override
+    @Timeout(5000)
+    public SessionState fork(String sessionId, long fromVersion, String actor) {
+        SessionState source = at(sessionId, fromVersion);
+        Instant now = now();
+        SessionState fork = new SessionState(SessionIds.newId(), source.userId(), 1, now, now,
+                SessionState.Status.ACTIVE, source.goal(), source.context(), source.constraints(),
+                source.openQuestions(), source.collected(), source.stepPointer(), source.plans(),
+                source.observations(), source.summary(), new ForkOrigin(sessionId, fromVersion));
+        return guarded(() -> {
+            rewrite("create", fork, OptionalLong.empty(),
+                    new SessionEvent(1, SessionEvent.Type.FORK, now, actor, null, null, fromVersion, fork));
+            redis.sortedSet(String.class).zadd(SessionKeys.userSessions(fork.userId()), now.toEpochMilli(),
+                    fork.sessionId());
+            return fork;
+        });
+    }
+
+    @Override
+    @Timeout(3000)
+    public SessionState end(String sessionId, String actor) {
+        SessionState current = get(sessionId);
+        if (current.status() == SessionState.Status.ENDED) {
+            return current;
+        }
+        Instant at = now();
+        SessionEvent event = new SessionEvent(0, SessionEvent.Type.END, at, actor, null, null, null, null);
+        patch(sessionId, OptionalLong.empty(), event, List.of("S", "status", SessionState.Status.ENDED.name()), at);
+        return get(sessionId);
+    }
+
+    @Override
+    @Timeout(3000)
+    public void delete(String sessionId) {
+        guarded(() -> {
+            String userId = redis.hash(String.class).hget(SessionKeys.state(sessionId), "userId");
+            redis.key().del(SessionKeys.all(sessionId).toArray(String[]::new));
+            if (userId != null) {
+                redis.sortedSet(String.class).zrem(SessionKeys.userSessions(userId), sessionId);
+            }
+            return null;
+        });
+    }
+
+    @Override
+    @Timeout(3000)
+    public List<String> liveSessions(String userId) {
+        return guarded(() -> {
+            String key = SessionKeys.userSessions(userId);
+            List<String> ids = new ArrayList<>();
+            for (String id : redis.sortedSet(String.class).zrange(key, 0, -1)) {
+                if (redis.key().exists(SessionKeys.state(id))) {
+                    ids.add(0, id);
+                } else {
+                    redis.sortedSet(String.class).zrem(key, id);
+                }
+            }
+            return ids;
+        });
+    }
+
+    private long patch(String sessionId, OptionalLong expected, SessionEvent event, List<String> ops, Instant at) {
+        List<String> args = new ArrayList<>(ops.size() + 6);
+        args.add(Long.toString(expected.orElse(-1)));
+        args.add(Long.toString(config.ttl().toMillis()));
+        args.add(fields.write(event));
+        args.add(Integer.toString(config.checkpointEvery()));
+        args.add(Integer.toString(config.historyRetention()));
+        args.add(Long.toString(at.toEpochMilli()));
+        args.addAll(ops);
+        long[] reply = guarded(() -> PATCH.run(redis, SessionKeys.all(sessionId), args));
+        return outcome(sessionId, reply, expected.orElse(-1));
+    }
+
+    private void rewrite(String mode, SessionState state, OptionalLong expected, SessionEvent event) {
+        List<String> args = new ArrayList<>();
+        args.add(mode);
+        args.add(Long.toString(expected.orElse(-1)));
+        args.add(Long.toString(config.ttl().toMillis()));
+        args.add(fields.write(event));
+        fields.fields(state).forEach((field, value) -> {
+            args.add(field);
+            args.add(value);
+        });
+        outcome(state.sessionId(), REWRITE.run(redis, SessionKeys.all(state.sessionId()), args),
+                expected.orElse(-1));
+    }
+
+    private static long outcome(String sessionId, long[] reply, long expected) {
+        if (reply[0] > 0) {
+            return reply[0];
+        }
+        throw switch ((int) reply[0]) {
+            case -1 -> new StaleVersionException(sessionId, expected, reply[1]);
+            case -2 -> new InvalidPatchException("patch.evaluatePlan.version",
+                    "an existing plan version; version " + reply[1] + " does not exist");
+            case -3 -> new SessionEndedException(sessionId);
+            case -4 -> new SessionNotFoundException(sessionId);
+            default -> new IllegalStateException("session " + sessionId + " already exists");
+        };
+    }
+
+    private SessionState stateAt(SessionState current, long version) {
+        String id = current.sessionId();
+        if (version < 1 || version > current.version()) {
+            throw new VersionNotFoundException(id, version, current.version());
+        }
+        long oldest = Math.max(1, current.version() - config.historyRetention() + 1);
+        if (version < oldest) {
+            throw new VersionGoneException(id, version, oldest);
+        }
+        if (version == current.version()) {
+            return current;
+        }
+        return guarded(() -> {
+            long checkpoint = version / config.checkpointEvery() * config.checkpointEvery();
+            String snap = checkpoint < 1 ? null
+                    : redis.hash(String.class).hget(SessionKeys.snapshots(id), Long.toString(checkpoint));
+            SessionState base = snap == null ? null : fields.state(fields.read(snap, StringMap.class));
+            String from = base == null ? "-" : (checkpoint + 1) + "-0";
+            return SessionReplay.replay(base, read(id, from, version + "-0", Integer.MAX_VALUE));
+        });
+    }
+
+    private List<SessionEvent> read(String sessionId, String from, String to, int limit) {
+        List<StreamMessage<String, String, String>> entries =
+                redis.stream(String.class).xrange(SessionKeys.events(sessionId), StreamRange.of(from, to), limit);
+        List<SessionEvent> events = new ArrayList<>(entries.size());
+        for (StreamMessage<String, String, String> entry : entries) {
+            SessionEvent e = fields.read(entry.payload().get("e"), SessionEvent.class);
+            long version = Long.parseLong(entry.id().substring(0, entry.id().indexOf('-')));
+            events.add(new SessionEvent(version, e.type(), e.at(), e.actor(), e.note(), e.patch(), e.toVersion(),
+                    e.state()));
+        }
+        return events;
+    }
+
+    private static SessionState rewritten(SessionState s, long version, Instant at) {
+        return new SessionState(s.sessionId(), s.userId(), version, s.createdAt(), at, SessionState.Status.ACTIVE,
+                s.goal(), s.context(), s.constraints(), s.openQuestions(), s.collected(), s.stepPointer(), s.plans(),
+                s.observations(), s.summary(), s.forkedFrom());
+    }
+
+    /** Redis failures become {@link SessionStoreUnavailableException}; domain outcomes pass through. */
+    private static <T> T guarded(Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (SessionNotFoundException | StaleVersionException | InvalidPatchException | SessionEndedException
+                 | VersionGoneException | VersionNotFoundException | IllegalStateException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new SessionStoreUnavailableException("Redis did not answer: " + e.getMessage(), e);
+        }
+    }
+
+    private static Instant now() {
+        return Instant.now().truncatedTo(ChronoUnit.MILLIS);
+    }
+
+    static final class StringMap extends java.util.HashMap<String, String> {
+    }
+}

@@ -1,0 +1,57 @@
+package dev.mnemos.session;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.util.List;
+
+/**
+ * Reads a session's history wherever it lives: the live store while the session runs, the
+ * {@link SessionArchive} after it ended and its keys were cleared.
+ */
+@ApplicationScoped
+public class SessionHistory {
+
+    private final SessionStore store;
+    private final SessionArchive archive;
+
+    public SessionHistory(SessionStore store, SessionArchive archive) {
+        this.store = store;
+        this.archive = archive;
+    }
+
+    /** @throws SessionNotFoundException when neither live nor archived */
+    public String owner(String sessionId) {
+        try {
+            return store.owner(sessionId);
+        } catch (SessionNotFoundException e) {
+            return archived(sessionId).userId();
+        }
+    }
+
+    public List<SessionEvent> events(String sessionId, long fromVersion, int limit) {
+        try {
+            store.owner(sessionId);
+            return store.events(sessionId, fromVersion, limit);
+        } catch (SessionNotFoundException e) {
+            return archived(sessionId).events().stream()
+                    .filter(ev -> ev.version() >= fromVersion).limit(limit).toList();
+        }
+    }
+
+    public SessionState at(String sessionId, long version) {
+        try {
+            return store.at(sessionId, version);
+        } catch (SessionNotFoundException e) {
+            SessionArchive.Archived archived = archived(sessionId);
+            long last = archived.finalState().version();
+            if (version > last) {
+                throw new VersionNotFoundException(sessionId, version, last);
+            }
+            return SessionReplay.replay(null, archived.events().stream().filter(ev -> ev.version() <= version).toList());
+        }
+    }
+
+    private SessionArchive.Archived archived(String sessionId) {
+        return archive.find(sessionId).orElseThrow(() -> new SessionNotFoundException(sessionId));
+    }
+}

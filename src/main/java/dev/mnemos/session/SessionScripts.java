@@ -1,0 +1,66 @@
+package dev.mnemos.session;
+
+import io.quarkus.redis.datasource.RedisDataSource;
+import io.vertx.mutiny.redis.client.Response;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A Lua script run by its SHA in one round trip; reloaded when Redis lost it (restart, SCRIPT FLUSH).
+ */
+final class SessionScripts {
+
+    private final String source;
+    private volatile String sha;
+
+    private SessionScripts(String source) {
+        this.source = source;
+    }
+
+    static SessionScripts load(String resource) {
+        try (InputStream in = SessionScripts.class.getResourceAsStream("/lua/" + resource)) {
+            if (in == null) {
+                throw new IllegalStateException("missing script /lua/" + resource);
+            }
+            return new SessionScripts(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Runs the script; the reply is the list of integers it returned. */
+    long[] run(RedisDataSource redis, List<String> keys, List<String> args) {
+        List<String> call = new ArrayList<>(keys.size() + args.size() + 2);
+        call.add(null);
+        call.add(Integer.toString(keys.size()));
+        call.addAll(keys);
+        call.addAll(args);
+        if (sha == null) {
+            sha = redis.execute("SCRIPT", "LOAD", source).toString();
+        }
+        try {
+            call.set(0, sha);
+            return longs(redis.execute("EVALSHA", call.toArray(String[]::new)));
+        } catch (RuntimeException e) {
+            if (e.getMessage() == null || !e.getMessage().contains("NOSCRIPT")) {
+                throw e;
+            }
+            sha = redis.execute("SCRIPT", "LOAD", source).toString();
+            call.set(0, sha);
+            return longs(redis.execute("EVALSHA", call.toArray(String[]::new)));
+        }
+    }
+
+    private static long[] longs(Response reply) {
+        long[] values = new long[reply.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = reply.get(i).toLong();
+        }
+        return values;
+    }
+}

@@ -1,0 +1,144 @@
+package dev.mnemos.session;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Maps a {@link SessionState} to the fields of its Redis hash and back. Scalars have a field each
+ * ({@code goal}, {@code step} …) so concurrent patches of different parts never overwrite each
+ * other; list items have a field each ({@code c:<id>}, {@code q:<text>}, {@code o:<id>}) whose value
+ * starts with an order key {@code <version>.<n>|}; plans are {@code p:<n>} with their evaluation
+ * apart in {@code e:<n>}; collected entries are {@code k:<key>}.
+ */
+final class StateFields {
+
+    private final ObjectMapper json;
+
+    StateFields(ObjectMapper json) {
+        this.json = json;
+    }
+
+    /** The hash fields of a whole state (without {@code version}), list items ordered 0.0, 0.1 … */
+    Map<String, String> fields(SessionState s) {
+        Map<String, String> f = new LinkedHashMap<>();
+        f.put("sessionId", s.sessionId());
+        f.put("userId", s.userId());
+        f.put("createdAt", Long.toString(s.createdAt().toEpochMilli()));
+        f.put("updatedAt", Long.toString(s.updatedAt().toEpochMilli()));
+        f.put("status", s.status().name());
+        putIfSet(f, "goal", s.goal());
+        putIfSet(f, "context", s.context());
+        putIfSet(f, "summary", s.summary());
+        putIfSet(f, "step", s.stepPointer() == null ? null : write(s.stepPointer()));
+        putIfSet(f, "forkedFrom", s.forkedFrom() == null ? null : write(s.forkedFrom()));
+        for (int i = 0; i < s.constraints().size(); i++) {
+            f.put("c:" + s.constraints().get(i).id(), "0." + i + "|" + write(s.constraints().get(i)));
+        }
+        for (int i = 0; i < s.openQuestions().size(); i++) {
+            f.put("q:" + s.openQuestions().get(i), "0." + i + "|");
+        }
+        for (int i = 0; i < s.observations().size(); i++) {
+            f.put("o:" + s.observations().get(i).id(), "0." + i + "|" + write(s.observations().get(i)));
+        }
+        s.collected().forEach((k, v) -> f.put("k:" + k, v));
+        int planSeq = 0;
+        for (PlanVersion p : s.plans()) {
+            f.put("p:" + p.version(), write(new PlanBody(p.content(), p.createdAt())));
+            if (p.score() != null || p.feedback() != null) {
+                f.put("e:" + p.version(), write(new PlanScore(p.score(), p.feedback())));
+            }
+            planSeq = Math.max(planSeq, p.version());
+        }
+        f.put("planSeq", Integer.toString(planSeq));
+        return f;
+    }
+
+    /** The state held by a hash's fields. */
+    SessionState state(Map<String, String> f) {
+        List<Ordered<Constraint>> constraints = new ArrayList<>();
+        List<Ordered<String>> questions = new ArrayList<>();
+        List<Ordered<Observation>> observations = new ArrayList<>();
+        Map<String, String> collected = new TreeMap<>();
+        Map<Integer, PlanBody> plans = new TreeMap<>();
+        Map<Integer, PlanScore> scores = new TreeMap<>();
+        f.forEach((field, value) -> {
+            if (field.startsWith("c:")) constraints.add(ordered(value, Constraint.class));
+            else if (field.startsWith("q:")) questions.add(new Ordered<>(order(value), field.substring(2)));
+            else if (field.startsWith("o:")) observations.add(ordered(value, Observation.class));
+            else if (field.startsWith("k:")) collected.put(field.substring(2), value);
+            else if (field.startsWith("p:")) plans.put(Integer.parseInt(field.substring(2)), read(value, PlanBody.class));
+            else if (field.startsWith("e:")) scores.put(Integer.parseInt(field.substring(2)), read(value, PlanScore.class));
+        });
+        List<PlanVersion> planList = new ArrayList<>();
+        plans.forEach((n, body) -> {
+            PlanScore score = scores.getOrDefault(n, new PlanScore(null, null));
+            planList.add(new PlanVersion(n, body.content(), score.score(), score.feedback(), body.createdAt()));
+        });
+        return new SessionState(f.get("sessionId"), f.get("userId"), Long.parseLong(f.get("version")),
+                millis(f.get("createdAt")), millis(f.get("updatedAt")), SessionState.Status.valueOf(f.get("status")),
+                f.get("goal"), f.get("context"), sorted(constraints), sorted(questions), collected,
+                f.containsKey("step") ? read(f.get("step"), StepPointer.class) : null, planList,
+                sorted(observations), f.get("summary"),
+                f.containsKey("forkedFrom") ? read(f.get("forkedFrom"), ForkOrigin.class) : null);
+    }
+
+    String write(Object value) {
+        try {
+            return json.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot serialise " + value.getClass().getSimpleName(), e);
+        }
+    }
+
+    <T> T read(String value, Class<T> type) {
+        try {
+            return json.readValue(value, type);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("corrupt session field of type " + type.getSimpleName(), e);
+        }
+    }
+
+    record PlanBody(String content, Instant createdAt) {
+    }
+
+    record PlanScore(Double score, String feedback) {
+    }
+
+    private record Ordered<T>(long[] order, T item) {
+    }
+
+    private <T> Ordered<T> ordered(String value, Class<T> type) {
+        int bar = value.indexOf('|');
+        return new Ordered<>(order(value), read(value.substring(bar + 1), type));
+    }
+
+    private static long[] order(String value) {
+        String key = value.substring(0, value.indexOf('|'));
+        int dot = key.indexOf('.');
+        return new long[]{Long.parseLong(key.substring(0, dot)), Long.parseLong(key.substring(dot + 1))};
+    }
+
+    private static <T> List<T> sorted(List<Ordered<T>> items) {
+        return items.stream()
+                .sorted(Comparator.<Ordered<T>>comparingLong(o -> o.order()[0]).thenComparingLong(o -> o.order()[1]))
+                .map(Ordered::item).toList();
+    }
+
+    private static Instant millis(String value) {
+        return Instant.ofEpochMilli(Long.parseLong(value));
+    }
+
+    private static void putIfSet(Map<String, String> f, String field, String value) {
+        if (value != null) {
+            f.put(field, value);
+        }
+    }
+}

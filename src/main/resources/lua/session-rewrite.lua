@@ -1,0 +1,26 @@
+-- Writes a whole state at once: creation, fork, rollback. KEYS: state, snap, events, chat, trace.
+-- ARGV: mode ("create" | "rewrite"), expectedVersion (-1: none), ttlMs, eventJson, then pairs
+-- (field, value) of the new state without version. Returns {version} or {errorCode, detail}:
+-- -1 stale (current), -3 ended, -4 missing, -5 exists.
+local state, events = KEYS[1], KEYS[3]
+local version = 1
+if ARGV[1] == 'create' then
+  if redis.call('EXISTS', state) == 1 then return {-5, 0} end
+else
+  local current = redis.call('HGET', state, 'version')
+  if not current then return {-4, 0} end
+  current = tonumber(current)
+  if redis.call('HGET', state, 'status') == 'ENDED' then return {-3, current} end
+  local expected = tonumber(ARGV[2])
+  if expected >= 0 and expected ~= current then return {-1, current} end
+  version = current + 1
+  local keep = {sessionId = true, userId = true, createdAt = true, forkedFrom = true}
+  for _, field in ipairs(redis.call('HKEYS', state)) do
+    if not keep[field] then redis.call('HDEL', state, field) end
+  end
+end
+for i = 5, #ARGV, 2 do redis.call('HSET', state, ARGV[i], ARGV[i + 1]) end
+redis.call('HSET', state, 'version', version)
+redis.call('XADD', events, version .. '-0', 'e', ARGV[4])
+for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[3]) end
+return {version}

@@ -1,0 +1,73 @@
+package dev.mnemos.session;
+
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.OptionalLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+@QuarkusTest
+class RedisSessionStoreTest {
+
+    @Inject
+    SessionStore store;
+
+    private SessionState newSession() {
+        return store.create("u-" + SessionIds.newId(), SessionPatch.builder().goal("plan a trip")
+                .addConstraint(new Constraint(null, "budget 5000 this time", Scope.TASK, "user")).build(), "test");
+    }
+
+    @Test
+    void createStartsAtVersionOneWithInitialFields() {
+        SessionState s = newSession();
+        SessionState read = store.get(s.sessionId());
+        assertThat(read).isEqualTo(s);
+        assertThat(read.version()).isEqualTo(1);
+        assertThat(read.constraints()).extracting(Constraint::text).containsExactly("budget 5000 this time");
+        assertThat(read.constraints().get(0).id()).isNotBlank();
+    }
+
+    @Test
+    void everyWriteBumpsVersionByOneAndStateMatchesReplay() {
+        SessionState s = newSession();
+        String id = s.sessionId();
+        store.write(id, SessionPatch.builder().putCollected("city", "Kyoto").stepPointer(1, "collect").build(),
+                OptionalLong.empty(), "n1", "test");
+        store.write(id, SessionPatch.builder().addPlan("1. book\n2. go", null, null).addOpenQuestion("when?").build(),
+                OptionalLong.of(2), null, "test");
+        long v = store.write(id, SessionPatch.builder().evaluatePlan(1, 6.5, "too vague").answerOpenQuestion("when?")
+                .addPlan("1. book flights\n2. hotel", 8.0, "better").build(), OptionalLong.of(3), null, "test");
+        assertThat(v).isEqualTo(4);
+        SessionState current = store.get(id);
+        assertThat(current.plans()).extracting(PlanVersion::version).containsExactly(1, 2);
+        assertThat(current.plans().get(0).score()).isEqualTo(6.5);
+        assertThat(current.plans().get(0).content()).isEqualTo("1. book\n2. go");
+        assertThat(current.openQuestions()).isEmpty();
+        List<SessionEvent> events = store.events(id, 1, 100);
+        assertThat(events).extracting(SessionEvent::version).containsExactly(1L, 2L, 3L, 4L);
+        assertThat(SessionReplay.replay(null, events)).isEqualTo(current);
+    }
+
+    @Test
+    void staleExpectedVersionIsRejectedWithCurrentVersionAndNothingWritten() {
+        SessionState s = newSession();
+        store.write(s.sessionId(), SessionPatch.builder().goal("g2").build(), OptionalLong.of(1), null, "test");
+        assertThatThrownBy(() -> store.write(s.sessionId(), SessionPatch.builder().goal("g3").build(),
+                OptionalLong.of(1), null, "test"))
+                .isInstanceOfSatisfying(StaleVersionException.class, e -> assertThat(e.actual()).isEqualTo(2));
+        assertThat(store.get(s.sessionId()).goal()).isEqualTo("g2");
+    }
+
+    @Test
+    void evaluatingMissingPlanWritesNothing() {
+        SessionState s = newSession();
+        assertThatThrownBy(() -> store.write(s.sessionId(), SessionPatch.builder().goal("changed")
+                .evaluatePlan(7, 5.0, "x").build(), OptionalLong.empty(), null, "test"))
+                .isInstanceOf(InvalidPatchException.class);
+        assertThat(store.get(s.sessionId())).isEqualTo(s);
+    }
+}

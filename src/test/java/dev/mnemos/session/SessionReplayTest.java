@@ -1,0 +1,85 @@
+package dev.mnemos.session;
+
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The replay log reproduces every state, across checkpoints, rollbacks and forks. */
+@QuarkusTest
+class SessionReplayTest {
+
+    @Inject
+    SessionStore store;
+
+    @Test
+    void replayingTheLogFromVersionOneYieldsTheCurrentStateAfterPatchesRollbacksAndFork() {
+        String id = store.create("u-" + SessionIds.newId(), SessionPatch.builder().goal("g").build(), "t").sessionId();
+        List<SessionState> seen = new ArrayList<>();
+        seen.add(store.get(id));
+        for (int i = 0; i < 120; i++) {
+            SessionPatch.Builder p = SessionPatch.builder().putCollected("k" + (i % 7), "v" + i).stepPointer(i, "s" + i);
+            if (i % 5 == 0) p.addConstraint(new Constraint("c" + (i % 3), "constraint " + i, Scope.TASK, "user"));
+            if (i % 11 == 0) p.addPlan("plan at " + i, null, null);
+            if (i % 13 == 0) p.addOpenQuestion("q" + (i % 4)).answerOpenQuestion("q" + ((i + 1) % 4));
+            if (i % 17 == 0) p.removeCollected("k3").removeConstraint("c1");
+            if (i % 19 == 0) p.addObservation(new Observation(null, "likes tea " + i, null, Scope.STABLE, null, true, null));
+            store.write(id, p.build(), OptionalLong.empty(), "step " + i, "t");
+            if (i == 60) store.rollback(id, 20, OptionalLong.empty(), "t");
+            if (i == 90) store.write(id, SessionPatch.builder().evaluatePlan(1, 7.0, "ok").build(), OptionalLong.empty(), null, "t");
+            seen.add(store.get(id));
+        }
+        SessionState current = store.get(id);
+        List<SessionEvent> log = store.events(id, 1, 10_000);
+        assertThat(SessionReplay.replay(null, log)).isEqualTo(current);
+        for (SessionState past : seen) {
+            assertThat(store.at(id, past.version())).as("version %d", past.version()).isEqualTo(past);
+        }
+
+        SessionState fork = store.fork(id, 40, "t");
+        store.write(fork.sessionId(), SessionPatch.builder().goal("forked goal").build(), OptionalLong.empty(), null, "t");
+        SessionState forkNow = store.get(fork.sessionId());
+        assertThat(SessionReplay.replay(null, store.events(fork.sessionId(), 1, 100))).isEqualTo(forkNow);
+        assertThat(store.get(id)).as("the parent is untouched by its fork").isEqualTo(current);
+    }
+
+    @Test
+    void rollbackCreatesNewVersionEqualToTargetAndKeepsHistory() {
+        String id = store.create("u-" + SessionIds.newId(), SessionPatch.builder().goal("v1 goal").build(), "t").sessionId();
+        store.write(id, SessionPatch.builder().goal("v2 goal").addPlan("plan A", 5.0, "meh").build(), OptionalLong.empty(), null, "t");
+        store.write(id, SessionPatch.builder().addPlan("plan B", 8.0, "good").build(), OptionalLong.empty(), null, "t");
+        SessionState v2 = store.at(id, 2);
+
+        SessionState rolled = store.rollback(id, 2, OptionalLong.of(3), "t");
+
+        assertThat(rolled.version()).isEqualTo(4);
+        assertThat(store.get(id)).isEqualTo(rolled);
+        assertThat(rolled.plans()).isEqualTo(v2.plans());
+        assertThat(rolled.goal()).isEqualTo("v2 goal");
+        assertThat(store.at(id, 3).plans()).hasSize(2);
+        SessionEvent last = store.events(id, 4, 1).get(0);
+        assertThat(last.type()).isEqualTo(SessionEvent.Type.ROLLBACK);
+        assertThat(last.toVersion()).isEqualTo(2);
+    }
+
+    @Test
+    void forkStartsANewSessionOfTheSameUserLinkedToItsParent() {
+        SessionState parent = store.create("u-" + SessionIds.newId(), SessionPatch.builder().goal("trip").build(), "t");
+        store.write(parent.sessionId(), SessionPatch.builder().putCollected("city", "Rome").build(), OptionalLong.empty(), null, "t");
+        store.write(parent.sessionId(), SessionPatch.builder().putCollected("city", "Oslo").build(), OptionalLong.empty(), null, "t");
+
+        SessionState fork = store.fork(parent.sessionId(), 2, "t");
+
+        assertThat(fork.sessionId()).isNotEqualTo(parent.sessionId());
+        assertThat(fork.userId()).isEqualTo(parent.userId());
+        assertThat(fork.version()).isEqualTo(1);
+        assertThat(fork.collected()).containsEntry("city", "Rome");
+        assertThat(fork.forkedFrom()).isEqualTo(new ForkOrigin(parent.sessionId(), 2));
+        assertThat(store.liveSessions(parent.userId())).containsExactlyInAnyOrder(parent.sessionId(), fork.sessionId());
+    }
+}

@@ -1,0 +1,43 @@
+package dev.mnemos.session;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+import java.util.OptionalLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** With a retention of 10 versions, older versions answer Gone; newer ones still load. */
+@QuarkusTest
+@TestProfile(SessionRetentionTest.SmallRetention.class)
+class SessionRetentionTest {
+
+    public static class SmallRetention implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("mnemos.session.history-retention", "10", "mnemos.session.checkpoint-every", "4");
+        }
+    }
+
+    @Inject
+    SessionStore store;
+
+    @Test
+    void rollbackBeyondRetentionIsGoneAndWithinRetentionWorks() {
+        String id = store.create("u-" + SessionIds.newId(), null, "t").sessionId();
+        for (int i = 0; i < 30; i++) {
+            store.write(id, SessionPatch.builder().putCollected("n", Integer.toString(i)).build(), OptionalLong.empty(), null, "t");
+        }
+        assertThatThrownBy(() -> store.rollback(id, 5, OptionalLong.empty(), "t"))
+                .isInstanceOfSatisfying(VersionGoneException.class, e -> assertThat(e.oldest()).isEqualTo(22));
+        assertThatThrownBy(() -> store.at(id, 21)).isInstanceOf(VersionGoneException.class);
+        assertThat(store.get(id).version()).isEqualTo(31);
+        assertThat(store.at(id, 22).collected()).containsEntry("n", "20");
+        assertThat(store.rollback(id, 25, OptionalLong.empty(), "t").collected()).containsEntry("n", "23");
+    }
+}
