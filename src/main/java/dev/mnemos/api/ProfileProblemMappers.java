@@ -4,6 +4,7 @@ import dev.mnemos.profile.FactNotFoundException;
 import dev.mnemos.profile.InvalidFactException;
 import dev.mnemos.profile.ProfileFullException;
 import dev.mnemos.profile.ProfileUnavailableException;
+import dev.mnemos.promotion.CandidateNotFoundException;
 import jakarta.ws.rs.core.Response;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
@@ -39,5 +40,11 @@ public class ProfileProblemMappers {
         LOG.error("profile store unavailable", e);
         return Problem.of(Response.Status.SERVICE_UNAVAILABLE, "the profile store is unavailable; nothing was written, try again later")
                 .toResponse();
+    }
+
+    @ServerExceptionMapper
+    public Response noCandidate(CandidateNotFoundException e) {
+        return Problem.of(Response.Status.NOT_FOUND, "no pending promotion candidate " + e.candidateId() + " exists for this user")
+                .withField("id").toResponse();
     }
 }

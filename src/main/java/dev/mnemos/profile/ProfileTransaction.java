@@ -94,6 +94,12 @@ public class ProfileTransaction {
         return report;
     }
 
+    /** Writes one audit event that changes no fact (a pending or rejected promotion); joins the caller's transaction. */
+    @Transactional
+    public Change record(WriteContext ctx, ProfileAction action, String text, String reason) {
+        return audit(ctx, null, action, null, text, reason, Instant.now());
+    }
+
     /** Removes a fact's text from every table (and its slot's superseded history); the audit keeps a FORGET event. */
     @Transactional
     public List<Change> forget(WriteContext ctx, long factId) {
