@@ -12,7 +12,7 @@ import jakarta.ws.rs.PathParam;
 import java.util.List;
 
 /** The caller's promotion candidates awaiting confirmation. Another user's candidate answers 404. */
-@Path("/v1/profile/pending")
+@Path("/v1")
 @Authenticated
 public class PendingResource {
 
@@ -25,18 +25,19 @@ public class PendingResource {
     }
 
     @GET
+    @Path("/profile/pending")
     public List<PendingCandidate> list() {
         return pending.list(caller.userId());
     }
 
     @POST
-    @Path("/{id}/confirm")
+    @Path("/profile/pending/{id}/confirm")
     public PendingDecision confirm(@PathParam("id") long id) {
         return pending.confirm(caller.userId(), id, caller.userId());
     }
 
     @POST
-    @Path("/{id}/reject")
+    @Path("/profile/pending/{id}/reject")
     public PendingDecision reject(@PathParam("id") long id) {
         return pending.reject(caller.userId(), id, caller.userId());
     }

@@ -13,7 +13,7 @@ import jakarta.ws.rs.PathParam;
  * {@code POST /v1/sessions/{id}/end}: promote, archive, clear — answers the promotion report.
  * Ending an ended session answers the same report again. 503 when Postgres is down (nothing cleared).
  */
-@Path("/v1/sessions/{id}/end")
+@Path("/v1")
 @Authenticated
 public class SessionEndResource {
 
@@ -28,6 +28,7 @@ public class SessionEndResource {
     }
 
     @POST
+    @Path("/sessions/{id}/end")
     public PromotionReport end(@PathParam("id") String id) {
         SessionIds.require("sessionId", id);
         caller.requireAccess(history.owner(id));
