@@ -47,4 +47,14 @@ public class ProfileProblemMappers {
         return Problem.of(Response.Status.NOT_FOUND, "no pending promotion candidate " + e.candidateId() + " exists for this user")
                 .withField("id").toResponse();
     }
+
+    /** Any persistence failure that means Postgres is unreachable or busy answers 503, never 500. */
+    @ServerExceptionMapper
+    public Response persistence(jakarta.persistence.PersistenceException e) {
+        if (ProfileUnavailableException.isTransient(e)) {
+            return unavailable(new ProfileUnavailableException("Postgres is unavailable", e));
+        }
+        LOG.error("unexpected persistence failure", e);
+        return Problem.of(Response.Status.INTERNAL_SERVER_ERROR, "the request could not be completed").toResponse();
+    }
 }
