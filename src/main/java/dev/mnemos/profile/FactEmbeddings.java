@@ -3,28 +3,56 @@ package dev.mnemos.profile;
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
 import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * In-process all-MiniLM-L6-v2 embeddings of fact texts, used to find near duplicates. The model
- * ships inside its jar and is loaded on first use; nothing goes over the network.
+ * ships inside its jar and is loaded on first use; nothing goes over the network. When the model
+ * cannot be loaded or fails (its native tokenizer, for one), embeddings are skipped: near-duplicate
+ * search finds nothing and facts are stored without an embedding — writes never fail for it.
  */
 @ApplicationScoped
 public class FactEmbeddings {
 
-    private volatile EmbeddingModel model;
+    private static final Logger LOG = Logger.getLogger(FactEmbeddings.class);
 
-    /** The normalised embedding of {@code text}. */
+    private final Supplier<EmbeddingModel> loader;
+    private volatile EmbeddingModel model;
+    private volatile boolean broken;
+
+    public FactEmbeddings() {
+        this(AllMiniLmL6V2EmbeddingModel::new);
+    }
+
+    FactEmbeddings(Supplier<EmbeddingModel> loader) {
+        this.loader = loader;
+    }
+
+    /** The embedding of {@code text}, or null when embeddings are unavailable. */
     public float[] embed(String text) {
-        return model().embed(text).content().vector();
+        if (broken) {
+            return null;
+        }
+        try {
+            return model().embed(text).content().vector();
+        } catch (RuntimeException | LinkageError e) {
+            broken = true;
+            LOG.warn("in-process embeddings are unavailable; near-duplicate detection is off", e);
+            return null;
+        }
     }
 
     /** The {@code limit} facts most similar to {@code vector} with similarity at least {@code min}, best first. */
     public static List<Scored> nearest(float[] vector, List<FactDraft> facts, double min, int limit) {
+        if (vector == null) {
+            return List.of();
+        }
         return facts.stream().filter(f -> f.embedding() != null)
                 .map(f -> new Scored(f, cosine(vector, f.embedding())))
                 .filter(s -> s.similarity() >= min)
@@ -69,7 +97,7 @@ public class FactEmbeddings {
         if (m == null) {
             synchronized (this) {
                 if (model == null) {
-                    model = new AllMiniLmL6V2EmbeddingModel();
+                    model = loader.get();
                 }
                 m = model;
             }

@@ -70,6 +70,6 @@ public class ProfileFact extends PanacheEntityBase {
     }
 
     public ActiveFact view() {
-        return new ActiveFact(id, category, slot, text, confidence, updatedAt);
+        return new ActiveFact(id, category, slot, text, confidence, updatedAt, taskState);
     }
 }

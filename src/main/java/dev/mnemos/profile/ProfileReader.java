@@ -31,7 +31,7 @@ public class ProfileReader {
     @Timeout(value = 5, unit = ChronoUnit.SECONDS)
     @Retry(maxRetries = 1, delay = 50, delayUnit = ChronoUnit.MILLIS, retryOn = ProfileUnavailableException.class)
     public List<ActiveFact> activeFacts(String userId) {
-        return ProfileWriter.guarded(() -> {
+        return ProfileUnavailableException.guard(() -> {
             long revision = repository.revision(userId);
             Optional<List<ActiveFact>> cached = cache.get(userId, revision);
             if (cached.isPresent()) {
@@ -45,10 +45,10 @@ public class ProfileReader {
 
     @Timeout(value = 5, unit = ChronoUnit.SECONDS)
     public List<HistoryEntry> history(String userId) {
-        return ProfileWriter.guarded(() -> transaction.history(userId, config.historyLimit()));
+        return ProfileUnavailableException.guard(() -> transaction.history(userId, config.historyLimit()));
     }
 
     public List<FactDraft> snapshot(String userId) {
-        return ProfileWriter.guarded(() -> transaction.snapshot(userId));
+        return ProfileUnavailableException.guard(() -> transaction.snapshot(userId));
     }
 }

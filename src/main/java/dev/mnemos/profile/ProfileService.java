@@ -103,7 +103,7 @@ public class ProfileService {
         Category category = fact.category() != null ? fact.category()
                 : detected.map(SlotRules.Slot::category).orElse(Category.FACT);
         double confidence = fact.confidence() != null ? fact.confidence() : config.directConfidence();
-        return FactDraft.fresh(category, slot, text, confidence, kind, null);
+        return new FactDraft(null, category, slot, text, confidence, kind, null, fact.taskState(), null, null);
     }
 
     private WriteResult result(List<Change> changes, Reconciler.Path path, String userId) {

@@ -11,6 +11,21 @@ public class ProfileUnavailableException extends RuntimeException {
     }
 
     /**
+     * Runs {@code work}, turning a transient database failure into a ProfileUnavailableException;
+     * other failures pass unchanged.
+     */
+    public static <T> T guard(java.util.function.Supplier<T> work) {
+        try {
+            return work.get();
+        } catch (RuntimeException e) {
+            if (e instanceof ProfileUnavailableException || !isTransient(e)) {
+                throw e;
+            }
+            throw new ProfileUnavailableException("the profile store is unavailable", e);
+        }
+    }
+
+    /**
      * True when {@code failure} means the database is unreachable or busy rather than a bug:
      * connection errors (SQL state 08…), lock or statement timeouts (55P03, 57014), pool exhaustion.
      */

@@ -25,7 +25,7 @@ public class ProfileWriter {
     @Retry(maxRetries = 2, delay = 50, delayUnit = ChronoUnit.MILLIS, retryOn = ProfileUnavailableException.class)
     public List<Change> apply(WriteContext ctx, ChangeSet changes) {
         try {
-            return guarded(() -> transaction.apply(ctx, changes));
+            return ProfileUnavailableException.guard(() -> transaction.apply(ctx, changes));
         } finally {
             cache.invalidate(ctx.userId());
         }
@@ -34,20 +34,9 @@ public class ProfileWriter {
     @Retry(maxRetries = 2, delay = 50, delayUnit = ChronoUnit.MILLIS, retryOn = ProfileUnavailableException.class)
     public List<Change> forget(WriteContext ctx, long factId) {
         try {
-            return guarded(() -> transaction.forget(ctx, factId));
+            return ProfileUnavailableException.guard(() -> transaction.forget(ctx, factId));
         } finally {
             cache.invalidate(ctx.userId());
-        }
-    }
-
-    static <T> T guarded(java.util.function.Supplier<T> work) {
-        try {
-            return work.get();
-        } catch (RuntimeException e) {
-            if (e instanceof ProfileUnavailableException || !ProfileUnavailableException.isTransient(e)) {
-                throw e;
-            }
-            throw new ProfileUnavailableException("the profile store is unavailable", e);
         }
     }
 }

@@ -40,7 +40,7 @@ public class PromotionService {
 
     /** The report of a session that has already ended and been archived. */
     public Optional<PromotionReport> endedReport(String sessionId) {
-        return guarded(() -> transaction.report(sessionId));
+        return ProfileUnavailableException.guard(() -> transaction.report(sessionId));
     }
 
     /**
@@ -61,7 +61,7 @@ public class PromotionService {
         SessionState state = store.end(sessionId, actor);
         List<SessionEvent> events = events(sessionId);
         List<Candidate> candidates = sources.candidates(state);
-        PromotionReport report = guarded(() -> transaction.commit(state, events, candidates,
+        PromotionReport report = ProfileUnavailableException.guard(() -> transaction.commit(state, events, candidates,
                 PromotionPolicy.of(config), actor));
         store.delete(sessionId);
         return report;
@@ -77,17 +77,6 @@ public class PromotionService {
                 return all;
             }
             from = page.get(page.size() - 1).version() + 1;
-        }
-    }
-
-    private static <T> T guarded(java.util.function.Supplier<T> work) {
-        try {
-            return work.get();
-        } catch (RuntimeException e) {
-            if (e instanceof ProfileUnavailableException || !ProfileUnavailableException.isTransient(e)) {
-                throw e;
-            }
-            throw new ProfileUnavailableException("the profile store is unavailable", e);
         }
     }
 }

@@ -9,8 +9,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class ProfileCacheTest {
 
-    private static final List<ActiveFact> OLD = List.of(new ActiveFact(1, Category.FACT, null, "old", 1, Instant.EPOCH));
-    private static final List<ActiveFact> NEW = List.of(new ActiveFact(2, Category.FACT, null, "new", 1, Instant.EPOCH));
+    private static final List<ActiveFact> OLD = List.of(new ActiveFact(1, Category.FACT, null, "old", 1, Instant.EPOCH, null));
+    private static final List<ActiveFact> NEW = List.of(new ActiveFact(2, Category.FACT, null, "new", 1, Instant.EPOCH, null));
 
     @Test
     void servesOnlyTheRevisionItWasReadAt() {

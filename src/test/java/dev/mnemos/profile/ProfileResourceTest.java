@@ -233,6 +233,17 @@ class ProfileResourceTest {
         given().auth().oauth2(token).get("/v1/profile").then().body("facts.text", equalTo(List.of("Drinks green tea", "Written elsewhere")));
     }
 
+    @Test
+    void closedTaskNeverComesBackAsOpen() {
+        long id = post(token, "/v1/profile/facts", Map.of("text", "Quarterly tax filing", "slot", "task.tax-filing",
+                "taskState", "DONE")).statusCode(201).extract().jsonPath().getLong("changes[0].factId");
+        given().auth().oauth2(token).contentType(ContentType.JSON)
+                .body(Map.of("text", "Quarterly tax filing for 2026", "slot", "task.tax-filing", "taskState", "OPEN"))
+                .put("/v1/profile/facts/" + id).then().statusCode(200)
+                .body("facts[0].text", equalTo("Quarterly tax filing for 2026"))
+                .body("facts[0].taskState", equalTo("DONE"));
+    }
+
     private long count(String sql, Object... params) throws Exception {
         return Long.parseLong(rows(sql, params).get(0).get(0));
     }
