@@ -98,6 +98,8 @@ class ProfileModelPathTest {
         assertThat(sent.get("memories").get(0).get("text").asText()).isEqualTo("Lives in Beijing");
         assertThat(sent.get("today").asText()).isEqualTo(LocalDate.now().toString());
         assertThat(Prompts.name(model.requests().get(1))).isEqualTo("reconcile");
+        String system = model.requests().get(1).messages().get(0).toString();
+        assertThat(system).contains("{\"operations\": [{\"op\": \"ADD\"").doesNotContain("{|");
     }
 
     @Test

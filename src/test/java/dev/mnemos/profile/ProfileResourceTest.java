@@ -244,6 +244,15 @@ class ProfileResourceTest {
                 .body("facts[0].taskState", equalTo("DONE"));
     }
 
+    @Test
+    void automaticPathsCutOverlongFactsToTheCap() {
+        String longFact = "I keep a reading log of " + "many books and essays, ".repeat(20);
+        post(token, "/v1/profile/instruct", Map.of("instruction", "remember " + longFact)).statusCode(200);
+        String stored = given().auth().oauth2(token).get("/v1/profile").then().statusCode(200)
+                .extract().jsonPath().getString("facts[0].text");
+        assertThat(stored).hasSize(280).isEqualTo(longFact.strip().substring(0, 280));
+    }
+
     private long count(String sql, Object... params) throws Exception {
         return Long.parseLong(rows(sql, params).get(0).get(0));
     }
