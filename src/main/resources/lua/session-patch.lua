@@ -1,23 +1,24 @@
 -- Applies one step to a session atomically. KEYS: state, snap, events, chat, trace.
 -- ARGV: expectedVersion (-1: none), ttlMs, eventJson, checkpointEvery, retention, updatedAtMs,
--- then triples (op, field, value): S set, D delete, O ordered set (value gets "<version>.<n>|"),
+-- owner ("" for any), then triples (op, field, value): S set, D delete, O ordered set (value gets "<version>.<n>|"),
 -- P append plan (field: evaluation JSON or ""), E evaluate plan <field>.
 -- Returns {newVersion} or {errorCode, detail}: -1 stale (current), -2 no such plan (plan), -3 ended, -4 missing.
 local state, snap, events = KEYS[1], KEYS[2], KEYS[3]
 local current = redis.call('HGET', state, 'version')
 if not current then return {-4, 0} end
+if ARGV[7] ~= '' and redis.call('HGET', state, 'userId') ~= ARGV[7] then return {-4, 0} end
 current = tonumber(current)
 if redis.call('HGET', state, 'status') == 'ENDED' then return {-3, current} end
 local expected = tonumber(ARGV[1])
 if expected >= 0 and expected ~= current then return {-1, current} end
-for i = 7, #ARGV, 3 do
+for i = 8, #ARGV, 3 do
   if ARGV[i] == 'E' and redis.call('HEXISTS', state, 'p:' .. ARGV[i + 1]) == 0 then
     return {-2, tonumber(ARGV[i + 1])}
   end
 end
 local version = current + 1
 local n = 0
-for i = 7, #ARGV, 3 do
+for i = 8, #ARGV, 3 do
   local op, field, value = ARGV[i], ARGV[i + 1], ARGV[i + 2]
   if op == 'S' then
     redis.call('HSET', state, field, value)

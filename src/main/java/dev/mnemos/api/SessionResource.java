@@ -72,7 +72,9 @@ public class SessionResource {
         if (body == null || body.patch() == null) {
             throw new InvalidRequestException("patch", "an object with at least one change");
         }
-        long version = store.write(owned(id), body.patch(), optional("expectedVersion", body.expectedVersion()),
+        SessionIds.require("sessionId", id);
+        String owner = caller.isService() ? null : caller.userId();
+        long version = store.write(id, owner, body.patch(), optional("expectedVersion", body.expectedVersion()),
                 body.note(), caller.userId());
         return new SessionRequests.Written(id, version);
     }

@@ -84,7 +84,8 @@ public class RedisSessionStore implements SessionStore {
 
     @Override
     @Timeout(3000)
-    public long write(String sessionId, SessionPatch patch, OptionalLong expectedVersion, String note, String actor) {
+    public long write(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion, String note,
+                      String actor) {
         validator.validate(patch);
         if (expectedVersion.isPresent() && expectedVersion.getAsLong() < 1) {
             throw new InvalidPatchException("expectedVersion", "a version of 1 or more");
@@ -92,7 +93,7 @@ public class RedisSessionStore implements SessionStore {
         SessionPatch withIds = patch.withIds(SessionIds::newId);
         Instant at = now();
         SessionEvent event = new SessionEvent(0, SessionEvent.Type.PATCH, at, actor, note, withIds, null, null);
-        return patch(sessionId, expectedVersion, event, PatchOps.of(withIds, at, fields), at);
+        return patch(sessionId, owner, expectedVersion, event, PatchOps.of(withIds, at, fields), at);
     }
 
     @Override
@@ -158,7 +159,7 @@ public class RedisSessionStore implements SessionStore {
         }
         Instant at = now();
         SessionEvent event = new SessionEvent(0, SessionEvent.Type.END, at, actor, null, null, null, null);
-        patch(sessionId, OptionalLong.empty(), event, List.of("S", "status", SessionState.Status.ENDED.name()), at);
+        patch(sessionId, null, OptionalLong.empty(), event, List.of("S", "status", SessionState.Status.ENDED.name()), at);
         return get(sessionId);
     }
 
@@ -192,14 +193,16 @@ public class RedisSessionStore implements SessionStore {
         });
     }
 
-    private long patch(String sessionId, OptionalLong expected, SessionEvent event, List<String> ops, Instant at) {
-        List<String> args = new ArrayList<>(ops.size() + 6);
+    private long patch(String sessionId, String owner, OptionalLong expected, SessionEvent event, List<String> ops,
+                       Instant at) {
+        List<String> args = new ArrayList<>(ops.size() + 7);
         args.add(Long.toString(expected.orElse(-1)));
         args.add(Long.toString(config.ttl().toMillis()));
         args.add(fields.write(event));
         args.add(Integer.toString(config.checkpointEvery()));
         args.add(Integer.toString(config.historyRetention()));
         args.add(Long.toString(at.toEpochMilli()));
+        args.add(owner == null ? "" : owner);
         args.addAll(ops);
         long[] reply = guarded(() -> PATCH.run(redis, SessionKeys.all(sessionId), args));
         return outcome(sessionId, reply, expected.orElse(-1));

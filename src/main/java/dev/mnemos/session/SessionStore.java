@@ -30,7 +30,17 @@ public interface SessionStore {
      * @throws InvalidPatchException  when the patch breaks a rule (nothing is written)
      * @throws SessionEndedException  when the session has ended
      */
-    long write(String sessionId, SessionPatch patch, OptionalLong expectedVersion, String note, String actor);
+    default long write(String sessionId, SessionPatch patch, OptionalLong expectedVersion, String note, String actor) {
+        return write(sessionId, null, patch, expectedVersion, note, actor);
+    }
+
+    /**
+     * As {@link #write(String, SessionPatch, OptionalLong, String, String)}, checked atomically
+     * against the owner: a session of another user answers {@link SessionNotFoundException} and
+     * nothing is written. {@code owner} null skips the check.
+     */
+    long write(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion, String note,
+               String actor);
 
     /** The state as it was at {@code version}. @throws VersionGoneException beyond the retention window */
     SessionState at(String sessionId, long version);
