@@ -219,6 +219,20 @@ class SessionEndTest {
         as(alice).get("/v1/sessions/{id}/events", s).then().statusCode(200);
     }
 
+    @Test
+    void forgettingAConfirmedCandidateLeavesNoTextInTheAuditTrail() throws Exception {
+        String secret = "Likes the colour " + UUID.randomUUID();
+        String s = start(alice);
+        observe(alice, s, secret, null, false);
+        JsonPath report = end(alice, s);
+        long candidate = report.getLong("pending[0].candidateId");
+        long factId = as(alice).post("/v1/profile/pending/{id}/confirm", candidate).then().statusCode(200)
+                .extract().jsonPath().getLong("profileChanges[0].factId");
+        as(alice).delete("/v1/profile/facts/{id}", factId).then().statusCode(200);
+        assertThat(count("select count(*) from profile_event where before = ? or after = ?", secret, secret)).isZero();
+        assertThat(count("select count(*) from promotion_candidate where text = ?", secret)).isZero();
+    }
+
     private long count(String sql, Object... params) throws Exception {
         return Long.parseLong(rows(sql, params).get(0).get(0));
     }
