@@ -1,5 +1,6 @@
 package dev.mnemos.promotion;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mnemos.session.SessionArchive;
@@ -27,7 +28,8 @@ public class PostgresSessionArchive implements SessionArchive {
     private final ObjectMapper json;
 
     public PostgresSessionArchive(ObjectMapper json) {
-        this.json = json;
+        // archives outlive code changes: a field dropped from a record must not make old archives unreadable
+        this.json = json.copy().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.mnemos.promotion;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mnemos.profile.Change;
@@ -42,7 +43,8 @@ public class PromotionTransaction {
         this.profiles = profiles;
         this.audit = audit;
         this.evidence = evidence;
-        this.json = json;
+        // archives outlive code changes: a field dropped from a record must not make old archives unreadable
+        this.json = json.copy().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
     }
 
     @Transactional
