@@ -26,8 +26,8 @@ public interface ProfileConfig {
     int reconcileCandidates();
 
     /**
-     * Least cosine similarity for an existing fact to be a reconcile candidate; 0 sends the most
-     * similar facts whatever their score (the multilingual recall of all-MiniLM-L6-v2 is weak).
+     * Least cosine similarity for an existing fact to be a reconcile candidate; 0 keeps every fact that
+     * is not outright dissimilar (the multilingual recall of all-MiniLM-L6-v2 is weak, so stay low).
      */
     @WithDefault("0")
     double candidateSimilarity();

@@ -35,12 +35,17 @@ class ProfileModelPathTest {
     @Inject
     ScriptedChatModel model;
 
+    @Inject
+    io.agroal.api.AgroalDataSource db;
+
+    private String user;
     private String token;
 
     @BeforeEach
     void setUp() {
         model.reset();
-        token = Tokens.user("alice-" + UUID.randomUUID());
+        user = "alice-" + UUID.randomUUID();
+        token = Tokens.user(user);
     }
 
     private ValidatableResponse instruct(String instruction) {
@@ -178,6 +183,34 @@ class ProfileModelPathTest {
                 .post("/v1/profile/import").then().statusCode(200).body("path", equalTo("MODEL"));
         assertThat(facts()).containsExactly("偏好简洁的回答");
         assertThat(Prompts.name(model.requests().get(0))).isEqualTo("fact-extraction");
+    }
+
+    @Test
+    void nearestFactsByEmbeddingAreTheCandidatesAndCarryStoredEmbeddings() throws Exception {
+        List<String> unrelated = List.of("Drives a blue bicycle", "Works as an accountant", "Plays chess on Sundays",
+                "Has a cat named Miso", "Prefers aisle seats", "Collects vinyl records", "Studies Japanese",
+                "Grows tomatoes on the balcony", "Runs half marathons", "Owns a sailing boat");
+        for (String text : unrelated) {
+            given().auth().oauth2(token).contentType(ContentType.JSON).body(Map.of("text", text))
+                    .post("/v1/profile/facts").then().statusCode(201);
+        }
+        given().auth().oauth2(token).contentType(ContentType.JSON).body(Map.of("text", "Allergic to peanuts"))
+                .post("/v1/profile/facts").then().statusCode(201);
+        model.script(req -> "{\"operations\": [{\"op\": \"DELETE\", \"id\": 0}]}");
+        instruct("I am no longer allergic to peanuts").statusCode(200).body("changes[0].action", equalTo("DELETE"))
+                .body("changes[0].before", equalTo("Allergic to peanuts"));
+        JsonNode memories = Prompts.body(model.requests().get(0)).get("memories");
+        assertThat(memories.size()).isBetween(1, 8);
+        assertThat(memories.get(0).get("text").asText()).isEqualTo("Allergic to peanuts");
+        assertThat(facts()).hasSize(10).doesNotContain("Allergic to peanuts");
+        try (var c = db.getConnection(); var st = c.prepareStatement(
+                "select count(*) from profile_fact where user_id = ? and octet_length(embedding) = 384 * 4")) {
+            st.setString(1, user);
+            try (var rs = st.executeQuery()) {
+                rs.next();
+                assertThat(rs.getLong(1)).isEqualTo(11);
+            }
+        }
     }
 
     private static void sleep(long millis) {
