@@ -1,8 +1,9 @@
--- Writes a whole state at once: creation, fork, rollback. KEYS: state, snap, events, chat, trace.
+-- Writes a whole state at once: creation, fork, rollback. KEYS: state, snap, events, chat, trace, plans.
+-- Plan fields (p:<n>, e:<n>) go to the plans hash, everything else to the state hash.
 -- ARGV: mode ("create" | "rewrite"), expectedVersion (-1: none), ttlMs, eventJson, then pairs
 -- (field, value) of the new state without version. Returns {version} or {errorCode, detail}:
 -- -1 stale (current), -3 ended, -4 missing, -5 exists.
-local state, events = KEYS[1], KEYS[3]
+local state, events, plans = KEYS[1], KEYS[3], KEYS[6]
 local version = 1
 if ARGV[1] == 'create' then
   if redis.call('EXISTS', state) == 1 then return {-5, 0} end
@@ -18,8 +19,13 @@ else
   for _, field in ipairs(redis.call('HKEYS', state)) do
     if not keep[field] then redis.call('HDEL', state, field) end
   end
+  redis.call('DEL', plans)
 end
-for i = 5, #ARGV, 2 do redis.call('HSET', state, ARGV[i], ARGV[i + 1]) end
+for i = 5, #ARGV, 2 do
+  local prefix = string.sub(ARGV[i], 1, 2)
+  local target = (prefix == 'p:' or prefix == 'e:') and plans or state
+  redis.call('HSET', target, ARGV[i], ARGV[i + 1])
+end
 redis.call('HSET', state, 'version', version)
 redis.call('XADD', events, version .. '-0', 'e', ARGV[4])
 for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[3]) end

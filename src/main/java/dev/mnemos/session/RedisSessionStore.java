@@ -27,6 +27,7 @@ public class RedisSessionStore implements SessionStore {
 
     private static final SessionScripts PATCH = SessionScripts.load("session-patch.lua");
     private static final SessionScripts REWRITE = SessionScripts.load("session-rewrite.lua");
+    private static final SessionScripts LOAD = SessionScripts.load("session-load.lua");
 
     private final RedisDataSource redis;
     private final SessionConfig config;
@@ -75,7 +76,18 @@ public class RedisSessionStore implements SessionStore {
     @Override
     @Timeout(3000)
     public SessionState get(String sessionId) {
-        Map<String, String> hash = guarded(() -> redis.hash(String.class).hgetall(SessionKeys.state(sessionId)));
+        return load(sessionId, -1);
+    }
+
+    @Override
+    @Timeout(3000)
+    public SessionState recent(String sessionId, int latestPlans) {
+        return load(sessionId, Math.max(0, latestPlans));
+    }
+
+    private SessionState load(String sessionId, int latestPlans) {
+        Map<String, String> hash = guarded(() -> LOAD.runForMap(redis,
+                List.of(SessionKeys.state(sessionId), SessionKeys.plans(sessionId)), List.of(Integer.toString(latestPlans))));
         if (hash.isEmpty()) {
             throw new SessionNotFoundException(sessionId);
         }

@@ -35,6 +35,20 @@ final class SessionScripts {
 
     /** Runs the script; the reply is the list of integers it returned. */
     long[] run(RedisDataSource redis, List<String> keys, List<String> args) {
+        return longs(execute(redis, keys, args));
+    }
+
+    /** Runs a script that returns a flat list of field, value, field, value … */
+    java.util.Map<String, String> runForMap(RedisDataSource redis, List<String> keys, List<String> args) {
+        Response reply = execute(redis, keys, args);
+        java.util.Map<String, String> map = new java.util.HashMap<>(reply.size());
+        for (int i = 0; i + 1 < reply.size(); i += 2) {
+            map.put(reply.get(i).toString(), reply.get(i + 1).toString());
+        }
+        return map;
+    }
+
+    private Response execute(RedisDataSource redis, List<String> keys, List<String> args) {
         List<String> call = new ArrayList<>(keys.size() + args.size() + 2);
         call.add(null);
         call.add(Integer.toString(keys.size()));
@@ -45,14 +59,14 @@ final class SessionScripts {
         }
         try {
             call.set(0, sha);
-            return longs(redis.execute("EVALSHA", call.toArray(String[]::new)));
+            return redis.execute("EVALSHA", call.toArray(String[]::new));
         } catch (RuntimeException e) {
             if (e.getMessage() == null || !e.getMessage().contains("NOSCRIPT")) {
                 throw e;
             }
             sha = redis.execute("SCRIPT", "LOAD", source).toString();
             call.set(0, sha);
-            return longs(redis.execute("EVALSHA", call.toArray(String[]::new)));
+            return redis.execute("EVALSHA", call.toArray(String[]::new));
         }
     }
 

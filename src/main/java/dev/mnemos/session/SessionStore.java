@@ -22,6 +22,13 @@ public interface SessionStore {
     SessionState get(String sessionId);
 
     /**
+     * The current state with only the latest {@code latestPlans} plan versions (older ones are left
+     * out, everything else is whole). Its cost does not grow with the number of plans, which is what
+     * a per-step prompt needs. @throws SessionNotFoundException when there is no live session
+     */
+    SessionState recent(String sessionId, int latestPlans);
+
+    /**
      * Applies one step. With {@code expectedVersion} it is a compare-and-set; without, the patch is
      * applied atomically to whatever is current.
      *

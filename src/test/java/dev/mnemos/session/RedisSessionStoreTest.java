@@ -70,4 +70,21 @@ class RedisSessionStoreTest {
                 .isInstanceOf(InvalidPatchException.class);
         assertThat(store.get(s.sessionId())).isEqualTo(s);
     }
+
+    @Test
+    void recentCarriesOnlyTheNewestPlansAndEverythingElseWhole() {
+        SessionState s = newSession();
+        for (int i = 1; i <= 10; i++) {
+            store.write(s.sessionId(), SessionPatch.builder().addPlan("plan " + i, i % 2 == 0 ? 5.0 : null, null)
+                    .putCollected("k" + i, "v").build(), OptionalLong.empty(), null, "test");
+        }
+        SessionState full = store.get(s.sessionId());
+        SessionState recent = store.recent(s.sessionId(), 2);
+        assertThat(full.plans()).hasSize(10);
+        assertThat(recent.plans()).containsExactlyElementsOf(full.plans().subList(8, 10));
+        assertThat(recent.plans().get(1).score()).isEqualTo(5.0);
+        assertThat(recent.collected()).isEqualTo(full.collected());
+        assertThat(recent.version()).isEqualTo(full.version());
+        assertThat(store.recent(s.sessionId(), 0).plans()).isEmpty();
+    }
 }

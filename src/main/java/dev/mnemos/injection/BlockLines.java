@@ -1,0 +1,117 @@
+package dev.mnemos.injection;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BiFunction;
+
+/** The lines of a memory block being rendered, with a running token count against the budget. */
+final class BlockLines {
+
+    private static final String ELLIPSIS = "…";
+
+    private final int budget;
+    private final List<String> lines = new ArrayList<>();
+    private String closing;
+    private int used;
+
+    BlockLines(int budget) {
+        this.budget = budget;
+    }
+
+    /** Adds a line that is never dropped, whatever the budget. */
+    void fixed(String line) {
+        lines.add(line);
+        used += cost(line);
+    }
+
+    /** Counts the last line now; it is appended by {@link #text()}. */
+    void reserve(String line) {
+        closing = line;
+        used += cost(line);
+    }
+
+    /** Adds the line when it fits in what is left of the budget. */
+    boolean optional(String line) {
+        if (cost(line) > remaining()) {
+            return false;
+        }
+        fixed(line);
+        return true;
+    }
+
+    /**
+     * Adds the header and as many items as fit within {@code capPercent} of the budget and what is
+     * left of it, in order. @return how many items were added
+     */
+    int section(String header, List<String> items, int capPercent) {
+        int room = Math.min(remaining(), budget * capPercent / 100) - cost(header);
+        int count = 0;
+        for (String item : items) {
+            if (cost(item) > room) {
+                break;
+            }
+            room -= cost(item);
+            count++;
+        }
+        if (count > 0) {
+            fixed(header);
+            items.subList(0, count).forEach(this::fixed);
+        }
+        return count;
+    }
+
+    /** Adds {@code label + quoted value}, the value cut at its end to fit. @return false when nothing useful fit */
+    boolean head(String label, String value, int capPercent) {
+        return fitted(label, value, capPercent, BlockLines::cut);
+    }
+
+    /** Adds {@code label + quoted value}, the value cut at its start to fit (newest text is kept). */
+    boolean tail(String label, String value, int capPercent) {
+        return fitted(label, value, capPercent, BlockLines::cutStart);
+    }
+
+    private boolean fitted(String label, String value, int capPercent, BiFunction<String, Integer, String> cutter) {
+        int room = Math.min(remaining(), budget * capPercent / 100);
+        int allowed = room - cost(label) - 2;
+        while (allowed >= 8) {
+            String line = label + BlockText.quote(cutter.apply(value, allowed));
+            if (cost(line) <= room) {
+                fixed(line);
+                return true;
+            }
+            allowed = allowed * 9 / 10;
+        }
+        return false;
+    }
+
+    String text() {
+        List<String> all = new ArrayList<>(lines);
+        if (closing != null) {
+            all.add(closing);
+        }
+        return String.join("\n", all);
+    }
+
+    private int remaining() {
+        return budget - used;
+    }
+
+    /** {@code text} cut to at most {@code maxTokens}, marked with an ellipsis when cut. */
+    static String cut(String text, int maxTokens) {
+        if (TokenEstimator.estimate(text) <= maxTokens) {
+            return text;
+        }
+        return TokenEstimator.prefix(text, Math.max(0, maxTokens - 1)) + ELLIPSIS;
+    }
+
+    static String cutStart(String text, Integer maxTokens) {
+        if (TokenEstimator.estimate(text) <= maxTokens) {
+            return text;
+        }
+        return ELLIPSIS + TokenEstimator.suffix(text, Math.max(0, maxTokens - 1));
+    }
+
+    private static int cost(String line) {
+        return TokenEstimator.estimate(line + "\n");
+    }
+}

@@ -1,0 +1,14 @@
+package dev.mnemos.injection;
+
+import dev.mnemos.session.SessionState;
+
+import java.util.List;
+
+/** What a step read and rendered before the model call. */
+record LoadedStep(String sessionId, SessionState state, ProfileSnapshot profile, List<TurnOverride> overrides,
+                  MemoryBlock block, String userMessage, long loadNanos, long renderNanos) {
+
+    MemoryContext.ActiveStep active() {
+        return new MemoryContext.ActiveStep(sessionId, state.userId(), state.version(), block);
+    }
+}

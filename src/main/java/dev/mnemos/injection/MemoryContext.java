@@ -1,0 +1,58 @@
+package dev.mnemos.injection;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Named;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Optional;
+
+/**
+ * The memory block of the {@link SessionMemory} call running on this thread, for system-message
+ * templates: {@code {inject:memory.block}}, or {@code {inject:memory.block(sessionId)}} to name the
+ * session explicitly. Outside such a call (or for another session) the block is the empty string.
+ * Nested calls each see their own block.
+ */
+@Named("memory")
+@ApplicationScoped
+public class MemoryContext {
+
+    /** The session and block of one running call. */
+    public record ActiveStep(String sessionId, String userId, long readVersion, MemoryBlock block) {
+    }
+
+    private final ThreadLocal<Deque<ActiveStep>> active = ThreadLocal.withInitial(ArrayDeque::new);
+
+    /** The block of the current call, or "" when no {@link SessionMemory} call is running here. */
+    public String block() {
+        return current().map(step -> step.block().text()).orElse("");
+    }
+
+    /** The block of the current call when it is for {@code sessionId}, or "". */
+    public String block(String sessionId) {
+        return current().filter(step -> step.sessionId().equals(sessionId)).map(step -> step.block().text()).orElse("");
+    }
+
+    public Optional<ActiveStep> current() {
+        return Optional.ofNullable(active.get().peek());
+    }
+
+    /** Makes {@code step} current until the returned scope is closed. */
+    public Scope enter(ActiveStep step) {
+        Deque<ActiveStep> stack = active.get();
+        stack.push(step);
+        return () -> {
+            stack.remove(step);
+            if (stack.isEmpty()) {
+                active.remove();
+            }
+        };
+    }
+
+    /** Ends a call's visibility; never throws. */
+    @FunctionalInterface
+    public interface Scope extends AutoCloseable {
+        @Override
+        void close();
+    }
+}

@@ -1,0 +1,67 @@
+package dev.mnemos.injection;
+
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Orders profile facts for the block: most words shared with the goal and the current message
+ * first (words of three letters or more; pairs of characters for Chinese and Japanese), then by
+ * confidence, then in the order given.
+ */
+final class ProfileRelevance {
+
+    private ProfileRelevance() {
+    }
+
+    static List<ProfileLine> order(List<ProfileLine> facts, String goal, String message) {
+        Set<String> query = words((goal == null ? "" : goal) + " " + (message == null ? "" : message));
+        Comparator<ProfileLine> byOverlap = Comparator.comparingInt(f -> -overlap(words(f.text()), query));
+        return facts.stream().sorted(byOverlap.thenComparing(f -> -f.confidence())).toList();
+    }
+
+    static Set<String> words(String text) {
+        Set<String> words = new HashSet<>();
+        StringBuilder word = new StringBuilder();
+        String lower = text.toLowerCase(Locale.ROOT);
+        int previousWide = -1;
+        for (int i = 0; i < lower.length(); ) {
+            int cp = lower.codePointAt(i);
+            i += Character.charCount(cp);
+            if (TokenEstimator.isWide(cp)) {
+                if (previousWide >= 0) {
+                    words.add(new String(Character.toChars(previousWide)) + new String(Character.toChars(cp)));
+                }
+                previousWide = cp;
+                flush(word, words);
+            } else if (Character.isLetterOrDigit(cp)) {
+                word.appendCodePoint(cp);
+                previousWide = -1;
+            } else {
+                flush(word, words);
+                previousWide = -1;
+            }
+        }
+        flush(word, words);
+        return words;
+    }
+
+    private static void flush(StringBuilder word, Set<String> words) {
+        if (word.length() >= 3) {
+            words.add(word.toString());
+        }
+        word.setLength(0);
+    }
+
+    private static int overlap(Set<String> a, Set<String> b) {
+        int n = 0;
+        for (String w : a) {
+            if (b.contains(w)) {
+                n++;
+            }
+        }
+        return n;
+    }
+}

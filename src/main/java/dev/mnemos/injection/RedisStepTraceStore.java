@@ -1,0 +1,71 @@
+package dev.mnemos.injection;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mnemos.session.SessionConfig;
+import dev.mnemos.session.SessionKeys;
+import io.quarkus.redis.datasource.RedisDataSource;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.util.Optional;
+
+/**
+ * Step traces in Redis: hash {@code mnemos:{s:<id>}:trace}, field = written version, value = JSON,
+ * with the session's TTL. Saving is one round trip that also drops the trace that fell out of the
+ * retention window, so the hash stays bounded however long the session runs.
+ */
+@ApplicationScoped
+public class RedisStepTraceStore implements StepTraceStore {
+
+    private static final String SAVE = """
+            redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+            if tonumber(ARGV[3]) > 0 then redis.call('HDEL', KEYS[1], ARGV[3]) end
+            redis.call('PEXPIRE', KEYS[1], ARGV[4])
+            return 1""";
+
+    private final RedisDataSource redis;
+    private final ObjectMapper json;
+    private final SessionConfig session;
+    private final InjectionConfig config;
+
+    public RedisStepTraceStore(RedisDataSource redis, ObjectMapper json, SessionConfig session, InjectionConfig config) {
+        this.redis = redis;
+        this.json = json;
+        this.session = session;
+        this.config = config;
+    }
+
+    public static String key(String sessionId) {
+        return SessionKeys.trace(sessionId);
+    }
+
+    @Override
+    public void save(StepTrace trace) {
+        long expired = trace.version() - config.traceRetention();
+        redis.execute("EVAL", SAVE, "1", key(trace.sessionId()), Long.toString(trace.version()), write(trace),
+                Long.toString(Math.max(0, expired)), Long.toString(session.ttl().toMillis()));
+    }
+
+    /** The trace of the step that wrote {@code version}, or empty. */
+    @Override
+    public Optional<StepTrace> find(String sessionId, long version) {
+        String value = redis.hash(String.class).hget(key(sessionId), Long.toString(version));
+        return Optional.ofNullable(value).map(this::read);
+    }
+
+    private String write(StepTrace trace) {
+        try {
+            return json.writeValueAsString(trace);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("step trace is not serialisable", e);
+        }
+    }
+
+    private StepTrace read(String value) {
+        try {
+            return json.readValue(value, StepTrace.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("stored step trace is not readable", e);
+        }
+    }
+}

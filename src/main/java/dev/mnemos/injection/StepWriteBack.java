@@ -1,0 +1,91 @@
+package dev.mnemos.injection;
+
+import dev.mnemos.session.SessionNotFoundException;
+import dev.mnemos.session.SessionPatch;
+import dev.mnemos.session.SessionState;
+import dev.mnemos.session.SessionStore;
+import dev.mnemos.session.StaleVersionException;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.OptionalLong;
+
+/**
+ * The write half of a step: the writer's patch plus this turn's override observations and any
+ * due summary fold, written as a compare-and-set on the version the step read. A lost
+ * compare-and-set re-reads the session, asks the writer again against the fresh state and
+ * retries, up to {@link InjectionConfig#writeRetries()} times; then it fails with
+ * {@link StepWriteConflictException}. A concurrent writer's change is never overwritten. The
+ * store checks the owner atomically with the write, so a session that changed hands or vanished
+ * during the step is refused with {@link SessionMixUpException}.
+ */
+@ApplicationScoped
+public class StepWriteBack {
+
+    private static final Logger LOG = Logger.getLogger(StepWriteBack.class);
+    static final String ACTOR = "mnemos-injection";
+
+    private final SessionStore store;
+    private final InjectionConfig config;
+    private final ActingUser actingUser;
+    private final MemoryContext memory;
+    private final RollingSummary summary;
+
+    public StepWriteBack(SessionStore store, InjectionConfig config, ActingUser actingUser, MemoryContext memory,
+                         RollingSummary summary) {
+        this.store = store;
+        this.config = config;
+        this.actingUser = actingUser;
+        this.memory = memory;
+        this.summary = summary;
+    }
+
+    /** The written patch, the version it produced and the version it was based on. */
+    record Result(SessionPatch patch, long basedOn, long version, int retries) {
+    }
+
+    Result write(LoadedStep loaded, AiMethod method, Object[] args, Object result) {
+        StepWriter writer = StepWriters.get(method.binding().writer());
+        SessionState basis = loaded.state();
+        for (int attempt = 0; ; attempt++) {
+            SessionGuard.checkWrite(loaded.state(), method.sessionId(args), basis, memory.current(), actingUser.restrictedTo());
+            SessionPatch patch = complete(writer.patch(call(method, args, result, basis, loaded.userMessage())), basis, loaded,
+                    method.step());
+            try {
+                long version = store.write(loaded.sessionId(), loaded.state().userId(), patch,
+                        OptionalLong.of(basis.version()), "step " + method.step(), ACTOR);
+                LOG.debugf("step %s of session %s: wrote version %d on %d after %d retries", method.step(),
+                        loaded.sessionId(), version, basis.version(), attempt);
+                return new Result(patch, basis.version(), version, attempt);
+            } catch (SessionNotFoundException e) {
+                throw new SessionMixUpException("session " + loaded.sessionId() + " no longer exists or has another owner than "
+                        + loaded.state().userId());
+            } catch (StaleVersionException e) {
+                if (attempt >= config.writeRetries()) {
+                    throw new StepWriteConflictException(loaded.sessionId(), loaded.state().version(), attempt + 1);
+                }
+                LOG.debugf("step %s of session %s: version %d is stale (now %d), re-reading", method.step(),
+                        loaded.sessionId(), basis.version(), e.actual());
+                basis = store.recent(loaded.sessionId(), config.plansShown() + 1);
+            }
+        }
+    }
+
+    private static StepCall call(AiMethod method, Object[] args, Object result, SessionState basis, String message) {
+        return new StepCall(method.method(), Collections.unmodifiableList(Arrays.asList(args)), result, basis,
+                method.step(), method.binding().output(), message);
+    }
+
+    /** The writer's patch plus the step pointer (when the writer set none), override observations and a due fold. */
+    private SessionPatch complete(SessionPatch patch, SessionState basis, LoadedStep loaded, String step) {
+        SessionPatch.Builder extra = SessionPatch.builder();
+        loaded.overrides().forEach(o -> extra.addObservation(o.observation(loaded.userMessage())));
+        if (patch.summary() == null) {
+            summary.fold(basis).ifPresent(fold -> extra
+                    .summary(fold.summary()).putCollected(SummaryFolder.FOLDED_KEY, Integer.toString(fold.foldedThrough())));
+        }
+        return Patches.merge(patch, extra.build(), basis, step);
+    }
+}

@@ -1,0 +1,34 @@
+package dev.mnemos.injection;
+
+import dev.langchain4j.service.MemoryId;
+import dev.langchain4j.service.UserMessage;
+
+/** The step signatures the benchmark drives through {@link StepCycle}, model excluded. */
+interface BenchSteps {
+
+    @SessionMemory(step = "answer")
+    String answer(@MemoryId String sessionId, @UserMessage String message);
+
+    @SessionMemory(step = "plan", output = StepOutput.PLAN)
+    String plan(@MemoryId String sessionId, @UserMessage String message);
+
+    @SessionMemory(step = "turn", writer = TranscriptWriter.class)
+    String turn(@MemoryId String sessionId, @UserMessage String message);
+
+    /** Folds every turn into the rolling summary (newest kept) and keeps the last turn as a collected value. */
+    class TranscriptWriter implements StepWriter {
+
+        static final int SUMMARY_CHARS = 4000;
+
+        @Override
+        public dev.mnemos.session.SessionPatch patch(StepCall call) {
+            String previous = call.state().summary() == null ? "" : call.state().summary() + "\n";
+            String summary = previous + DefaultStepWriter.cut(call.userMessage(), 160);
+            if (summary.length() > SUMMARY_CHARS) {
+                summary = summary.substring(summary.indexOf('\n', summary.length() - SUMMARY_CHARS) + 1);
+            }
+            return dev.mnemos.session.SessionPatch.builder().summary(summary)
+                    .putCollected("turn.last", DefaultStepWriter.cut(call.userMessage(), 2000)).build();
+        }
+    }
+}

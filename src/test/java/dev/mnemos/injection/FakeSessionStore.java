@@ -1,0 +1,82 @@
+package dev.mnemos.injection;
+
+import dev.mnemos.session.SessionEvent;
+import dev.mnemos.session.SessionNotFoundException;
+import dev.mnemos.session.SessionPatch;
+import dev.mnemos.session.SessionState;
+import dev.mnemos.session.SessionStore;
+import dev.mnemos.session.StaleVersionException;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
+
+/** An in-process session store for pure tests of the step cycle: get, write (with CAS) and hooks. */
+final class FakeSessionStore implements SessionStore {
+
+    final Map<String, SessionState> states = new ConcurrentHashMap<>();
+    final List<SessionPatch> written = new ArrayList<>();
+    /** Runs before every write; may change the stored state to simulate a concurrent writer. */
+    volatile Runnable beforeWrite = () -> { };
+    volatile RuntimeException failure;
+
+    void put(SessionState state) {
+        states.put(state.sessionId(), state);
+    }
+
+    void change(String id, UnaryOperator<SessionState> change) {
+        states.put(id, change.apply(states.get(id)));
+    }
+
+    @Override
+    public SessionState recent(String sessionId, int latestPlans) {
+        SessionState s = get(sessionId);
+        List<dev.mnemos.session.PlanVersion> plans = s.plans().subList(Math.max(0, s.plans().size() - latestPlans), s.plans().size());
+        return new SessionState(s.sessionId(), s.userId(), s.version(), s.createdAt(), s.updatedAt(), s.status(), s.goal(),
+                s.context(), s.constraints(), s.openQuestions(), s.collected(), s.stepPointer(), plans, s.observations(),
+                s.summary(), s.forkedFrom());
+    }
+
+    @Override
+    public SessionState get(String sessionId) {
+        if (failure != null) {
+            throw failure;
+        }
+        SessionState state = states.get(sessionId);
+        if (state == null) {
+            throw new SessionNotFoundException(sessionId);
+        }
+        return state;
+    }
+
+    @Override
+    public synchronized long write(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion,
+                                   String note, String actor) {
+        beforeWrite.run();
+        SessionState current = get(sessionId);
+        if (owner != null && !owner.equals(current.userId())) {
+            throw new SessionNotFoundException(sessionId);
+        }
+        if (expectedVersion.isPresent() && expectedVersion.getAsLong() != current.version()) {
+            throw new StaleVersionException(sessionId, expectedVersion.getAsLong(), current.version());
+        }
+        written.add(patch);
+        SessionState next = patch.withIds(() -> "id" + written.size()).applyTo(current, current.version() + 1, Instant.now());
+        states.put(sessionId, next);
+        return next.version();
+    }
+
+    @Override public SessionState create(String userId, SessionPatch initial, String actor) { throw new UnsupportedOperationException(); }
+    @Override public String owner(String sessionId) { return get(sessionId).userId(); }
+    @Override public SessionState at(String sessionId, long version) { throw new UnsupportedOperationException(); }
+    @Override public List<SessionEvent> events(String sessionId, long fromVersion, int limit) { return new ArrayList<>(); }
+    @Override public SessionState rollback(String sessionId, long toVersion, OptionalLong expectedVersion, String actor) { throw new UnsupportedOperationException(); }
+    @Override public SessionState fork(String sessionId, long fromVersion, String actor) { throw new UnsupportedOperationException(); }
+    @Override public SessionState end(String sessionId, String actor) { throw new UnsupportedOperationException(); }
+    @Override public void delete(String sessionId) { states.remove(sessionId); }
+    @Override public List<String> liveSessions(String userId) { return List.of(); }
+}

@@ -1,0 +1,260 @@
+package dev.mnemos.injection;
+
+import dev.mnemos.session.Constraint;
+import dev.mnemos.session.Scope;
+import dev.mnemos.session.SessionIds;
+import dev.mnemos.session.SessionPatch;
+import dev.mnemos.session.SessionStore;
+import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.IntStream;
+
+/**
+ * The read-before-write benchmark (issue 4, DESIGN.md section 9): prints figures, asserts none.
+ * Run with {@code mvn -Pbench test}; it is not part of the normal test run. Sizes:
+ * {@code -Dbench.sessions=10 -Dbench.steps=1000 -Dbench.clients=64 -Dbench.clientSteps=200
+ * -Dbench.locomo=../shared/data/locomo10.json}. The figures are also written to
+ * {@code target/bench/injection.txt}.
+ */
+@QuarkusTest
+class InjectionBenchmark {
+
+    private static final String ANSWER = "Day 1: Fushimi Inari at dawn, then Tofuku-ji. ".repeat(6);
+    private static final String PLAN = "1. Arrive at Kyoto station and leave luggage.\n2. Visit the temples of the east.\n".repeat(10);
+
+    @Inject StepCycle cycle;
+    @Inject SessionStore store;
+    @Inject RedisDataSource redis;
+    @Inject ScriptedProfileSource profiles;
+    @Inject MemoryContext memory;
+    @Inject InjectionConfig config;
+    @Inject io.micrometer.core.instrument.MeterRegistry meters;
+
+    private final StringBuilder report = new StringBuilder();
+    private AiMethod answer;
+    private AiMethod plan;
+
+    @Test
+    void run() throws Exception {
+        answer = AiMethod.of(BenchSteps.class.getMethod("answer", String.class, String.class));
+        plan = AiMethod.of(BenchSteps.class.getMethod("plan", String.class, String.class));
+        line("Mnemos read-before-write benchmark  (cores: %d, load average at start: %.2f)",
+                Runtime.getRuntime().availableProcessors(), java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        line("step overhead = load session + profile, render block, CAS write-back, trace write; model excluded");
+        singleSession(300);
+        overheadAtOneClient(Integer.getInteger("bench.sessions", 10), Integer.getInteger("bench.steps", 1000));
+        overheadAtManyClients(Integer.getInteger("bench.clients", 64), Integer.getInteger("bench.clientSteps", 200));
+        locomo(new File(System.getProperty("bench.locomo", "../shared/data/locomo10.json")));
+        Path out = Path.of("target/bench/injection.txt");
+        Files.createDirectories(out.getParent());
+        Files.writeString(out, report);
+        System.out.println("\n" + report);
+    }
+
+    private void singleSession(int steps) throws Exception {
+        String id = newSession();
+        for (int i = 1; i <= steps; i++) {
+            step(id, i);
+        }
+        store.delete(id);
+    }
+
+    private void overheadAtOneClient(int sessions, int steps) throws Exception {
+        long[] raw = rawRoundTrips(1, 20_000);
+        double[] phases = phaseTotals();
+        long[][] bySession = new long[sessions][];
+        long[] freshReads = null;
+        long[] grownReads = null;
+        for (int s = 0; s < sessions; s++) {
+            String id = newSession();
+            bySession[s] = new long[steps];
+            for (int i = 1; i <= steps; i++) {
+                if (s == 0 && i == 10) {
+                    freshReads = reads(id, 500);
+                }
+                long start = System.nanoTime();
+                step(id, i);
+                bySession[s][i - 1] = System.nanoTime() - start;
+            }
+            if (s == 0) {
+                grownReads = reads(id, 500);
+            }
+            store.delete(id);
+        }
+        long[] all = java.util.Arrays.stream(bySession).flatMapToLong(java.util.Arrays::stream).toArray();
+        Percentiles rawP = Percentiles.of(raw);
+        Percentiles stepP = Percentiles.of(all);
+        line("");
+        line("== 1 client: %d sessions x %d steps", sessions, steps);
+        line("raw Redis GET round trip : %s", rawP);
+        line("step overhead            : %s", stepP);
+        line("ratio to raw round trip  : p50 %.1fx  p99 %.1fx", stepP.p50() / rawP.p50(), stepP.p99() / rawP.p99());
+        Percentiles early = Percentiles.of(window(bySession, 1, 20));
+        Percentiles late = Percentiles.of(window(bySession, steps - 19, steps));
+        double[] after = phaseTotals();
+        line("mean per phase           : load %.3f ms, render %.3f ms, write %.3f ms (the rest: trace write, bookkeeping)",
+                (after[0] - phases[0]) / all.length, (after[1] - phases[1]) / all.length, (after[2] - phases[2]) / all.length);
+        line("SessionStore.get alone   : after 10 steps %s", Percentiles.of(freshReads));
+        line("                           after %d steps %s", steps, Percentiles.of(grownReads));
+        line("flat cost: p50 at steps 1-20 %.3f ms, at steps %d-%d %.3f ms -> %.2fx", early.p50(), steps - 19, steps,
+                late.p50(), late.p50() / early.p50());
+    }
+
+    private void overheadAtManyClients(int clients, int steps) throws Exception {
+        long[] raw = rawRoundTrips(clients, 2_000);
+        long[][] latencies = new long[clients][steps];
+        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<?>> work = new ArrayList<>();
+        for (int c = 0; c < clients; c++) {
+            int client = c;
+            work.add(pool.submit(() -> {
+                String id = newSession();
+                go.await();
+                for (int i = 1; i <= steps; i++) {
+                    long start = System.nanoTime();
+                    step(id, i);
+                    latencies[client][i - 1] = System.nanoTime() - start;
+                }
+                store.delete(id);
+                return null;
+            }));
+        }
+        long start = System.nanoTime();
+        go.countDown();
+        for (Future<?> f : work) {
+            f.get();
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        pool.shutdown();
+        Percentiles rawP = Percentiles.of(raw);
+        Percentiles stepP = Percentiles.of(java.util.Arrays.stream(latencies).flatMapToLong(java.util.Arrays::stream).toArray());
+        line("");
+        line("== %d clients: one session each, %d steps each (in-process, no HTTP)", clients, steps);
+        line("raw Redis GET round trip : %s", rawP);
+        line("step overhead            : %s", stepP);
+        line("ratio to raw round trip  : p50 %.1fx  p99 %.1fx", stepP.p50() / rawP.p50(), stepP.p99() / rawP.p99());
+        line("throughput               : %.0f steps/s", clients * (double) steps / seconds);
+    }
+
+    private long[] rawRoundTrips(int clients, int perClient) throws Exception {
+        String key = "mnemos:bench:" + SessionIds.newId();
+        redis.value(String.class).set(key, "x".repeat(64));
+        long[][] samples = new long[clients][perClient];
+        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        List<Future<?>> work = new ArrayList<>();
+        for (int c = 0; c < clients; c++) {
+            int client = c;
+            work.add(pool.submit(() -> {
+                for (int i = 0; i < perClient; i++) {
+                    long start = System.nanoTime();
+                    redis.value(String.class).get(key);
+                    samples[client][i] = System.nanoTime() - start;
+                }
+                return null;
+            }));
+        }
+        for (Future<?> f : work) {
+            f.get();
+        }
+        pool.shutdown();
+        redis.key().del(key);
+        return java.util.Arrays.stream(samples).flatMapToLong(java.util.Arrays::stream).toArray();
+    }
+
+    private void step(String id, int i) throws Exception {
+        AiMethod method = i % 10 == 0 ? plan : answer;
+        String result = i % 10 == 0 ? PLAN + "(v" + i + ")" : ANSWER + i;
+        cycle.run(method, new Object[]{id, "step " + i + ": what is next?"}, () -> result);
+    }
+
+    private String newSession() {
+        String user = "bench-" + SessionIds.newId();
+        profiles.set(user, IntStream.rangeClosed(1, 15).mapToObj(i -> new ProfileLine("f" + i, "PREFERENCE", null,
+                "prefers option " + i + " when travelling in Japan", 0.5 + i / 40.0)).toList());
+        SessionPatch.Builder patch = SessionPatch.builder().goal("plan a 5-day trip to Kyoto and Nara in April")
+                .context("two adults, first visit");
+        IntStream.rangeClosed(1, 5).forEach(i -> patch.addConstraint(new Constraint(null, "constraint " + i + " of the trip", Scope.TASK, "user")));
+        return store.create(user, patch.build(), "bench").sessionId();
+    }
+
+    private long[] reads(String id, int count) {
+        long[] nanos = new long[count];
+        for (int i = 0; i < count; i++) {
+            long start = System.nanoTime();
+            store.get(id);
+            nanos[i] = System.nanoTime() - start;
+        }
+        return nanos;
+    }
+
+    private double[] phaseTotals() {
+        return java.util.stream.Stream.of("load", "render", "write")
+                .mapToDouble(p -> meters.timer("mnemos.injection." + p).totalTime(java.util.concurrent.TimeUnit.MILLISECONDS)).toArray();
+    }
+
+    private static long[] window(long[][] bySession, int from, int to) {
+        return java.util.Arrays.stream(bySession).flatMapToLong(s -> java.util.Arrays.stream(s, from - 1, to)).toArray();
+    }
+
+    private void locomo(File file) throws Exception {
+        if (!file.exists()) {
+            line("");
+            line("== LoCoMo: %s not found; skipped (set -Dbench.locomo)", file);
+            return;
+        }
+        AiMethod turn = AiMethod.of(BenchSteps.class.getMethod("turn", String.class, String.class));
+        LocomoStats stats = new LocomoStats();
+        for (LocomoReplay.Conversation conversation : LocomoReplay.read(file)) {
+            replay(conversation, turn, stats);
+        }
+        line("");
+        line("== LoCoMo replay (%s): each conversation a user, each session a task, each turn a step; budget %d tokens",
+                file.getName(), config.tokenBudget());
+        stats.print(this::line);
+    }
+
+    private void replay(LocomoReplay.Conversation conversation, AiMethod turn, LocomoStats stats) throws Exception {
+        String user = "locomo-" + conversation.id() + "-" + SessionIds.newId();
+        List<ProfileLine> profile = new ArrayList<>();
+        int conversationTokens = 0;
+        for (LocomoReplay.Task task : conversation.tasks()) {
+            profiles.set(user, profile.subList(Math.max(0, profile.size() - 50), profile.size()));
+            String id = store.create(user, SessionPatch.builder()
+                    .goal("conversation between " + conversation.speakerA() + " and " + conversation.speakerB()
+                            + ", session " + task.index()).context(task.date()).build(), "bench").sessionId();
+            int sessionTokens = 0;
+            for (int i = 0; i < task.turns().size(); i++) {
+                String line = task.turns().get(i).line();
+                String[] injected = new String[1];
+                cycle.run(turn, new Object[]{id, line}, () -> {
+                    injected[0] = memory.block();
+                    return "ok";
+                });
+                stats.add(task.index(), i + 1, TokenEstimator.estimate(injected[0]), sessionTokens, conversationTokens);
+                int tokens = TokenEstimator.estimate(line + "\n");
+                sessionTokens += tokens;
+                conversationTokens += tokens;
+            }
+            task.observations().forEach(o -> profile.add(new ProfileLine(null, "FACT", null, o, 0.8)));
+            store.delete(id);
+        }
+    }
+
+    private void line(String format, Object... args) {
+        report.append(String.format(format, args)).append('\n');
+    }
+
+}

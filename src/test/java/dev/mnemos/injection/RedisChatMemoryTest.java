@@ -1,0 +1,124 @@
+package dev.mnemos.injection;
+
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.UserMessage;
+import dev.mnemos.llm.ScriptedChatModel;
+import dev.mnemos.session.SessionConfig;
+import dev.mnemos.session.SessionIds;
+import dev.mnemos.session.SessionKeys;
+import dev.mnemos.session.SessionPatch;
+import dev.mnemos.session.SessionStore;
+import io.quarkus.arc.Arc;
+import io.quarkus.arc.ManagedContext;
+import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.function.Supplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+@QuarkusTest
+class RedisChatMemoryTest {
+
+    @Inject RequestScopedTripAi requestScoped;
+    @Inject TripAi applicationScoped;
+    @Inject ScriptedChatModel model;
+    @Inject SessionStore store;
+    @Inject RedisChatMemoryStore chatStore;
+    @Inject InjectionConfig config;
+    @Inject SessionConfig sessionConfig;
+    @Inject RedisDataSource redis;
+
+    @BeforeEach
+    void setUp() {
+        model.reset();
+        model.script(request -> "answer " + model.requests().size());
+    }
+
+    private String session() {
+        return store.create("u-" + SessionIds.newId(), SessionPatch.builder().goal("trip").build(), "test").sessionId();
+    }
+
+    private static <T> T inRequest(Supplier<T> work) {
+        ManagedContext context = Arc.container().requestContext();
+        context.activate();
+        try {
+            return work.get();
+        } finally {
+            context.terminate();
+        }
+    }
+
+    @Test
+    void historyOfARequestScopedServiceSurvivesTheEndOfTheRequest() {
+        String id = session();
+        inRequest(() -> requestScoped.chat(id, "first message"));
+
+        assertThat(redis.key().exists(SessionKeys.chat(id))).isTrue();
+        assertThat(redis.key().pttl(SessionKeys.chat(id))).isPositive().isLessThanOrEqualTo(sessionConfig.ttl().toMillis());
+
+        inRequest(() -> requestScoped.chat(id, "second message"));
+        List<ChatMessage> sent = model.requests().get(1).messages();
+        assertThat(sent).contains(UserMessage.from("first message"), AiMessage.from("answer 1"));
+        assertThat(sent.get(sent.size() - 1)).isEqualTo(UserMessage.from("second message"));
+    }
+
+    @Test
+    void historyIsReadBackByAFreshProviderAsAfterARestart() {
+        String id = session();
+        applicationScoped.chat(id, "remember the cherry blossoms");
+
+        List<ChatMessage> restored = new SessionChatMemoryProvider(chatStore, config).get(id).messages();
+        assertThat(restored).contains(UserMessage.from("remember the cherry blossoms"), AiMessage.from("answer 1"));
+    }
+
+    @Test
+    void evictingTheMemoryInProcessKeepsTheStoredHistory() {
+        String id = SessionIds.newId();
+        var memory = new SessionChatMemoryProvider(chatStore, config).get(id);
+        memory.add(UserMessage.from("hello"));
+        memory.clear();
+        assertThat(chatStore.getMessages(id)).containsExactly(UserMessage.from("hello"));
+
+        chatStore.deleteMessages(id);
+        assertThat(redis.key().exists(SessionKeys.chat(id))).isFalse();
+        assertThat(chatStore.getMessages(id)).isEmpty();
+    }
+
+    @Test
+    void textRoundTripsExactly() {
+        String id = SessionIds.newId();
+        List<ChatMessage> messages = List.of(UserMessage.from("规划京都之旅 😀 עברית \"quoted\"\nnew line \\ back"),
+                AiMessage.from("好的 🚄"));
+        chatStore.updateMessages(id, messages);
+        assertThat(chatStore.getMessages(id)).isEqualTo(messages);
+        chatStore.deleteMessages(id);
+    }
+
+    @Test
+    void memoryIdsThatAreNotSessionsStayInProcess() {
+        var provider = new SessionChatMemoryProvider(chatStore, config);
+        provider.get("default").add(UserMessage.from("not for redis"));
+        provider.get(new Object()).add(UserMessage.from("not for redis either"));
+        assertThat(redis.key().exists(SessionKeys.chat("default"))).isFalse();
+        assertThat(SessionChatMemoryProvider.isSessionId(SessionIds.newId())).isTrue();
+    }
+
+    @Test
+    void windowKeepsTheNewestMessagesOnly() {
+        String id = SessionIds.newId();
+        var memory = new SessionChatMemoryProvider(chatStore, config).get(id);
+        for (int i = 0; i < config.chatMaxMessages() + 5; i++) {
+            memory.add(UserMessage.from("m" + i));
+        }
+        List<ChatMessage> stored = chatStore.getMessages(id);
+        assertThat(stored).hasSize(config.chatMaxMessages());
+        assertThat(stored.get(stored.size() - 1)).isEqualTo(UserMessage.from("m" + (config.chatMaxMessages() + 4)));
+        chatStore.deleteMessages(id);
+    }
+}

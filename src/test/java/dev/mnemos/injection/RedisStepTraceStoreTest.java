@@ -1,0 +1,52 @@
+package dev.mnemos.injection;
+
+import dev.mnemos.session.SessionIds;
+import dev.mnemos.session.SessionKeys;
+import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+@QuarkusTest
+class RedisStepTraceStoreTest {
+
+    @Inject StepTraceStore traces;
+    @Inject InjectionConfig config;
+    @Inject RedisDataSource redis;
+
+    private static StepTrace trace(String id, long version) {
+        return new StepTrace(id, "u-1", version, "chat", "TripAi.chat", Instant.parse("2026-01-01T00:00:00Z"),
+                new StepTrace.Read(version - 1, ProfileSnapshot.Status.LOADED, ProfileSnapshot.Cache.HIT, 2),
+                new StepTrace.Injected("abc", 10, 3, 1000, false, List.of(1), List.of("f1"),
+                        List.of(new TurnOverride("output.language", "French", "English")), "<memory-data>中文 😀</memory-data>"),
+                new StepTrace.Written(version - 1, version, 0, List.of("stepPointer")),
+                new StepTrace.Timings(1, 2, 3, 4));
+    }
+
+    @Test
+    void traceRoundTripsAndCarriesTheSessionTtl() {
+        String id = SessionIds.newId();
+        traces.save(trace(id, 2));
+        assertThat(traces.find(id, 2)).contains(trace(id, 2));
+        assertThat(redis.key().pttl(SessionKeys.trace(id))).isPositive();
+        assertThat(traces.find(id, 3)).isEmpty();
+        redis.key().del(SessionKeys.trace(id));
+    }
+
+    @Test
+    void tracesBeyondTheRetentionWindowAreDropped() {
+        String id = SessionIds.newId();
+        traces.save(trace(id, 2));
+        traces.save(trace(id, 3));
+        traces.save(trace(id, 2L + config.traceRetention()));
+        assertThat(traces.find(id, 2)).isEmpty();
+        assertThat(traces.find(id, 3)).isPresent();
+        assertThat(redis.hash(String.class).hlen(SessionKeys.trace(id))).isEqualTo(2);
+        redis.key().del(SessionKeys.trace(id));
+    }
+}

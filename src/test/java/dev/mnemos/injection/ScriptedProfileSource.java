@@ -1,0 +1,76 @@
+package dev.mnemos.injection;
+
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Alternative;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Instance;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The profile source of {@code @QuarkusTest}s: facts a test set per user, or a failure or delay on
+ * demand. Users a test did not set are read from the application's real {@link ProfileSource}
+ * when one exists (so end-to-end tests see the real profile), else have an empty profile.
+ */
+@Alternative
+@Priority(1)
+@ApplicationScoped
+public class ScriptedProfileSource implements ProfileSource {
+
+    private final Map<String, List<ProfileLine>> facts = new ConcurrentHashMap<>();
+    private final Instance<ProfileSource> all;
+    private volatile boolean failing;
+    private volatile Duration delay = Duration.ZERO;
+
+    public ScriptedProfileSource(@Any Instance<ProfileSource> all) {
+        this.all = all;
+    }
+
+    @Override
+    public ProfileSnapshot load(String userId) {
+        if (!delay.isZero()) {
+            try {
+                Thread.sleep(delay.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted", e);
+            }
+        }
+        if (failing) {
+            throw new IllegalStateException("profile database unreachable (scripted)");
+        }
+        List<ProfileLine> set = facts.get(userId);
+        if (set != null) {
+            return ProfileSnapshot.of(set, ProfileSnapshot.Cache.MISS);
+        }
+        return real().map(source -> source.load(userId)).orElse(ProfileSnapshot.of(List.of(), ProfileSnapshot.Cache.MISS));
+    }
+
+    private Optional<ProfileSource> real() {
+        for (Instance.Handle<ProfileSource> handle : all.handles()) {
+            Class<?> type = handle.getBean().getBeanClass();
+            if (type != ScriptedProfileSource.class && type != EmptyProfileSource.class) {
+                return Optional.of(handle.get());
+            }
+        }
+        return Optional.empty();
+    }
+
+    public void set(String userId, List<ProfileLine> lines) {
+        facts.put(userId, List.copyOf(lines));
+    }
+
+    /** Every read waits this long first (a slow database). */
+    public void delay(Duration value) {
+        delay = value;
+    }
+
+    public void failing(boolean value) {
+        failing = value;
+    }
+}

@@ -1,0 +1,91 @@
+package dev.mnemos.injection;
+
+import dev.mnemos.llm.ScriptedChatModel;
+import dev.mnemos.session.SessionIds;
+import dev.mnemos.session.SessionPatch;
+import dev.mnemos.session.SessionState;
+import dev.mnemos.session.SessionStore;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Many agent steps and outside writers on one session at once: no write is lost, none is doubled. */
+@QuarkusTest
+class SessionMemoryConcurrencyTest {
+
+    private static final int THREADS = 6;
+    private static final int STEPS = 5;
+    private static final int EXTERNAL = 20;
+
+    @Inject TripAi ai;
+    @Inject ScriptedChatModel model;
+    @Inject SessionStore store;
+
+    @Test
+    void concurrentStepsAndExternalWritesAreAllKeptOrCleanlyRefused() throws Exception {
+        model.reset();
+        model.script(request -> {
+            Thread.onSpinWait();
+            return "ok";
+        });
+        String id = store.create("u-" + SessionIds.newId(), SessionPatch.builder().goal("busy").build(), "test").sessionId();
+        Set<String> written = ConcurrentHashMap.newKeySet();
+        Set<String> refused = ConcurrentHashMap.newKeySet();
+        ExecutorService pool = Executors.newFixedThreadPool(THREADS + 1);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<?>> work = new ArrayList<>();
+        for (int t = 0; t < THREADS; t++) {
+            int thread = t;
+            work.add(pool.submit(() -> {
+                start.await();
+                for (int i = 0; i < STEPS; i++) {
+                    String key = "t" + thread + "-" + i;
+                    try {
+                        ai.note(id, key);
+                        written.add(key);
+                    } catch (StepWriteConflictException e) {
+                        refused.add(key);
+                    }
+                }
+                return null;
+            }));
+        }
+        work.add(pool.submit(() -> {
+            start.await();
+            for (int i = 0; i < EXTERNAL; i++) {
+                store.write(id, SessionPatch.builder().putCollected("ext." + i, "v").build(), OptionalLong.empty(),
+                        "external", "other-writer");
+            }
+            return null;
+        }));
+        start.countDown();
+        for (Future<?> f : work) {
+            f.get(2, TimeUnit.MINUTES);
+        }
+        pool.shutdown();
+
+        SessionState after = store.get(id);
+        assertThat(written.size() + refused.size()).isEqualTo(THREADS * STEPS);
+        assertThat(written).isNotEmpty();
+        written.forEach(key -> assertThat(after.collected()).containsEntry("m." + key, "ok"));
+        refused.forEach(key -> assertThat(after.collected()).doesNotContainKey("m." + key));
+        for (int i = 0; i < EXTERNAL; i++) {
+            assertThat(after.collected()).containsKey("ext." + i);
+        }
+        assertThat(after.version()).isEqualTo(1L + written.size() + EXTERNAL);
+        assertThat(after.stepPointer().index()).isEqualTo(written.size());
+    }
+}

@@ -1,0 +1,15 @@
+package dev.mnemos.injection;
+
+/** {@link InjectionConfig} with its defaults, for pure tests. */
+record TestInjectionConfig(int tokenBudget, int writeRetries, SummaryMode summaryMode) implements InjectionConfig {
+
+    TestInjectionConfig() {
+        this(1000, 3, SummaryMode.DETERMINISTIC);
+    }
+
+    @Override public int plansShown() { return 2; }
+    @Override public int maxProfileFacts() { return 20; }
+    @Override public int summaryMaxChars() { return 4000; }
+    @Override public int chatMaxMessages() { return 20; }
+    @Override public int traceRetention() { return 500; }
+}

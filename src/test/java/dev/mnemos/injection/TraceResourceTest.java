@@ -1,0 +1,75 @@
+package dev.mnemos.injection;
+
+import dev.mnemos.api.Tokens;
+import dev.mnemos.llm.ScriptedChatModel;
+import dev.mnemos.session.SessionIds;
+import dev.mnemos.session.SessionPatch;
+import dev.mnemos.session.SessionStore;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.is;
+
+@QuarkusTest
+class TraceResourceTest {
+
+    @Inject TripAi ai;
+    @Inject ScriptedChatModel model;
+    @Inject SessionStore store;
+
+    private String user;
+    private String id;
+
+    @BeforeEach
+    void setUp() {
+        model.reset();
+        model.script(request -> "traced answer");
+        user = "u-" + SessionIds.newId();
+        id = store.create(user, SessionPatch.builder().goal("trace me").build(), "test").sessionId();
+        ai.chat(id, "hello");
+    }
+
+    @Test
+    void ownerReadsWhatTheStepReadInjectedAndWrote() {
+        given().auth().oauth2(Tokens.user(user))
+                .get("/v1/sessions/{id}/steps/{v}/trace", id, 2)
+                .then().statusCode(200)
+                .body("sessionId", is(id))
+                .body("read.sessionVersion", is(1))
+                .body("read.profile", is("LOADED"))
+                .body("injected.block", containsString("goal: \"trace me\""))
+                .body("written.version", is(2))
+                .body("written.fields", hasItem("collected.answer.chat"));
+    }
+
+    @Test
+    void anotherUserGetsNotFound() {
+        given().auth().oauth2(Tokens.user("u-" + SessionIds.newId()))
+                .get("/v1/sessions/{id}/steps/{v}/trace", id, 2)
+                .then().statusCode(404).contentType("application/problem+json");
+    }
+
+    @Test
+    void serviceMayReadAnyUsersTrace() {
+        given().auth().oauth2(Tokens.service("agent-backend"))
+                .get("/v1/sessions/{id}/steps/{v}/trace", id, 2)
+                .then().statusCode(200).body("userId", is(user));
+    }
+
+    @Test
+    void versionNoStepWroteIsNotFound() {
+        given().auth().oauth2(Tokens.user(user))
+                .get("/v1/sessions/{id}/steps/{v}/trace", id, 1)
+                .then().statusCode(404);
+    }
+
+    @Test
+    void unauthenticatedIsRejected() {
+        given().get("/v1/sessions/{id}/steps/{v}/trace", id, 2).then().statusCode(401);
+    }
+}
