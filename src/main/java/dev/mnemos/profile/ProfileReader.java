@@ -28,19 +28,27 @@ public class ProfileReader {
         this.config = config;
     }
 
+    /** The user's active facts and whether they came from the cache. */
+    public record Read(List<ActiveFact> facts, boolean cached) {
+    }
+
     @Timeout(value = 5, unit = ChronoUnit.SECONDS)
     @Retry(maxRetries = 1, delay = 50, delayUnit = ChronoUnit.MILLIS, retryOn = ProfileUnavailableException.class)
-    public List<ActiveFact> activeFacts(String userId) {
+    public Read read(String userId) {
         return ProfileUnavailableException.guard(() -> {
             long revision = repository.revision(userId);
             Optional<List<ActiveFact>> cached = cache.get(userId, revision);
             if (cached.isPresent()) {
-                return cached.get();
+                return new Read(cached.get(), true);
             }
             List<ActiveFact> facts = List.copyOf(transaction.active(userId));
             cache.put(userId, revision, facts);
-            return facts;
+            return new Read(facts, false);
         });
+    }
+
+    public List<ActiveFact> activeFacts(String userId) {
+        return read(userId).facts();
     }
 
     @Timeout(value = 5, unit = ChronoUnit.SECONDS)

@@ -1,6 +1,8 @@
 package dev.mnemos.profile;
 
 import dev.mnemos.api.Tokens;
+import dev.mnemos.injection.ProfileLine;
+import dev.mnemos.injection.ProfileSnapshot;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -28,6 +30,9 @@ class ProfileResourceTest {
 
     @Inject
     AgroalDataSource db;
+
+    @Inject
+    ProfileInjectionSource source;
 
     private String alice;
     private String token;
@@ -251,6 +256,18 @@ class ProfileResourceTest {
         String stored = given().auth().oauth2(token).get("/v1/profile").then().statusCode(200)
                 .extract().jsonPath().getString("facts[0].text");
         assertThat(stored).hasSize(280).isEqualTo(longFact.strip().substring(0, 280));
+    }
+
+    @Test
+    void interceptorSourceServesCachedFactsAndSeesEveryWrite() {
+        add(token, "Drinks green tea");
+        ProfileSnapshot first = source.load(alice);
+        assertThat(first.facts()).extracting(ProfileLine::text).containsExactly("Drinks green tea");
+        assertThat(source.load(alice).cache()).isEqualTo(ProfileSnapshot.Cache.HIT);
+        add(token, "Runs marathons");
+        ProfileSnapshot after = source.load(alice);
+        assertThat(after.facts()).extracting(ProfileLine::text).containsExactly("Drinks green tea", "Runs marathons");
+        assertThat(source.load("nobody-" + UUID.randomUUID()).facts()).isEmpty();
     }
 
     private long count(String sql, Object... params) throws Exception {
