@@ -3,7 +3,11 @@ package dev.mnemos.promotion;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.store.memory.chat.ChatMemoryStore;
+import dev.mnemos.llm.ModelConfigured;
 import dev.mnemos.llm.Prompts;
+import dev.mnemos.session.SessionKeys;
+import io.quarkus.redis.datasource.RedisDataSource;
 import dev.mnemos.llm.ScriptedChatModel;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -23,14 +27,17 @@ import static dev.mnemos.promotion.SessionEndTest.start;
 import static org.assertj.core.api.Assertions.assertThat;
 
 @QuarkusTest
-@TestProfile(PromotionModelProfile.class)
+@TestProfile(ModelConfigured.class)
 class PromotionModelPathTest {
 
     @Inject
     ScriptedChatModel model;
 
     @Inject
-    RecordingChatMemoryStore chats;
+    ChatMemoryStore chats;
+
+    @Inject
+    RedisDataSource redis;
 
     private String alice;
 
@@ -58,6 +65,7 @@ class PromotionModelPathTest {
                 .containsExactly("以后都用中文回答。这次预算五千元。", "I work night shifts");
         assertThat(sent.toString()).doesNotContain("ASSISTANT-ONLY");
         assertThat(sent.get("today").asText()).isEqualTo(LocalDate.now().toString());
+        assertThat(redis.key().exists(SessionKeys.chat(s))).isFalse();
         as(alice).get("/v1/profile").then().statusCode(200)
                 .body("facts[0].slot", org.hamcrest.Matchers.equalTo("output.language"));
     }
