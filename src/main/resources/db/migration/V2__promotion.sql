@@ -13,6 +13,7 @@ create table promotion_candidate (
     confidence     double precision not null,
     status         varchar(16)      not null, -- PENDING, PROMOTED, CONFIRMED, REJECTED
     reason         text,
+    embedding      bytea,           -- all-MiniLM-L6-v2 embedding of text, to recognise reworded repeats
     created_at     timestamptz      not null,
     decided_at     timestamptz
 );

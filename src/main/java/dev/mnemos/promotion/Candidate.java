@@ -9,10 +9,26 @@ import dev.mnemos.session.Scope;
 /**
  * Something learned in a session that might belong in the profile: an observation, or a fact the
  * extraction model found in the user's own messages. {@code words} is what the user said (the
- * evidence when there is one, plus the text) and is what markers are looked for in.
+ * evidence when there is one, plus the text) and is what markers are looked for in; {@code embedding}
+ * (may be null) recognises the same preference worded differently in another session.
  */
 public record Candidate(String observationId, String text, Category category, String slot, Scope scope,
-                        boolean explicit, String words) {
+                        boolean explicit, String words, float[] embedding) {
+
+    public Candidate(String observationId, String text, Category category, String slot, Scope scope,
+                     boolean explicit, String words) {
+        this(observationId, text, category, slot, scope, explicit, words, null);
+    }
+
+    public Candidate withEmbedding(float[] vector) {
+        return new Candidate(observationId, text, category, slot, scope, explicit, words, vector);
+    }
+
+    /** The same preference: equal keys, or embeddings at least {@code similarity} alike (when both have one). */
+    public boolean sameAs(String otherKey, float[] otherEmbedding, double similarity) {
+        return key().equals(otherKey) || (embedding != null && otherEmbedding != null
+                && dev.mnemos.profile.FactEmbeddings.cosine(embedding, otherEmbedding) >= similarity);
+    }
 
     public static Candidate of(Observation o) {
         var detected = SlotRules.detect(o.text());

@@ -48,6 +48,9 @@ public class PromotionCandidate extends PanacheEntityBase {
 
     public String reason;
 
+    /** Embedding of {@link #text}, little-endian floats; null when embeddings are unavailable. */
+    public byte[] embedding;
+
     @Column(name = "created_at")
     public Instant createdAt;
 

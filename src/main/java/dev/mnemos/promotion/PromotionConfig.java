@@ -19,6 +19,10 @@ public interface PromotionConfig {
     @WithDefault("3")
     int sessionsToPromote();
 
+    /** Cosine similarity at or above which two candidates worded differently count as the same preference. */
+    @WithDefault("0.9")
+    double sameSimilarity();
+
     /** Whether facts are also extracted from the user's own chat messages at task end (only with a configured model). */
     @WithDefault("true")
     boolean extractAtEnd();

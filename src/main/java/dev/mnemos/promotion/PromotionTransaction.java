@@ -68,7 +68,8 @@ public class PromotionTransaction {
         List<Candidate> lasting = unique.values().stream()
                 .filter(c -> c.scope() != Scope.TASK && policy.scopeOf(c.words()) != Scope.TASK).toList();
         for (Candidate c : unique.values()) {
-            Decision d = policy.decide(c, evidence.of(userId, state.sessionId(), c, lasting));
+            EvidenceReader.Found found = evidence.of(userId, state.sessionId(), c, lasting);
+            Decision d = policy.decide(c, found.evidence());
             PromotionCandidate row = store(state.sessionId(), userId, c, d, now);
             DecisionEntry entry = new DecisionEntry(row.id, c.observationId(), c.text(), c.slot(), c.category(),
                     d.verdict(), d.scope(), d.confidence(), d.reason());
@@ -76,7 +77,7 @@ public class PromotionTransaction {
                 case PROMOTE -> {
                     promoted.add(entry);
                     facts.add(new NewFact(c.category(), c.slot(), c.text(), d.confidence()));
-                    evidence.settle(userId, c.key(), CandidateStatus.PROMOTED, now);
+                    evidence.settle(found.same(), CandidateStatus.PROMOTED, now);
                 }
                 case PENDING -> {
                     pending.add(entry);
@@ -116,6 +117,7 @@ public class PromotionTransaction {
             case REJECT -> CandidateStatus.REJECTED;
         };
         row.reason = d.reason();
+        row.embedding = dev.mnemos.profile.FactEmbeddings.encode(c.embedding());
         row.createdAt = now;
         row.decidedAt = d.verdict() == Verdict.PENDING ? null : now;
         row.persist();

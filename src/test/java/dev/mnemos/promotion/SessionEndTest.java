@@ -156,6 +156,19 @@ class SessionEndTest {
     }
 
     @Test
+    void rewordedRepeatsCountAsTheSamePreference() {
+        List<String> wordings = List.of("Prefers aisle seats", "prefers an aisle seat", "Prefers aisle seats!");
+        JsonPath report = null;
+        for (String wording : wordings) {
+            String s = start(alice);
+            observe(alice, s, wording, null, false);
+            report = end(alice, s);
+        }
+        assertThat(report.getList("promoted.text", String.class)).containsExactly("Prefers aisle seats!");
+        as(alice).get("/v1/profile/pending").then().body("$", hasSize(0));
+    }
+
+    @Test
     void contradictionInALaterSessionSupersedesTheSlot() {
         String first = start(alice);
         observe(alice, first, "From now on reply in Chinese", null, true);
