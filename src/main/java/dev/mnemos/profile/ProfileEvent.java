@@ -1,0 +1,49 @@
+package dev.mnemos.profile;
+
+import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+
+import java.time.Instant;
+
+/** One entry of the audit trail. {@code before}/{@code after} hold fact texts and are null after a forget. */
+@Entity
+@Table(name = "profile_event")
+public class ProfileEvent extends PanacheEntityBase {
+
+    @Id
+    @GeneratedValue(strategy = GenerationType.IDENTITY)
+    public Long id;
+
+    @Column(name = "user_id")
+    public String userId;
+
+    @Column(name = "fact_id")
+    public Long factId;
+
+    @Enumerated(EnumType.STRING)
+    public ProfileAction action;
+
+    public String before;
+
+    public String after;
+
+    public String reason;
+
+    public String actor;
+
+    @Column(name = "session_id")
+    public String sessionId;
+
+    public Instant at;
+
+    public HistoryEntry view() {
+        return new HistoryEntry(id, factId, action, before, after, reason, actor, sessionId, at);
+    }
+}

@@ -1,0 +1,75 @@
+package dev.mnemos.profile;
+
+import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+
+import java.time.Instant;
+
+/** One fact of a user's profile, ACTIVE or kept as SUPERSEDED history. */
+@Entity
+@Table(name = "profile_fact")
+public class ProfileFact extends PanacheEntityBase {
+
+    @Id
+    @GeneratedValue(strategy = GenerationType.IDENTITY)
+    public Long id;
+
+    @Column(name = "user_id")
+    public String userId;
+
+    @Enumerated(EnumType.STRING)
+    public Category category;
+
+    public String slot;
+
+    public String text;
+
+    public double confidence;
+
+    @Column(name = "evidence_count")
+    public int evidenceCount;
+
+    @Column(name = "source_session_id")
+    public String sourceSessionId;
+
+    @Enumerated(EnumType.STRING)
+    @Column(name = "source_kind")
+    public SourceKind sourceKind;
+
+    @Enumerated(EnumType.STRING)
+    @Column(name = "task_state")
+    public TaskState taskState;
+
+    @Enumerated(EnumType.STRING)
+    public FactStatus status;
+
+    @Column(name = "valid_from")
+    public Instant validFrom;
+
+    @Column(name = "valid_to")
+    public Instant validTo;
+
+    @Column(name = "created_at")
+    public Instant createdAt;
+
+    @Column(name = "updated_at")
+    public Instant updatedAt;
+
+    /** The all-MiniLM-L6-v2 embedding of {@link #text}, little-endian floats; recomputed when the text changes. */
+    public byte[] embedding;
+
+    public boolean active() {
+        return status == FactStatus.ACTIVE;
+    }
+
+    public ActiveFact view() {
+        return new ActiveFact(id, category, slot, text, confidence, updatedAt, taskState);
+    }
+}

@@ -1,0 +1,31 @@
+package dev.mnemos.profile;
+
+import dev.mnemos.injection.ProfileLine;
+import dev.mnemos.injection.ProfileSnapshot;
+import dev.mnemos.injection.ProfileSource;
+import io.quarkus.arc.Unremovable;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/**
+ * The profile as the read-before-write interceptor sees it: the cached, revision-checked active
+ * facts, with whether the cache served them. Replaces the interceptor's empty default source;
+ * unremovable so test doubles that wrap the real source can still find it.
+ */
+@ApplicationScoped
+@Unremovable
+public class ProfileInjectionSource implements ProfileSource {
+
+    private final ProfileReader reader;
+
+    public ProfileInjectionSource(ProfileReader reader) {
+        this.reader = reader;
+    }
+
+    @Override
+    public ProfileSnapshot load(String userId) {
+        ProfileReader.Read read = reader.read(userId);
+        return ProfileSnapshot.of(read.facts().stream().map(f -> new ProfileLine(String.valueOf(f.id()),
+                        f.category().name(), f.slot(), f.text(), f.confidence())).toList(),
+                read.cached() ? ProfileSnapshot.Cache.HIT : ProfileSnapshot.Cache.MISS);
+    }
+}

@@ -1,0 +1,81 @@
+package dev.mnemos.profile;
+
+import io.agroal.api.AgroalDataSource;
+import io.quarkus.hibernate.orm.panache.Panache;
+import io.quarkus.panache.common.Sort;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.LockModeType;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+
+/** Queries of the profile tables. Methods that lock need a transaction opened by the caller. */
+@ApplicationScoped
+public class ProfileRepository {
+
+    private final AgroalDataSource dataSource;
+    private final ProfileConfig config;
+
+    public ProfileRepository(AgroalDataSource dataSource, ProfileConfig config) {
+        this.dataSource = dataSource;
+        this.config = config;
+    }
+
+    /** Locks the user's profile row (creating it on first write) until the transaction ends. */
+    public ProfileOwner lock(String userId) {
+        var em = Panache.getEntityManager();
+        em.createNativeQuery("select set_config('lock_timeout', ?1, true)")
+                .setParameter(1, config.lockTimeout().toMillis() + "ms").getSingleResult();
+        em.createNativeQuery("insert into profile_owner (user_id) values (?1) on conflict do nothing")
+                .setParameter(1, userId).executeUpdate();
+        return ProfileOwner.findById(userId, LockModeType.PESSIMISTIC_WRITE);
+    }
+
+    public List<ProfileFact> activeFacts(String userId) {
+        return ProfileFact.list("userId = ?1 and status = ?2", Sort.by("id"), userId, FactStatus.ACTIVE);
+    }
+
+    public List<ProfileFact> allFacts(String userId) {
+        return ProfileFact.list("userId", Sort.by("id"), userId);
+    }
+
+    /** The user's fact of this id, in any status; empty for another user's fact. */
+    public Optional<ProfileFact> find(String userId, long factId) {
+        return ProfileFact.<ProfileFact>findByIdOptional(factId).filter(f -> f.userId.equals(userId));
+    }
+
+    public List<ProfileFact> slotHistory(String userId, String slot) {
+        return ProfileFact.list("userId = ?1 and slot = ?2", userId, slot);
+    }
+
+    /** The newest {@code limit} audit events, newest first. */
+    public List<ProfileEvent> history(String userId, int limit) {
+        return ProfileEvent.find("userId", Sort.descending("id"), userId).page(0, limit).list();
+    }
+
+    /** The profile's revision (0 before the first write), read without a transaction. */
+    public long revision(String userId) {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement s = c.prepareStatement("select revision from profile_owner where user_id = ?")) {
+            s.setString(1, userId);
+            try (ResultSet rs = s.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : 0L;
+            }
+        } catch (SQLException e) {
+            throw new ProfileUnavailableException("the profile store could not be read", e);
+        }
+    }
+
+    /** Whether Postgres answers at all. */
+    public boolean reachable() {
+        try (Connection c = dataSource.getConnection()) {
+            return c.isValid(2);
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,210 @@
+package dev.mnemos.profile;
+
+import io.quarkus.hibernate.orm.panache.Panache;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+import jakarta.transaction.Transactional;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * The one write path of the profile: lock the user's row, three-way-merge what the writer read,
+ * what it wants and what is there now, settle duplicates and slots, enforce the cap, write the
+ * difference and its audit events, bump the revision — in one transaction. Joins the caller's
+ * transaction when there is one (promotion writes the profile and its archive together).
+ * {@link ProfileWriter} is the guarded entry point for everyone else.
+ */
+@ApplicationScoped
+public class ProfileTransaction {
+
+    private final ProfileRepository repository;
+    private final ProfileConfig config;
+    private final FactEmbeddings embeddings;
+    private final Event<FactForgotten> forgotten;
+
+    public ProfileTransaction(ProfileRepository repository, ProfileConfig config, FactEmbeddings embeddings,
+                         Event<FactForgotten> forgotten) {
+        this.repository = repository;
+        this.config = config;
+        this.embeddings = embeddings;
+        this.forgotten = forgotten;
+    }
+
+    /** The user's active facts as drafts, with embeddings: the base of a write. */
+    @Transactional
+    public List<FactDraft> snapshot(String userId) {
+        return repository.activeFacts(userId).stream().map(FactDraft::of).toList();
+    }
+
+    /** The user's active facts as served. */
+    @Transactional
+    public List<ActiveFact> active(String userId) {
+        return repository.activeFacts(userId).stream().map(ProfileFact::view).toList();
+    }
+
+    /** The newest audit events, newest first. */
+    @Transactional
+    public List<HistoryEntry> history(String userId, int limit) {
+        return repository.history(userId, limit).stream().map(ProfileEvent::view).toList();
+    }
+
+    /** Applies {@code changes}; joins the caller's transaction when there is one. */
+    @Transactional
+    public List<Change> apply(WriteContext ctx, ChangeSet changes) {
+        ProfileOwner owner = repository.lock(ctx.userId());
+        Instant now = Instant.now();
+        List<Change> report = new ArrayList<>();
+        changes.forget().forEach(id -> repository.find(ctx.userId(), id)
+                .ifPresent(f -> report.addAll(forget(f, ctx, now))));
+        Map<Long, ProfileFact> current = repository.activeFacts(ctx.userId()).stream()
+                .collect(Collectors.toMap(f -> f.id, Function.identity()));
+        List<FactDraft> merged = ThreeWayMerge.merge(changes.base(), changes.incoming(),
+                current.values().stream().sorted(Comparator.comparing(f -> f.id)).map(FactDraft::of).toList(),
+                FactDraft::key);
+        Resolution resolution = Resolution.of(merged);
+        List<FactDraft> keep = enforceCap(ctx, resolution.keep(), current, report, now);
+        resolution.duplicates().forEach((id, count) -> report.add(confirm(current.get(id), count, ctx, now)));
+        Set<Long> kept = keep.stream().filter(f -> !f.isNew()).map(FactDraft::id).collect(Collectors.toSet());
+        Set<Long> replaced = keep.stream().filter(FactDraft::isNew).map(FactDraft::replaces).collect(Collectors.toSet());
+        for (ProfileFact fact : current.values()) {
+            if (!kept.contains(fact.id) && fact.active()) {
+                supersede(fact, now);
+                if (!replaced.contains(fact.id)) {
+                    report.add(audit(ctx, fact.id, ProfileAction.DELETE, fact.text, null, "removed", now));
+                }
+            }
+        }
+        Panache.getEntityManager().flush();
+        for (FactDraft draft : keep) {
+            if (draft.isNew()) {
+                report.add(insert(draft, current.get(draft.replaces()), ctx, now));
+            }
+        }
+        if (!report.isEmpty()) {
+            owner.revision++;
+        }
+        return report;
+    }
+
+    /** Writes one audit event that changes no fact (a pending or rejected promotion); joins the caller's transaction. */
+    @Transactional
+    public Change record(WriteContext ctx, ProfileAction action, String text, String reason) {
+        return audit(ctx, null, action, null, text, reason, Instant.now());
+    }
+
+    /** Removes a fact's text from every table (and its slot's superseded history); the audit keeps a FORGET event. */
+    @Transactional
+    public List<Change> forget(WriteContext ctx, long factId) {
+        ProfileOwner owner = repository.lock(ctx.userId());
+        ProfileFact fact = repository.find(ctx.userId(), factId).orElseThrow(() -> new FactNotFoundException(factId));
+        List<Change> report = forget(fact, ctx, Instant.now());
+        owner.revision++;
+        return report;
+    }
+
+    private List<Change> forget(ProfileFact fact, WriteContext ctx, Instant now) {
+        List<ProfileFact> targets = new ArrayList<>(List.of(fact));
+        if (fact.slot != null) {
+            repository.slotHistory(ctx.userId(), fact.slot).stream()
+                    .filter(f -> !f.id.equals(fact.id) && !f.active()).forEach(targets::add);
+        }
+        List<Change> report = new ArrayList<>();
+        for (ProfileFact target : targets) {
+            ProfileEvent.update("before = null, after = null where factId = ?1", target.id);
+            ProfileEvent.update("before = null, after = null where userId = ?1 and factId is null and (before = ?2 or after = ?2)",
+                    ctx.userId(), target.text);
+            forgotten.fire(new FactForgotten(ctx.userId(), target.id, target.slot, target.text));
+            target.delete();
+            report.add(audit(ctx, target.id, ProfileAction.FORGET, null, null,
+                    target == fact ? ctx.reason() : "forgotten with fact " + fact.id + " (same slot)", now));
+        }
+        return report;
+    }
+
+    private List<FactDraft> enforceCap(WriteContext ctx, List<FactDraft> keep, Map<Long, ProfileFact> current,
+                                       List<Change> report, Instant now) {
+        int excess = keep.size() - config.maxFacts();
+        if (excess <= 0) {
+            return keep;
+        }
+        if (ctx.mode() == WriteContext.Mode.DIRECT) {
+            throw new ProfileFullException(config.maxFacts());
+        }
+        List<FactDraft> victims = keep.stream()
+                .sorted(Comparator.comparing(FactDraft::isNew).thenComparingDouble(FactDraft::confidence)
+                        .thenComparing(f -> f.isNew() ? now : current.get(f.id()).updatedAt))
+                .limit(excess).toList();
+        Set<FactDraft> evicted = new HashSet<>(victims);
+        for (FactDraft victim : victims) {
+            String reason = "evicted: the profile holds at most " + config.maxFacts() + " active facts";
+            if (victim.isNew()) {
+                report.add(audit(ctx, null, ProfileAction.REJECT, null, victim.text(), reason, now));
+            } else {
+                supersede(current.get(victim.id()), now);
+                report.add(audit(ctx, victim.id(), ProfileAction.DELETE, victim.text(), null, reason, now));
+            }
+        }
+        return keep.stream().filter(f -> !evicted.contains(f)).toList();
+    }
+
+    private Change confirm(ProfileFact fact, int count, WriteContext ctx, Instant now) {
+        fact.evidenceCount += count;
+        fact.updatedAt = now;
+        return audit(ctx, fact.id, ProfileAction.MERGE, fact.text, fact.text,
+                "already known; evidence " + fact.evidenceCount, now);
+    }
+
+    private Change insert(FactDraft draft, ProfileFact replaced, WriteContext ctx, Instant now) {
+        ProfileFact fact = new ProfileFact();
+        fact.userId = ctx.userId();
+        fact.category = draft.category();
+        fact.slot = draft.slot();
+        fact.text = draft.text();
+        fact.confidence = draft.confidence();
+        fact.evidenceCount = replaced == null ? 1 : replaced.evidenceCount;
+        fact.sourceSessionId = draft.sessionId() != null ? draft.sessionId() : ctx.sessionId();
+        fact.sourceKind = draft.sourceKind();
+        fact.taskState = replaced == null ? draft.taskState() : TaskState.carry(replaced.taskState, draft.taskState());
+        fact.status = FactStatus.ACTIVE;
+        fact.validFrom = now;
+        fact.createdAt = now;
+        fact.updatedAt = now;
+        fact.embedding = FactEmbeddings.encode(draft.embedding() != null ? draft.embedding() : embeddings.embed(draft.text()));
+        fact.persist();
+        if (replaced != null) {
+            return audit(ctx, fact.id, ctx.addAction() == ProfileAction.PROMOTE ? ProfileAction.PROMOTE : ProfileAction.UPDATE,
+                    replaced.text, fact.text, "replaces fact " + replaced.id + (ctx.reason() == null ? "" : "; " + ctx.reason()), now);
+        }
+        return audit(ctx, fact.id, ctx.addAction(), null, fact.text, ctx.reason(), now);
+    }
+
+    private static void supersede(ProfileFact fact, Instant now) {
+        fact.status = FactStatus.SUPERSEDED;
+        fact.validTo = now;
+        fact.updatedAt = now;
+    }
+
+    private static Change audit(WriteContext ctx, Long factId, ProfileAction action, String before, String after,
+                                String reason, Instant now) {
+        ProfileEvent event = new ProfileEvent();
+        event.userId = ctx.userId();
+        event.factId = factId;
+        event.action = action;
+        event.before = before;
+        event.after = after;
+        event.reason = reason;
+        event.actor = ctx.actor();
+        event.sessionId = ctx.sessionId();
+        event.at = now;
+        event.persist();
+        return new Change(action, factId, before, after, reason);
+    }
+}

@@ -1,0 +1,32 @@
+package dev.mnemos.promotion;
+
+import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+
+import java.time.Instant;
+
+/** An ended session: its final state, replay log and promotion report, as JSON. */
+@Entity
+@Table(name = "session_archive")
+public class ArchivedSession extends PanacheEntityBase {
+
+    @Id
+    @Column(name = "session_id")
+    public String sessionId;
+
+    @Column(name = "user_id")
+    public String userId;
+
+    @Column(name = "ended_at")
+    public Instant endedAt;
+
+    @Column(name = "final_state")
+    public String finalState;
+
+    public String events;
+
+    public String report;
+}

@@ -1,0 +1,73 @@
+package dev.mnemos.promotion;
+
+import dev.mnemos.profile.NewFact;
+import dev.mnemos.profile.ProfileAction;
+import dev.mnemos.profile.ProfileRepository;
+import dev.mnemos.profile.ProfileService;
+import dev.mnemos.profile.ProfileTransaction;
+import dev.mnemos.profile.WriteContext;
+import io.quarkus.panache.common.Sort;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.transaction.Transactional;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The user's "confirm button": candidates left PENDING at task end, which the user promotes
+ * (with PROMOTE audit events, through the profile's merge path) or rejects. Every PENDING
+ * candidate with the same key is settled together.
+ */
+@ApplicationScoped
+public class PendingCandidates {
+
+    private final ProfileRepository repository;
+    private final ProfileService profiles;
+    private final ProfileTransaction audit;
+    private final EvidenceReader evidence;
+
+    public PendingCandidates(ProfileRepository repository, ProfileService profiles, ProfileTransaction audit,
+                             EvidenceReader evidence) {
+        this.repository = repository;
+        this.profiles = profiles;
+        this.audit = audit;
+        this.evidence = evidence;
+    }
+
+    /** The user's PENDING candidates, oldest first. */
+    @Transactional
+    public List<PendingCandidate> list(String userId) {
+        return PromotionCandidate.<PromotionCandidate>list("userId = ?1 and status = ?2", Sort.by("id"), userId,
+                CandidateStatus.PENDING).stream().map(PromotionCandidate::view).toList();
+    }
+
+    /** Promotes the candidate. @throws CandidateNotFoundException unless it is the user's and PENDING */
+    @Transactional
+    public PendingDecision confirm(String userId, long candidateId, String actor) {
+        repository.lock(userId);
+        PromotionCandidate c = pending(userId, candidateId);
+        var changes = profiles.promote(userId, c.sessionId, actor,
+                List.of(new NewFact(c.category, c.slot, c.text, 1.0)), "confirmed by the user");
+        evidence.settle(userId, c.candidateKey, CandidateStatus.CONFIRMED, Instant.now());
+        return new PendingDecision(c.view(), changes);
+    }
+
+    /** Rejects the candidate; nothing reaches the profile. @throws CandidateNotFoundException */
+    @Transactional
+    public PendingDecision reject(String userId, long candidateId, String actor) {
+        repository.lock(userId);
+        PromotionCandidate c = pending(userId, candidateId);
+        evidence.settle(userId, c.candidateKey, CandidateStatus.REJECTED, Instant.now());
+        var change = audit.record(new WriteContext(userId, actor, c.sessionId, WriteContext.Mode.DIRECT,
+                ProfileAction.REJECT, null), ProfileAction.REJECT, c.text, "rejected by the user");
+        return new PendingDecision(c.view(), List.of(change));
+    }
+
+    private static PromotionCandidate pending(String userId, long candidateId) {
+        PromotionCandidate c = PromotionCandidate.findById(candidateId);
+        if (c == null || !c.userId.equals(userId) || c.status != CandidateStatus.PENDING) {
+            throw new CandidateNotFoundException(candidateId);
+        }
+        return c;
+    }
+}

@@ -1,0 +1,82 @@
+package dev.mnemos.promotion;
+
+import dev.mnemos.profile.ProfileRepository;
+import dev.mnemos.profile.ProfileUnavailableException;
+import dev.mnemos.session.SessionEvent;
+import dev.mnemos.session.SessionState;
+import dev.mnemos.session.SessionStore;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Ends a task: marks the session ENDED, decides its candidates (observations, plus facts extracted
+ * from the user's own chat messages when a model is configured), promotes through the profile,
+ * archives the replay log and final state in Postgres, and only then clears the Redis keys.
+ * Ending again answers the stored report. When Postgres is unreachable nothing is cleared and
+ * {@link ProfileUnavailableException} is thrown.
+ */
+@ApplicationScoped
+public class PromotionService {
+
+    private static final int PAGE = 1000;
+
+    private final SessionStore store;
+    private final PromotionTransaction transaction;
+    private final ProfileRepository repository;
+    private final CandidateSources sources;
+    private final PromotionConfig config;
+
+    public PromotionService(SessionStore store, PromotionTransaction transaction, ProfileRepository repository,
+                            CandidateSources sources, PromotionConfig config) {
+        this.store = store;
+        this.transaction = transaction;
+        this.repository = repository;
+        this.sources = sources;
+        this.config = config;
+    }
+
+    /** The report of a session that has already ended and been archived. */
+    public Optional<PromotionReport> endedReport(String sessionId) {
+        return ProfileUnavailableException.guard(() -> transaction.report(sessionId));
+    }
+
+    /**
+     * Ends a live session (the caller has checked ownership) and returns the promotion report.
+     *
+     * @throws dev.mnemos.session.SessionNotFoundException when there is no such live session
+     * @throws ProfileUnavailableException                 when Postgres is down: nothing was cleared
+     */
+    public PromotionReport end(String sessionId, String actor) {
+        Optional<PromotionReport> done = endedReport(sessionId);
+        if (done.isPresent()) {
+            store.delete(sessionId);
+            return done.get();
+        }
+        if (!repository.reachable()) {
+            throw new ProfileUnavailableException("Postgres is unreachable; the session was left as it was", null);
+        }
+        SessionState state = store.end(sessionId, actor);
+        List<SessionEvent> events = events(sessionId);
+        List<Candidate> candidates = sources.candidates(state);
+        PromotionReport report = ProfileUnavailableException.guard(() -> transaction.commit(state, events, candidates,
+                PromotionPolicy.of(config), actor));
+        store.delete(sessionId);
+        return report;
+    }
+
+    private List<SessionEvent> events(String sessionId) {
+        List<SessionEvent> all = new ArrayList<>();
+        long from = 1;
+        while (true) {
+            List<SessionEvent> page = store.events(sessionId, from, PAGE);
+            all.addAll(page);
+            if (page.size() < PAGE) {
+                return all;
+            }
+            from = page.get(page.size() - 1).version() + 1;
+        }
+    }
+}

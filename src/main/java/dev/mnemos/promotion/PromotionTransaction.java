@@ -1,0 +1,153 @@
+package dev.mnemos.promotion;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mnemos.profile.Change;
+import dev.mnemos.profile.NewFact;
+import dev.mnemos.profile.ProfileAction;
+import dev.mnemos.profile.ProfileRepository;
+import dev.mnemos.profile.ProfileService;
+import dev.mnemos.profile.ProfileTransaction;
+import dev.mnemos.profile.WriteContext;
+import dev.mnemos.session.Scope;
+import dev.mnemos.session.SessionEvent;
+import dev.mnemos.session.SessionState;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.transaction.Transactional;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The Postgres half of ending a session, in one transaction under the user's profile lock: decide
+ * every candidate, promote through the profile's merge path, store the decisions, audit them, and
+ * archive the session with its report. A session already archived answers its stored report.
+ */
+@ApplicationScoped
+public class PromotionTransaction {
+
+    private final ProfileRepository repository;
+    private final ProfileService profiles;
+    private final ProfileTransaction audit;
+    private final EvidenceReader evidence;
+    private final ObjectMapper json;
+
+    public PromotionTransaction(ProfileRepository repository, ProfileService profiles, ProfileTransaction audit,
+                                EvidenceReader evidence, ObjectMapper json) {
+        this.repository = repository;
+        this.profiles = profiles;
+        this.audit = audit;
+        this.evidence = evidence;
+        // archives outlive code changes: a field dropped from a record must not make old archives unreadable
+        this.json = json.copy().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    }
+
+    @Transactional
+    public PromotionReport commit(SessionState state, List<SessionEvent> events, List<Candidate> candidates,
+                                  PromotionPolicy policy, String actor) {
+        String userId = state.userId();
+        repository.lock(userId);
+        ArchivedSession done = ArchivedSession.findById(state.sessionId());
+        if (done != null) {
+            return read(done.report, PromotionReport.class);
+        }
+        Instant now = Instant.now();
+        Map<String, Candidate> unique = new LinkedHashMap<>();
+        candidates.forEach(c -> unique.putIfAbsent(c.key(), c));
+        List<DecisionEntry> promoted = new ArrayList<>();
+        List<DecisionEntry> pending = new ArrayList<>();
+        List<DecisionEntry> rejected = new ArrayList<>();
+        List<NewFact> facts = new ArrayList<>();
+        WriteContext ctx = new WriteContext(userId, actor, state.sessionId(), WriteContext.Mode.AUTOMATIC,
+                ProfileAction.PROMOTE, "promoted at the end of session " + state.sessionId());
+        List<Candidate> lasting = unique.values().stream()
+                .filter(c -> c.scope() != Scope.TASK && policy.scopeOf(c.words()) != Scope.TASK).toList();
+        for (Candidate c : unique.values()) {
+            EvidenceReader.Found found = evidence.of(userId, state.sessionId(), c, lasting);
+            Decision d = policy.decide(c, found.evidence());
+            PromotionCandidate row = store(state.sessionId(), userId, c, d, now);
+            DecisionEntry entry = new DecisionEntry(row.id, c.observationId(), c.text(), c.slot(), c.category(),
+                    d.verdict(), d.scope(), d.confidence(), d.reason());
+            switch (d.verdict()) {
+                case PROMOTE -> {
+                    promoted.add(entry);
+                    facts.add(new NewFact(c.category(), c.slot(), c.text(), d.confidence()));
+                    evidence.settle(found.same(), CandidateStatus.PROMOTED, now);
+                }
+                case PENDING -> {
+                    pending.add(entry);
+                    audit.record(ctx, ProfileAction.PENDING, c.text(), d.reason());
+                }
+                case REJECT -> {
+                    rejected.add(entry);
+                    audit.record(ctx, ProfileAction.REJECT, c.text(), d.reason());
+                }
+            }
+        }
+        List<Change> changes = facts.isEmpty() ? List.of() : profiles.promote(userId, state.sessionId(), actor, facts, ctx.reason());
+        PromotionReport report = new PromotionReport(state.sessionId(), userId, now, promoted, pending, rejected, changes);
+        archive(state, events, report, now);
+        return report;
+    }
+
+    /** The stored report of an archived session. */
+    @Transactional
+    public Optional<PromotionReport> report(String sessionId) {
+        return ArchivedSession.<ArchivedSession>findByIdOptional(sessionId).map(a -> read(a.report, PromotionReport.class));
+    }
+
+    private PromotionCandidate store(String sessionId, String userId, Candidate c, Decision d, Instant now) {
+        PromotionCandidate row = new PromotionCandidate();
+        row.userId = userId;
+        row.sessionId = sessionId;
+        row.observationId = c.observationId();
+        row.candidateKey = c.key();
+        row.slot = c.slot();
+        row.category = c.category();
+        row.text = c.text();
+        row.confidence = d.confidence();
+        row.status = switch (d.verdict()) {
+            case PROMOTE -> CandidateStatus.PROMOTED;
+            case PENDING -> CandidateStatus.PENDING;
+            case REJECT -> CandidateStatus.REJECTED;
+        };
+        row.reason = d.reason();
+        row.embedding = dev.mnemos.profile.FactEmbeddings.encode(c.embedding());
+        row.createdAt = now;
+        row.decidedAt = d.verdict() == Verdict.PENDING ? null : now;
+        row.persist();
+        return row;
+    }
+
+    private void archive(SessionState state, List<SessionEvent> events, PromotionReport report, Instant now) {
+        ArchivedSession archived = new ArchivedSession();
+        archived.sessionId = state.sessionId();
+        archived.userId = state.userId();
+        archived.endedAt = now;
+        archived.finalState = write(state);
+        archived.events = write(events);
+        archived.report = write(report);
+        archived.persist();
+    }
+
+    private String write(Object value) {
+        try {
+            return json.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot serialise the session archive", e);
+        }
+    }
+
+    private <T> T read(String text, Class<T> type) {
+        try {
+            return json.readValue(text, type);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("the session archive cannot be read", e);
+        }
+    }
+}

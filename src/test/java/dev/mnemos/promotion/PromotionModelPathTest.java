@@ -1,0 +1,95 @@
+package dev.mnemos.promotion;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.store.memory.chat.ChatMemoryStore;
+import dev.mnemos.llm.ModelConfigured;
+import dev.mnemos.llm.Prompts;
+import dev.mnemos.session.SessionKeys;
+import io.quarkus.redis.datasource.RedisDataSource;
+import dev.mnemos.llm.ScriptedChatModel;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.path.json.JsonPath;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.LocalDate;
+import java.util.List;
+import java.util.UUID;
+
+import static dev.mnemos.promotion.SessionEndTest.as;
+import static dev.mnemos.promotion.SessionEndTest.end;
+import static dev.mnemos.promotion.SessionEndTest.observe;
+import static dev.mnemos.promotion.SessionEndTest.start;
+import static org.assertj.core.api.Assertions.assertThat;
+
+@QuarkusTest
+@TestProfile(ModelConfigured.class)
+class PromotionModelPathTest {
+
+    @Inject
+    ScriptedChatModel model;
+
+    @Inject
+    ChatMemoryStore chats;
+
+    @Inject
+    RedisDataSource redis;
+
+    private String alice;
+
+    @BeforeEach
+    void setUp() {
+        model.reset();
+        alice = "alice-" + UUID.randomUUID();
+    }
+
+    @Test
+    void extractionSeesOnlyTheUsersMessagesAndItsTaskFactsAreRejected() {
+        String s = start(alice);
+        chats.updateMessages(s, List.of(UserMessage.from("以后都用中文回答。这次预算五千元。"),
+                AiMessage.from("ASSISTANT-ONLY: the user seems to be a pilot"), UserMessage.from("I work night shifts")));
+        model.script(req -> "```json\n{\"facts\": [{\"text\": \"偏好用中文回答\", \"category\": \"LANGUAGE\", \"scope\": \"STABLE\"},"
+                + " {\"text\": \"本次预算五千元\", \"scope\": \"TASK\"}, {\"text\": \"Works night shifts\", \"scope\": \"UNKNOWN\"}]}\n```");
+        JsonPath report = end(alice, s);
+        assertThat(report.getList("promoted.text", String.class)).containsExactly("偏好用中文回答");
+        assertThat(report.getList("rejected.text", String.class)).containsExactly("本次预算五千元");
+        assertThat(report.getList("pending.text", String.class)).containsExactly("Works night shifts");
+        assertThat(model.requests()).hasSize(1);
+        assertThat(Prompts.name(model.requests().get(0))).isEqualTo("fact-extraction");
+        JsonNode sent = Prompts.body(model.requests().get(0));
+        assertThat(sent.get("user_messages")).extracting(JsonNode::asText)
+                .containsExactly("以后都用中文回答。这次预算五千元。", "I work night shifts");
+        assertThat(sent.toString()).doesNotContain("ASSISTANT-ONLY");
+        assertThat(sent.get("today").asText()).isEqualTo(LocalDate.now().toString());
+        assertThat(redis.key().exists(SessionKeys.chat(s))).isFalse();
+        as(alice).get("/v1/profile").then().statusCode(200)
+                .body("facts[0].slot", org.hamcrest.Matchers.equalTo("output.language"));
+    }
+
+    @Test
+    void failingExtractionStillDecidesTheObservations() {
+        String s = start(alice);
+        chats.updateMessages(s, List.of(UserMessage.from("From now on, be brief")));
+        observe(alice, s, "From now on, be brief", null, true);
+        model.script(req -> {
+            throw new IllegalStateException("model down");
+        });
+        JsonPath report = end(alice, s);
+        assertThat(report.getList("promoted.text", String.class)).containsExactly("From now on, be brief");
+        assertThat(model.requests()).hasSize(1);
+    }
+
+    @Test
+    void garbageExtractionIsIgnored() {
+        String s = start(alice);
+        chats.updateMessages(s, List.of(UserMessage.from("Always cite sources")));
+        model.script(req -> "Sure, the user likes sources.");
+        JsonPath report = end(alice, s);
+        assertThat(report.getList("promoted")).isEmpty();
+        assertThat(report.getList("pending")).isEmpty();
+    }
+}

@@ -1,0 +1,93 @@
+package dev.mnemos.promotion;
+
+import dev.mnemos.session.Observation;
+import dev.mnemos.session.Scope;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class PromotionPolicyTest {
+
+    private final PromotionPolicy policy = new PromotionPolicy(Markers.DEFAULT, 0.8, 0.3, 3);
+
+    private static Candidate said(String text, boolean explicit) {
+        return Candidate.of(new Observation("o1", text, Observation.Kind.PREFERENCE, Scope.UNKNOWN, null, explicit, null));
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', textBlock = """
+            From now on, reply in Chinese                        | PROMOTE
+            Always use metric units                              | PROMOTE
+            Every time you write code, add type hints            | PROMOTE
+            以后都用中文回答                                        | PROMOTE
+            每次都给我列出参考资料                                   | PROMOTE
+            今后请用表格总结                                        | PROMOTE
+            Reply in English this time                           | REJECT
+            Today I want short answers                           | REJECT
+            My budget is $500                                    | REJECT
+            The deadline is Friday                               | REJECT
+            I had milk today so no crab                          | REJECT
+            For this task, skip the introduction                 | REJECT
+            本次预算5000元                                          | REJECT
+            这次用英文回答                                          | REJECT
+            今天不想吃辣                                            | REJECT
+            我刚喝了牛奶所以不吃螃蟹                                  | REJECT
+            Prefers bullet points                                | PENDING
+            喜欢简洁的回答                                          | PENDING
+            """)
+    void decidesFromTheUsersWords(String text, Verdict expected) {
+        assertThat(policy.decide(said(text, true), Evidence.NONE).verdict()).isEqualTo(expected);
+    }
+
+    @Test
+    void temporaryMarkerBeatsStandingMarker() {
+        Decision d = policy.decide(said("From now on... well, just this time, use English", true), Evidence.NONE);
+        assertThat(d.verdict()).isEqualTo(Verdict.REJECT);
+        assertThat(d.reason()).contains("this time");
+    }
+
+    @Test
+    void declaredTaskScopeIsNeverPromotedEvenWhenConfirmed() {
+        Candidate c = Candidate.of(new Observation("o", "Vegetarian menu", Observation.Kind.PREFERENCE, Scope.TASK, null, true, null));
+        assertThat(policy.decide(c, new Evidence(5, 0, true)).verdict()).isEqualTo(Verdict.REJECT);
+    }
+
+    @Test
+    void implicitPreferenceIsPendingUntilSeenInThreeSessions() {
+        Candidate c = said("Prefers bullet points", false);
+        assertThat(policy.decide(c, new Evidence(0, 0, false)).verdict()).isEqualTo(Verdict.PENDING);
+        assertThat(policy.decide(c, new Evidence(1, 0, false)).verdict()).isEqualTo(Verdict.PENDING);
+        Decision third = policy.decide(c, new Evidence(2, 0, false));
+        assertThat(third.verdict()).isEqualTo(Verdict.PROMOTE);
+        assertThat(third.reason()).contains("3 of 3 sessions");
+    }
+
+    @Test
+    void contradictionsLowerConfidence() {
+        Candidate c = said("Prefers bullet points", false);
+        assertThat(policy.decide(c, new Evidence(2, 1, false)).verdict()).isEqualTo(Verdict.PENDING);
+        assertThat(policy.decide(said("Prefers tables", false), new Evidence(0, 1, false)).verdict()).isEqualTo(Verdict.REJECT);
+    }
+
+    @Test
+    void confirmationPromotes() {
+        assertThat(policy.decide(said("Prefers bullet points", false), new Evidence(0, 0, true)).verdict())
+                .isEqualTo(Verdict.PROMOTE);
+    }
+
+    @Test
+    void evidenceTextCountsAsTheUsersWords() {
+        Candidate c = Candidate.of(new Observation("o", "Prefers English", Observation.Kind.PREFERENCE, Scope.UNKNOWN,
+                "output.language", true, "user: please answer in English this time"));
+        assertThat(policy.decide(c, Evidence.NONE).verdict()).isEqualTo(Verdict.REJECT);
+    }
+
+    @Test
+    void classifiesScopeForTheCurrentTurn() {
+        assertThat(policy.scopeOf("Reply in English this time")).isEqualTo(Scope.TASK);
+        assertThat(policy.scopeOf("以后都用中文")).isEqualTo(Scope.STABLE);
+        assertThat(policy.scopeOf("I like tea")).isEqualTo(Scope.UNKNOWN);
+    }
+}
