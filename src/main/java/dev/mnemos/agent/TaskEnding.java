@@ -1,31 +1,42 @@
 package dev.mnemos.agent;
 
+import dev.mnemos.promotion.DecisionEntry;
+import dev.mnemos.promotion.PromotionReport;
+import dev.mnemos.promotion.PromotionService;
+import dev.mnemos.session.SessionEvent;
+import dev.mnemos.session.SessionHistory;
 import dev.mnemos.session.SessionState;
-import dev.mnemos.session.SessionStore;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.List;
 
 /**
- * The end of a task, the one place the agent touches promotion. Until the promotion service is
- * part of the application this ends the session and reports no promotion.
+ * The end of a task, the one place the agent touches promotion: {@link PromotionService} ends the
+ * session, promotes what its policy allows, archives the history and clears the session from Redis.
  */
 @ApplicationScoped
 public class TaskEnding {
 
-    private final SessionStore store;
+    private static final int LAST_EVENTS = 1000;
+
+    private final PromotionService promotion;
+    private final SessionHistory history;
     private final AgentConfig config;
 
-    public TaskEnding(SessionStore store, AgentConfig config) {
-        this.store = store;
+    public TaskEnding(PromotionService promotion, SessionHistory history, AgentConfig config) {
+        this.promotion = promotion;
+        this.history = history;
         this.config = config;
     }
 
-    /** The ended session's final state, the promotion report (null when none was made), and the texts promoted. */
-    public record Ended(SessionState state, Object report, List<String> promoted) {
+    /** The ended session's final state (read back from the archive), the report, and the texts promoted. */
+    public record Ended(SessionState state, PromotionReport report, List<String> promoted) {
     }
 
     public Ended end(SessionState s) {
-        return new Ended(store.end(s.sessionId(), config.actor()), null, List.of());
+        PromotionReport report = promotion.end(s.sessionId(), config.actor());
+        List<SessionEvent> events = history.events(s.sessionId(), s.version(), LAST_EVENTS);
+        long last = events.isEmpty() ? s.version() : events.get(events.size() - 1).version();
+        return new Ended(history.at(s.sessionId(), last), report, report.promoted().stream().map(DecisionEntry::text).toList());
     }
 }

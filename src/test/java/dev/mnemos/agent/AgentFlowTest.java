@@ -1,7 +1,9 @@
 package dev.mnemos.agent;
 
 import dev.mnemos.api.Tokens;
+import dev.mnemos.injection.ScriptedProfileSource;
 import dev.mnemos.llm.ScriptedChatModel;
+import dev.mnemos.profile.ProfileInjectionSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
@@ -22,6 +24,12 @@ class AgentFlowTest {
 
     @Inject
     ScriptedChatModel model;
+
+    @Inject
+    ScriptedProfileSource profiles;
+
+    @Inject
+    ProfileInjectionSource realProfiles;
 
     @BeforeEach
     void offlineModel() {
@@ -59,6 +67,13 @@ class AgentFlowTest {
         assertThat(planned.getString("plans[1].content")).contains("Budget 5000 yuan this time", "No flights");
         assertThat(planned.getString("stepPointer.name")).isEqualTo("plan-evaluated");
         long beforeRollback = planned.getLong("version");
+        long rewrite = beforeRollback - 1;
+        JsonPath trace = chat.get("/v1/sessions/" + sessionId + "/steps/" + rewrite + "/trace");
+        assertThat(trace.getString("step")).isEqualTo("decompose-plan");
+        assertThat(trace.getLong("read.sessionVersion")).isEqualTo(rewrite - 1);
+        assertThat(trace.getList("injected.plans")).containsExactly(1);
+        assertThat(trace.getString("injected.block")).contains("Budget 5000 yuan this time", "No flights");
+        assertThat(trace.getList("written.fields")).contains("addPlan", "stepPointer");
 
         JsonPath back = chat.say("Please go back to plan 1");
         assertThat(back.getString("intent")).isEqualTo("ROLLBACK_PLAN");
@@ -70,6 +85,9 @@ class AgentFlowTest {
         assertThat(end.getString("intent")).isEqualTo("END_TASK");
         assertThat(end.getString("status")).isEqualTo("ENDED");
         assertThat(end.getString("stepPointer.name")).isEqualTo("ended");
+        assertThat(end.getList("promotion.promoted.text")).containsExactly("Always keep my plans short");
+        assertThat(end.getList("promotion.rejected.text")).containsExactly("I prefer trains this time");
+        assertThat(end.getString("reply")).contains("Always keep my plans short");
 
         List<Map<String, Object>> versions = chat.get("/v1/sessions/" + sessionId + "/versions").getList("$");
         assertThat(versions).extracting(v -> v.get("type") + ":" + v.get("note")).containsExactly(
@@ -77,19 +95,13 @@ class AgentFlowTest {
                 ROUTE, "PATCH:step analyze-requirements", "PATCH:step decompose-plan", "PATCH:step evaluate-plan",
                 "PATCH:step decompose-plan", "PATCH:step evaluate-plan", ROUTE, "ROLLBACK:null", ROUTE,
                 "PATCH:end-task", "END:null");
-        long rewrite = ((Number) versions.get(9).get("version")).longValue();
-        JsonPath trace = chat.get("/v1/sessions/" + sessionId + "/steps/" + rewrite + "/trace");
-        assertThat(trace.getString("step")).isEqualTo("decompose-plan");
-        assertThat(trace.getLong("read.sessionVersion")).isEqualTo(rewrite - 1);
-        assertThat(trace.getList("injected.plans")).containsExactly(1);
-        assertThat(trace.getString("injected.block")).contains("Budget 5000 yuan this time", "No flights");
-        assertThat(trace.getList("written.fields")).contains("addPlan", "stepPointer");
         JsonPath v1Only = chat.get("/v1/sessions/" + sessionId + "/versions/" + (beforeRollback + 2));
         assertThat(v1Only.getList("plans.score", Double.class)).containsExactly(4.0);
+        assertThat(chat.get("/v1/profile").getList("facts.text")).containsExactly("Always keep my plans short");
     }
 
     @Test
-    void aChineseTaskWalksTheSameFlowInChinese() {
+    void aChineseTaskPromotesTheStandingLanguageAndTheNextTaskAnswersInIt() {
         String user = "u-" + UUID.randomUUID();
         AgentChat chat = new AgentChat(Tokens.user(user));
         JsonPath goal = chat.say("我想准备一次三天的杭州旅行");
@@ -113,5 +125,17 @@ class AgentFlowTest {
         assertThat(end.getString("intent")).isEqualTo("END_TASK");
         assertThat(end.getString("status")).isEqualTo("ENDED");
         assertThat(end.getString("reply")).startsWith("任务已结束，最终计划 v1");
+        assertThat(end.getList("promotion.promoted.text")).containsExactly("以后都用中文回答");
+        assertThat(end.getList("promotion.promoted.slot")).containsExactly("output.language");
+
+        assertThat(chat.get("/v1/profile").getList("facts.text")).containsExactly("以后都用中文回答");
+        // The interceptor's profile source in tests is a scripted double that answers users it was not
+        // given with an empty profile; give it exactly what promotion wrote to the real profile.
+        profiles.set(user, realProfiles.load(user).facts());
+        model.reset();
+        JsonPath next = new AgentChat(Tokens.user(user)).say("I want to learn to swim");
+        assertThat(next.getString("reply")).startsWith("已记录：learn to swim");
+        assertThat(next.getString("question")).isEqualTo("你有多少时间，或者需要在什么时候之前完成？");
+        assertThat(model.requests()).allSatisfy(r -> assertThat(Prompts.fenced(r, "SESSION MEMORY")).contains("以后都用中文回答"));
     }
 }

@@ -2,6 +2,8 @@ package dev.mnemos.example;
 
 import dev.langchain4j.data.message.SystemMessage;
 import dev.mnemos.llm.ScriptedChatModel;
+import dev.mnemos.promotion.PromotionReport;
+import dev.mnemos.promotion.PromotionService;
 import dev.mnemos.session.Constraint;
 import dev.mnemos.session.Observation;
 import dev.mnemos.session.Scope;
@@ -23,6 +25,7 @@ class TripAssistantTest {
 
     @Inject TripAssistant assistant;
     @Inject SessionStore sessions;
+    @Inject PromotionService promotion;
     @Inject ScriptedChatModel model;
 
     @BeforeEach
@@ -55,5 +58,9 @@ class TripAssistantTest {
         assertThat(after.collected()).containsEntry("answer.advise", advice);
         assertThat(after.latestPlan().content()).isEqualTo(plan);
         assertThat(after.stepPointer().name()).isEqualTo("itinerary");
+
+        // 4. The task ends: only the standing preference reaches the profile; the budget never does.
+        PromotionReport report = promotion.end(session.sessionId(), userId);
+        assertThat(report.promoted()).extracting(e -> e.text()).containsExactly("Always answer in Chinese");
     }
 }
