@@ -25,7 +25,7 @@ public interface IntentRouter {
     @Fallback(fallbackMethod = "unavailable")
     Routing route(@MemoryId String sessionId, String history, @UserMessage String message);
 
-    /** When the model fails or answers garbage: nothing is planned or written on a guess. */
+    /** When the model fails or answers garbage: nothing is planned on a guess; only the routing step is recorded. */
     default Routing unavailable(String sessionId, String history, String message) {
         return new Routing(Intent.UNRECOGNIZED, null, "the intent router was unavailable");
     }

@@ -8,8 +8,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.util.OptionalLong;
 
 /**
- * The agent's writes to its session: each one a compare-and-set on the version the step read, so a
- * concurrent write is never overwritten (it fails as a stale version instead).
+ * The agent's own writes that are not model steps (the end pointer, rollbacks): each a compare-and-set
+ * on the version the turn read, so a concurrent write is never overwritten (it fails as stale instead).
  */
 @ApplicationScoped
 public class SessionSteps {
