@@ -101,6 +101,23 @@ class AgentFlowTest {
     }
 
     @Test
+    void aRevisionRequestRewritesTheNewestPlanWithTheUsersRemarks() {
+        AgentChat chat = new AgentChat(Tokens.user("u-" + UUID.randomUUID()));
+        chat.say("I want to learn Spanish");
+        chat.say("I have 3 months and a budget of 100 euros");
+        assertThat(chat.say("make the plan").getList("plans.version")).containsExactly(1, 2);
+
+        JsonPath revised = chat.say("Can you improve the plan? Add a weekly conversation class");
+        assertThat(revised.getString("intent")).isEqualTo("REVISE_PLAN");
+        assertThat(revised.getList("plans.version")).containsExactly(1, 2, 3);
+        assertThat(revised.getString("plans[2].content"))
+                .startsWith(revised.getString("plans[1].content").lines().findFirst().orElseThrow())
+                .contains("Adjust as you asked: Can you improve the plan? Add a weekly conversation class");
+        assertThat(revised.getDouble("plans[2].score")).isEqualTo(10.0);
+        assertThat(revised.getString("stepPointer.name")).isEqualTo("plan-evaluated");
+    }
+
+    @Test
     void aChineseTaskPromotesTheStandingLanguageAndTheNextTaskAnswersInIt() {
         String user = "u-" + UUID.randomUUID();
         AgentChat chat = new AgentChat(Tokens.user(user));
