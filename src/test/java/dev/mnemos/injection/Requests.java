@@ -5,12 +5,12 @@ import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.model.chat.request.ChatRequest;
 
 /** Reads what a recorded model request carried. */
-final class Requests {
+public final class Requests {
 
     private Requests() {
     }
 
-    static String system(ChatRequest request) {
+    public static String system(ChatRequest request) {
         return request.messages().stream().filter(SystemMessage.class::isInstance)
                 .map(m -> ((SystemMessage) m).text()).findFirst().orElseThrow();
     }

@@ -3,19 +3,17 @@ package dev.mnemos.injection;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Alternative;
-import jakarta.enterprise.inject.Any;
-import jakarta.enterprise.inject.Instance;
+import dev.mnemos.profile.ProfileInjectionSource;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The profile source of {@code @QuarkusTest}s: facts a test set per user, or a failure or delay on
- * demand. Users a test did not set are read from the application's real {@link ProfileSource}
- * when one exists (so end-to-end tests see the real profile), else have an empty profile.
+ * demand. Users a test did not set are read from the application's real profile (Postgres), so
+ * end-to-end tests see what the profile API wrote.
  */
 @Alternative
 @Priority(1)
@@ -23,12 +21,12 @@ import java.util.concurrent.ConcurrentHashMap;
 public class ScriptedProfileSource implements ProfileSource {
 
     private final Map<String, List<ProfileLine>> facts = new ConcurrentHashMap<>();
-    private final Instance<ProfileSource> all;
+    private final ProfileInjectionSource real;
     private volatile boolean failing;
     private volatile Duration delay = Duration.ZERO;
 
-    public ScriptedProfileSource(@Any Instance<ProfileSource> all) {
-        this.all = all;
+    public ScriptedProfileSource(ProfileInjectionSource real) {
+        this.real = real;
     }
 
     @Override
@@ -48,17 +46,7 @@ public class ScriptedProfileSource implements ProfileSource {
         if (set != null) {
             return ProfileSnapshot.of(set, ProfileSnapshot.Cache.MISS);
         }
-        return real().map(source -> source.load(userId)).orElse(ProfileSnapshot.of(List.of(), ProfileSnapshot.Cache.MISS));
-    }
-
-    private Optional<ProfileSource> real() {
-        for (Instance.Handle<ProfileSource> handle : all.handles()) {
-            Class<?> type = handle.getBean().getBeanClass();
-            if (type != ScriptedProfileSource.class && type != EmptyProfileSource.class) {
-                return Optional.of(handle.get());
-            }
-        }
-        return Optional.empty();
+        return real.load(userId);
     }
 
     public void set(String userId, List<ProfileLine> lines) {
