@@ -1,9 +1,7 @@
 package dev.mnemos.agent;
 
 import dev.mnemos.api.Tokens;
-import dev.mnemos.injection.ScriptedProfileSource;
 import dev.mnemos.llm.ScriptedChatModel;
-import dev.mnemos.profile.ProfileInjectionSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
@@ -24,12 +22,6 @@ class AgentFlowTest {
 
     @Inject
     ScriptedChatModel model;
-
-    @Inject
-    ScriptedProfileSource profiles;
-
-    @Inject
-    ProfileInjectionSource realProfiles;
 
     @BeforeEach
     void offlineModel() {
@@ -146,9 +138,6 @@ class AgentFlowTest {
         assertThat(end.getList("promotion.promoted.slot")).containsExactly("output.language");
 
         assertThat(chat.get("/v1/profile").getList("facts.text")).containsExactly("以后都用中文回答");
-        // The interceptor's profile source in tests is a scripted double that answers users it was not
-        // given with an empty profile; give it exactly what promotion wrote to the real profile.
-        profiles.set(user, realProfiles.load(user).facts());
         model.reset();
         JsonPath next = new AgentChat(Tokens.user(user)).say("I want to learn to swim");
         assertThat(next.getString("reply")).startsWith("已记录：learn to swim");
