@@ -2,6 +2,7 @@ package dev.mnemos.api;
 
 import dev.mnemos.injection.StepTrace;
 import dev.mnemos.injection.StepTraceStore;
+import dev.mnemos.promotion.PostgresSessionArchive;
 import dev.mnemos.session.SessionIds;
 import io.quarkus.security.Authenticated;
 import jakarta.ws.rs.GET;
@@ -14,7 +15,8 @@ import jakarta.ws.rs.core.MediaType;
 /**
  * What a step read, injected and wrote: {@code GET /v1/sessions/{id}/steps/{v}/trace}, where
  * {@code v} is the version the step wrote. Another user's trace, a version no step wrote, and a
- * trace past its retention or TTL all answer 404. The class path is {@code /v1}, like
+ * trace past its retention or TTL all answer 404. After the session ended, traces are read from its
+ * archive in Postgres. The class path is {@code /v1}, like
  * {@code SessionResource}'s: a longer class path would capture {@code /v1/sessions…} requests.
  */
 @Path("/v1")
@@ -23,17 +25,20 @@ import jakarta.ws.rs.core.MediaType;
 public class TraceResource {
 
     private final StepTraceStore traces;
+    private final PostgresSessionArchive archive;
     private final Caller caller;
 
-    public TraceResource(StepTraceStore traces, Caller caller) {
+    public TraceResource(StepTraceStore traces, PostgresSessionArchive archive, Caller caller) {
         this.traces = traces;
+        this.archive = archive;
         this.caller = caller;
     }
 
     @GET
     @Path("/sessions/{id}/steps/{version}/trace")
     public StepTrace trace(@PathParam("id") String sessionId, @PathParam("version") long version) {
-        StepTrace trace = traces.find(SessionIds.require("id", sessionId), version)
+        SessionIds.require("id", sessionId);
+        StepTrace trace = traces.find(sessionId, version).or(() -> archive.trace(sessionId, version))
                 .orElseThrow(NotFoundException::new);
         caller.requireAccess(trace.userId());
         return trace;

@@ -7,6 +7,7 @@ import dev.mnemos.session.SessionKeys;
 import io.quarkus.redis.datasource.RedisDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -51,6 +52,12 @@ public class RedisStepTraceStore implements StepTraceStore {
     public Optional<StepTrace> find(String sessionId, long version) {
         String value = redis.hash(String.class).hget(key(sessionId), Long.toString(version));
         return Optional.ofNullable(value).map(this::read);
+    }
+
+    @Override
+    public List<StepTrace> all(String sessionId) {
+        return redis.hash(String.class).hgetall(key(sessionId)).values().stream().map(this::read)
+                .sorted(java.util.Comparator.comparingLong(StepTrace::version)).toList();
     }
 
     private String write(StepTrace trace) {

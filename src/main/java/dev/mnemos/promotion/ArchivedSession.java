@@ -29,4 +29,7 @@ public class ArchivedSession extends PanacheEntityBase {
     public String events;
 
     public String report;
+
+    /** JSON array of the session's step traces, oldest first; null when it had none. */
+    public String traces;
 }

@@ -10,7 +10,8 @@ import jakarta.enterprise.event.Observes;
 
 /**
  * When a profile fact is forgotten, removes its text from promotion's tables too: candidates with
- * the same text are deleted, and the text is blanked out of archived sessions. Runs inside the
+ * the same text are deleted, and the text is blanked out of archived sessions (state, replay log,
+ * report and step traces). Runs inside the
  * forgetting transaction.
  */
 @ApplicationScoped
@@ -30,8 +31,9 @@ public class ForgetScrubber {
                 fact.text(), normalised, (fact.slot() == null ? "" : fact.slot() + "=") + normalised);
         String escaped = escaped(fact.text());
         Panache.getEntityManager().createNativeQuery("update session_archive set final_state = replace(final_state, ?1, ?2),"
-                        + " events = replace(events, ?1, ?2), report = replace(report, ?1, ?2)"
-                        + " where user_id = ?3 and (strpos(final_state, ?1) > 0 or strpos(events, ?1) > 0 or strpos(report, ?1) > 0)")
+                        + " events = replace(events, ?1, ?2), report = replace(report, ?1, ?2), traces = replace(traces, ?1, ?2)"
+                        + " where user_id = ?3 and (strpos(final_state, ?1) > 0 or strpos(events, ?1) > 0"
+                        + " or strpos(report, ?1) > 0 or strpos(coalesce(traces, ''), ?1) > 0)")
                 .setParameter(1, escaped).setParameter(2, FORGOTTEN).setParameter(3, fact.userId()).executeUpdate();
     }
 

@@ -3,6 +3,7 @@ package dev.mnemos.promotion;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mnemos.injection.StepTrace;
 import dev.mnemos.session.SessionArchive;
 import dev.mnemos.session.SessionEvent;
 import dev.mnemos.session.SessionState;
@@ -23,6 +24,8 @@ import java.util.Optional;
 public class PostgresSessionArchive implements SessionArchive {
 
     private static final TypeReference<List<SessionEvent>> EVENTS = new TypeReference<>() {
+    };
+    private static final TypeReference<List<StepTrace>> TRACES = new TypeReference<>() {
     };
 
     private final ObjectMapper json;
@@ -48,6 +51,14 @@ public class PostgresSessionArchive implements SessionArchive {
     /** The archived state at the session's last version (status ENDED). */
     public Optional<SessionState> finalState(String sessionId) {
         return find(sessionId).map(Archived::finalState);
+    }
+
+    /** The archived trace of the step that wrote {@code version}, or empty. */
+    @Transactional
+    public Optional<StepTrace> trace(String sessionId, long version) {
+        return ArchivedSession.<ArchivedSession>findByIdOptional(sessionId)
+                .filter(a -> a.traces != null)
+                .flatMap(a -> read(a.traces, TRACES).stream().filter(t -> t.version() == version).findFirst());
     }
 
     /** The user who owned the archived session. */

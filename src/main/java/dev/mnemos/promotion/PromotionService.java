@@ -4,6 +4,8 @@ import dev.mnemos.profile.ProfileRepository;
 import dev.mnemos.profile.ProfileUnavailableException;
 import dev.mnemos.session.SessionEvent;
 import dev.mnemos.session.SessionState;
+import dev.mnemos.injection.StepTrace;
+import dev.mnemos.injection.StepTraceStore;
 import dev.mnemos.session.SessionStore;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -28,9 +30,11 @@ public class PromotionService {
     private final ProfileRepository repository;
     private final CandidateSources sources;
     private final PromotionConfig config;
+    private final StepTraceStore traces;
 
     public PromotionService(SessionStore store, PromotionTransaction transaction, ProfileRepository repository,
-                            CandidateSources sources, PromotionConfig config) {
+                            CandidateSources sources, PromotionConfig config, StepTraceStore traces) {
+        this.traces = traces;
         this.store = store;
         this.transaction = transaction;
         this.repository = repository;
@@ -60,9 +64,10 @@ public class PromotionService {
         }
         SessionState state = store.end(sessionId, actor);
         List<SessionEvent> events = events(sessionId);
+        List<StepTrace> stepTraces = traces.all(sessionId);
         List<Candidate> candidates = sources.candidates(state);
-        PromotionReport report = ProfileUnavailableException.guard(() -> transaction.commit(state, events, candidates,
-                PromotionPolicy.of(config), actor));
+        PromotionReport report = ProfileUnavailableException.guard(() -> transaction.commit(state, events, stepTraces,
+                candidates, PromotionPolicy.of(config), actor));
         store.delete(sessionId);
         return report;
     }

@@ -11,6 +11,7 @@ import dev.mnemos.profile.ProfileService;
 import dev.mnemos.profile.ProfileTransaction;
 import dev.mnemos.profile.WriteContext;
 import dev.mnemos.session.Scope;
+import dev.mnemos.injection.StepTrace;
 import dev.mnemos.session.SessionEvent;
 import dev.mnemos.session.SessionState;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -48,7 +49,8 @@ public class PromotionTransaction {
     }
 
     @Transactional
-    public PromotionReport commit(SessionState state, List<SessionEvent> events, List<Candidate> candidates,
+    public PromotionReport commit(SessionState state, List<SessionEvent> events, List<StepTrace> traces,
+                                  List<Candidate> candidates,
                                   PromotionPolicy policy, String actor) {
         String userId = state.userId();
         repository.lock(userId);
@@ -91,7 +93,7 @@ public class PromotionTransaction {
         }
         List<Change> changes = facts.isEmpty() ? List.of() : profiles.promote(userId, state.sessionId(), actor, facts, ctx.reason());
         PromotionReport report = new PromotionReport(state.sessionId(), userId, now, promoted, pending, rejected, changes);
-        archive(state, events, report, now);
+        archive(state, events, traces, report, now);
         return report;
     }
 
@@ -124,7 +126,8 @@ public class PromotionTransaction {
         return row;
     }
 
-    private void archive(SessionState state, List<SessionEvent> events, PromotionReport report, Instant now) {
+    private void archive(SessionState state, List<SessionEvent> events, List<StepTrace> traces, PromotionReport report,
+                         Instant now) {
         ArchivedSession archived = new ArchivedSession();
         archived.sessionId = state.sessionId();
         archived.userId = state.userId();
@@ -132,6 +135,7 @@ public class PromotionTransaction {
         archived.finalState = write(state);
         archived.events = write(events);
         archived.report = write(report);
+        archived.traces = traces.isEmpty() ? null : write(traces);
         archived.persist();
     }
 

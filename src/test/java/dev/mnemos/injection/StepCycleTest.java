@@ -37,6 +37,7 @@ class StepCycleTest {
         StepTraceStore traceStore = new StepTraceStore() {
             @Override public void save(StepTrace trace) { traces.add(trace); }
             @Override public Optional<StepTrace> find(String sessionId, long version) { return Optional.empty(); }
+            @Override public List<StepTrace> all(String sessionId) { return List.copyOf(traces); }
         };
         cycle = new StepCycle(new StepLoader(store, new ProfileReader(userId -> ProfileSnapshot.missing()), config, acting),
                 new StepWriteBack(store, config, acting, memory, new RollingSummary(config, false, (a, b, c) -> "unused")), traceStore, memory,
