@@ -23,7 +23,11 @@ if command -v wrk >/dev/null; then
   done
   wrk -t2 -c"$SESSIONS" -d5s -s .ci/bench/steps.lua "$URL" > /dev/null     # warm-up
   echo "HTTP step writes, $SESSIONS connections over $SESSIONS sessions, wrk (target >= 5000 writes/s):"
-  wrk -t2 -c"$SESSIONS" -d"${DURATION}s" --latency -s .ci/bench/steps.lua "$URL"
+  wrk -t2 -c"$SESSIONS" -d"${DURATION}s" --latency -s .ci/bench/steps.lua "$URL" | tee /tmp/mnemos-wrk.txt
+  # the raw Redis round trip in the same run, at the same concurrency, for the ratio
+  RAW=$(redis-benchmark -h 127.0.0.1 -p 6379 -c "$SESSIONS" -n 200000 -t get -q | tr '\r' '\n' | grep -o 'GET: [0-9.]*' | tail -1 | cut -d' ' -f2)
+  HTTP=$(grep -o 'Requests/sec: *[0-9.]*' /tmp/mnemos-wrk.txt | awk '{print $2}')
+  python3 -c "print(f'raw Redis GET with $SESSIONS clients: {float(\"$RAW\"):.0f} ops/s; HTTP step writes are {float(\"$HTTP\")/float(\"$RAW\")*100:.1f}% of it')"
 else
   java .ci/bench/HttpStepBench.java "$URL" "$SESSIONS" "$DURATION"
 fi

@@ -3,9 +3,9 @@ package dev.mnemos.injection;
 import java.util.Arrays;
 
 /** Percentiles of latency samples in nanoseconds, reported in milliseconds. */
-record Percentiles(int count, double p50, double p99, double max) {
+public record Percentiles(int count, double p50, double p99, double max) {
 
-    static Percentiles of(long[] nanos) {
+    public static Percentiles of(long[] nanos) {
         long[] sorted = nanos.clone();
         Arrays.sort(sorted);
         return new Percentiles(sorted.length, ms(at(sorted, 0.50)), ms(at(sorted, 0.99)), ms(sorted[sorted.length - 1]));
