@@ -26,6 +26,11 @@ public class ChatModelProducer {
             LOG.info("Mnemos uses its deterministic OFFLINE model (set mnemos.llm.provider=OPENAI and mnemos.llm.base-url for a real one)");
             return offline;
         }
+        return openAiCompatible(config);
+    }
+
+    /** The OpenAI-compatible client configured by {@code mnemos.llm.*} (provider OPENAI). */
+    public static ChatModel openAiCompatible(LlmConfig config) {
         String baseUrl = config.baseUrl().orElseThrow(() -> new IllegalStateException(
                 "mnemos.llm.provider=OPENAI needs mnemos.llm.base-url"));
         LOG.infof("Mnemos uses the OpenAI-compatible model '%s' at %s", config.modelName(), baseUrl);

@@ -1,6 +1,10 @@
 package dev.mnemos.api;
 
+import dev.mnemos.injection.SessionMemoryUnavailableException;
+import dev.mnemos.injection.TripAi;
+import dev.mnemos.llm.ScriptedChatModel;
 import dev.mnemos.session.TestRedis;
+import jakarta.inject.Inject;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -13,6 +17,7 @@ import java.util.UUID;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.notNullValue;
 
@@ -28,6 +33,9 @@ class RedisDownTest {
         }
     }
 
+    @Inject TripAi ai;
+    @Inject ScriptedChatModel model;
+
     @Test
     void redisDownAnswers503QuicklyAndServiceRecovers() {
         String user = "u-" + UUID.randomUUID();
@@ -41,6 +49,10 @@ class RedisDownTest {
                 .post("/v1/sessions/{id}/steps", id).then().statusCode(503)
                 .contentType("application/problem+json").header("Retry-After", notNullValue());
         given().auth().oauth2(token).get("/v1/sessions/{id}", id).then().statusCode(503);
+        model.reset();
+        assertThatThrownBy(() -> ai.chat(id, "anything while Redis is down"))
+                .isInstanceOf(SessionMemoryUnavailableException.class);
+        assertThat(model.requests()).as("no model call without memory").isEmpty();
         long elapsedMs = (System.nanoTime() - start) / 1_000_000;
         assertThat(elapsedMs).as("two calls answered within the configured timeouts").isLessThan(10_000);
 

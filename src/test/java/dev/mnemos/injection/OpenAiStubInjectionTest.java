@@ -3,7 +3,10 @@ package dev.mnemos.injection;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
-import dev.langchain4j.model.openai.OpenAiChatModel;
+import dev.langchain4j.model.chat.ChatModel;
+import dev.mnemos.llm.ChatModelProducer;
+import dev.mnemos.llm.LlmConfig;
+import java.util.Optional;
 import dev.mnemos.llm.ScriptedChatModel;
 import dev.mnemos.session.Constraint;
 import dev.mnemos.session.Scope;
@@ -61,11 +64,21 @@ class OpenAiStubInjectionTest {
             exchange.close();
         });
         server.start();
-        OpenAiChatModel openAi = OpenAiChatModel.builder()
-                .baseUrl("http://127.0.0.1:" + server.getAddress().getPort() + "/v1")
-                .apiKey("stub-key").modelName("stub-model").temperature(0.0).timeout(Duration.ofSeconds(10)).build();
+        // the production factory, configured the way mnemos.llm.* properties configure it
+        ChatModel openAi = ChatModelProducer.openAiCompatible(new StubLlmConfig(
+                "http://127.0.0.1:" + server.getAddress().getPort() + "/v1"));
         model.reset();
         model.script(request -> openAi.chat(request).aiMessage().text());
+    }
+
+    private record StubLlmConfig(String url) implements LlmConfig {
+        public Provider provider() { return Provider.OPENAI; }
+        public Optional<String> baseUrl() { return Optional.of(url); }
+        public String apiKey() { return "stub-key"; }
+        public String modelName() { return "stub-model"; }
+        public double temperature() { return 0; }
+        public Duration timeout() { return Duration.ofSeconds(10); }
+        public int maxInputChars() { return 50_000; }
     }
 
     @AfterEach

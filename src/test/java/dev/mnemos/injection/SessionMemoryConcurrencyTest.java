@@ -33,6 +33,7 @@ class SessionMemoryConcurrencyTest {
     @Inject TripAi ai;
     @Inject ScriptedChatModel model;
     @Inject SessionStore store;
+    @Inject StepTraceStore traces;
 
     @Test
     void concurrentStepsAndExternalWritesAreAllKeptOrCleanlyRefused() throws Exception {
@@ -87,5 +88,7 @@ class SessionMemoryConcurrencyTest {
         }
         assertThat(after.version()).isEqualTo(1L + written.size() + EXTERNAL);
         assertThat(after.stepPointer().index()).isEqualTo(written.size());
+        int retries = traces.all(id).stream().mapToInt(t -> t.written().retries()).sum();
+        assertThat(retries + refused.size()).as("the writers really raced: some write-back lost its CAS").isPositive();
     }
 }

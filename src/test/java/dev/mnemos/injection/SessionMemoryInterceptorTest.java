@@ -58,6 +58,7 @@ class SessionMemoryInterceptorTest {
 
         for (int n = 1; n <= 3; n++) {
             String answer = ai.chat(id, "message " + n);
+            assertThat(answer).isEqualTo("answer " + n);
 
             String system = Requests.system(model.requests().get(n - 1));
             assertThat(system).contains("You help plan trips.", "goal: \"plan a 3-day trip to Kyoto\"",
@@ -71,11 +72,6 @@ class SessionMemoryInterceptorTest {
             assertThat(after.collected()).containsEntry("answer.chat", answer);
             assertThat(after.stepPointer()).isEqualTo(new StepPointer(n, "chat"));
         }
-        assertThat(answerOf(3)).isEqualTo("answer 3");
-    }
-
-    private String answerOf(int n) {
-        return "answer " + n;
     }
 
     @Test

@@ -184,15 +184,31 @@ class SessionEndTest {
 
     @Test
     void twoSessionsEndingConcurrentlyBothLand() throws Exception {
-        String a = start(alice);
-        String b = start(alice);
-        observe(alice, a, "Always include sources", null, true);
-        observe(alice, b, "Never use emojis", null, true);
-        CompletableFuture<Integer> endA = CompletableFuture.supplyAsync(() -> as(alice).post("/v1/sessions/{id}/end", a).statusCode());
-        CompletableFuture<Integer> endB = CompletableFuture.supplyAsync(() -> as(alice).post("/v1/sessions/{id}/end", b).statusCode());
-        assertThat(endA.get(60, TimeUnit.SECONDS)).isEqualTo(200);
-        assertThat(endB.get(60, TimeUnit.SECONDS)).isEqualTo(200);
-        assertThat(profile()).containsExactlyInAnyOrder("Always include sources", "Never use emojis");
+        List<String> expected = new java.util.ArrayList<>();
+        for (int pair = 0; pair < 4; pair++) {
+            String a = start(alice);
+            String b = start(alice);
+            observe(alice, a, "Always include sources of kind " + pair, null, true);
+            observe(alice, b, "Never use emojis in reply type " + pair, null, true);
+            expected.add("Always include sources of kind " + pair);
+            expected.add("Never use emojis in reply type " + pair);
+            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+            CompletableFuture<Integer> endA = CompletableFuture.supplyAsync(() -> endAfter(go, a));
+            CompletableFuture<Integer> endB = CompletableFuture.supplyAsync(() -> endAfter(go, b));
+            go.countDown();
+            assertThat(endA.get(60, TimeUnit.SECONDS)).isEqualTo(200);
+            assertThat(endB.get(60, TimeUnit.SECONDS)).isEqualTo(200);
+        }
+        assertThat(profile()).containsExactlyInAnyOrderElementsOf(expected);
+    }
+
+    private int endAfter(java.util.concurrent.CountDownLatch go, String session) {
+        try {
+            go.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return as(alice).post("/v1/sessions/{id}/end", session).statusCode();
     }
 
     @Test

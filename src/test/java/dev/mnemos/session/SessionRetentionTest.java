@@ -40,4 +40,19 @@ class SessionRetentionTest {
         assertThat(store.at(id, 22).collected()).containsEntry("n", "20");
         assertThat(store.rollback(id, 25, OptionalLong.empty(), "t").collected()).containsEntry("n", "23");
     }
+
+    @Test
+    void rollbackBeyondRetentionAnswers410OverHttp() {
+        String user = "u-" + SessionIds.newId();
+        String id = store.create(user, null, "t").sessionId();
+        for (int i = 0; i < 20; i++) {
+            store.write(id, SessionPatch.builder().putCollected("n", Integer.toString(i)).build(), OptionalLong.empty(), null, "t");
+        }
+        io.restassured.RestAssured.given().auth().oauth2(dev.mnemos.api.Tokens.user(user))
+                .contentType(io.restassured.http.ContentType.JSON).body(Map.of("toVersion", 3))
+                .post("/v1/sessions/{id}/rollback", id).then().statusCode(410)
+                .contentType("application/problem+json").body("oldestVersion", org.hamcrest.Matchers.equalTo(12))
+                .body("detail", org.hamcrest.Matchers.containsString("retention"));
+        assertThat(store.get(id).version()).isEqualTo(21);
+    }
 }

@@ -27,12 +27,18 @@ public class TestRedis implements QuarkusTestResourceLifecycleManager {
     }
 
     public static synchronized void startServer() {
+        if (listening()) {
+            throw new IllegalStateException("port " + PORT + " is already taken: the test must own its redis-server");
+        }
         try {
             process = new ProcessBuilder("redis-server", "--port", Integer.toString(PORT), "--bind", "127.0.0.1",
                     "--save", "", "--appendonly", "no").redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
             for (int i = 0; i < 100 && !listening(); i++) {
                 Thread.sleep(50);
+            }
+            if (!listening()) {
+                throw new IllegalStateException("the test redis-server did not start listening on port " + PORT);
             }
         } catch (IOException | InterruptedException e) {
             throw new IllegalStateException("cannot start the test redis-server", e);
