@@ -11,7 +11,7 @@ import java.util.Optional;
  * Turns a reconcile answer into validated operations. Lenient on form (prose around the JSON,
  * {@code "event"} for {@code "op"}, ids as strings, bare strings as ADDs), strict on meaning: an
  * UPDATE of an id that was never shown becomes an ADD (the text is not lost), a DELETE of an unknown
- * id is dropped, an operation without its text is dropped. Empty when the answer holds no usable
+ * id is dropped, an operation without its text (or whose text has no letter at all) is dropped. Empty when the answer holds no usable
  * operation list at all, so the caller falls back.
  */
 public final class ReconcileParser {
@@ -34,7 +34,7 @@ public final class ReconcileParser {
     }
 
     private static Optional<ReconcileOp> op(JsonNode element, int candidates) {
-        if (element.isTextual() && !element.asText().isBlank()) {
+        if (element.isTextual() && meaningful(element.asText())) {
             return Optional.of(new ReconcileOp(ReconcileOp.Op.ADD, null, element.asText().strip(), null, null));
         }
         if (!element.isObject()) {
@@ -44,7 +44,8 @@ public final class ReconcileParser {
                 .flatMap(ReconcileParser::opOf);
         Integer id = LenientJson.text(element, "id", "memory_id", "index").flatMap(ReconcileParser::smallId)
                 .filter(i -> i >= 0 && i < candidates).orElse(null);
-        String text = LenientJson.text(element, "text", "fact", "memory", "new_text").orElse(null);
+        String text = LenientJson.text(element, "text", "fact", "memory", "new_text")
+                .filter(ReconcileParser::meaningful).orElse(null);
         String category = LenientJson.text(element, "category").orElse(null);
         String slot = LenientJson.text(element, "slot").orElse(null);
         if (op.isEmpty()) {
@@ -59,6 +60,11 @@ public final class ReconcileParser {
                     : Optional.of(new ReconcileOp(ReconcileOp.Op.DELETE, id, null, null, null));
             case NONE -> Optional.of(new ReconcileOp(ReconcileOp.Op.NONE, null, null, null, null));
         };
+    }
+
+    /** A fact says something in words: a bare number or punctuation (a coerced 7) is not one. */
+    private static boolean meaningful(String text) {
+        return text.codePoints().anyMatch(Character::isLetter);
     }
 
     private static Optional<ReconcileOp.Op> opOf(String value) {

@@ -16,11 +16,12 @@ class ReconcileParserTest {
     }
 
     @Test
-    void coercesWrongElementTypes() {
-        String answer = "{'memory': [{event: 'update', id: '1', text: 42}, \"Likes tea\", 17, null, {\"op\": \"delete\", \"id\": 0.0},],}";
+    void coercesWrongElementTypesAndDropsTextWithoutWords() {
+        String answer = "{'memory': [{event: 'update', id: '1', text: 42}, \"Likes tea\", 17, null, {\"op\": \"delete\", \"id\": 0.0},"
+                + " {op: 'ADD', text: 'Runs 10 km', category: 3}],}";
         assertThat(ReconcileParser.parse(answer, 2)).contains(List.of(
-                new ReconcileOp(ReconcileOp.Op.UPDATE, 1, "42", null, null),
-                new ReconcileOp(ReconcileOp.Op.ADD, null, "Likes tea", null, null)));
+                new ReconcileOp(ReconcileOp.Op.ADD, null, "Likes tea", null, null),
+                new ReconcileOp(ReconcileOp.Op.ADD, null, "Runs 10 km", "3", null)));
     }
 
     @Test

@@ -66,27 +66,56 @@ class ProfileModelPathTest {
     void sixteenConcurrentSlowInstructsAllLandWithoutDuplicates() throws Exception {
         model.script(req -> {
             sleep(300);
-            return "{\"operations\": [{\"op\": \"ADD\", \"text\": \"" + newInformation(Prompts.body(req)).replace("remember ", "") + "\"}]}";
+            // the model's wording differs from the input, so a fallback to the deterministic path would show
+            return "{\"operations\": [{\"op\": \"ADD\", \"text\": \""
+                    + newInformation(Prompts.body(req)).replace("remember collects", "Collector of") + "\"}]}";
         });
         ExecutorService pool = Executors.newFixedThreadPool(16);
         try {
-            List<Future<Integer>> calls = new ArrayList<>();
+            List<Future<String>> calls = new ArrayList<>();
             for (int i = 0; i < 16; i++) {
                 String fact = "collects coin series " + i;
                 calls.add(pool.submit(() -> given().auth().oauth2(token).contentType(ContentType.JSON)
-                        .body(Map.of("instruction", "remember " + fact)).post("/v1/profile/instruct").statusCode()));
+                        .body(Map.of("instruction", "remember " + fact)).post("/v1/profile/instruct")
+                        .then().statusCode(200).extract().path("path")));
             }
-            for (Future<Integer> call : calls) {
-                assertThat(call.get(60, TimeUnit.SECONDS)).isEqualTo(200);
+            for (Future<String> call : calls) {
+                assertThat(call.get(60, TimeUnit.SECONDS)).isEqualTo("MODEL");
             }
+            assertThat(model.requests()).hasSize(16);
         } finally {
             pool.shutdownNow();
         }
         List<String> facts = facts();
         assertThat(facts).hasSize(16).doesNotHaveDuplicates();
         for (int i = 0; i < 16; i++) {
-            assertThat(facts).contains("collects coin series " + i);
+            assertThat(facts).contains("Collector of coin series " + i);
         }
+    }
+
+    @Test
+    void aSlowModelCallDoesNotUndoADeleteMadeWhileItWasThinking() throws Exception {
+        model.script(req -> "{\"operations\": [{\"op\": \"ADD\", \"text\": \"Keeps bees\"}]}");
+        instruct("remember I keep bees").statusCode(200);
+        long bees = given().auth().oauth2(token).get("/v1/profile").then().extract().jsonPath().getLong("facts[0].id");
+        java.util.concurrent.CountDownLatch thinking = new java.util.concurrent.CountDownLatch(1);
+        model.script(req -> {
+            thinking.countDown();
+            sleep(1500);
+            return "{\"operations\": [{\"op\": \"ADD\", \"text\": \"Plays the cello\"}]}";
+        });
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<String> slow = pool.submit(() -> given().auth().oauth2(token).contentType(ContentType.JSON)
+                    .body(Map.of("instruction", "remember I play the cello")).post("/v1/profile/instruct")
+                    .then().statusCode(200).extract().path("path"));
+            assertThat(thinking.await(30, TimeUnit.SECONDS)).isTrue();
+            given().auth().oauth2(token).delete("/v1/profile/facts/{id}", bees).then().statusCode(200);
+            assertThat(slow.get(60, TimeUnit.SECONDS)).isEqualTo("MODEL");
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(facts()).containsExactly("Plays the cello");
     }
 
     @Test
@@ -143,10 +172,10 @@ class ProfileModelPathTest {
     }
 
     @Test
-    void wrongElementTypesAreCoerced() {
+    void wrongElementTypesAreCoercedAndMeaninglessTextIsDropped() {
         model.script(req -> "Here you go: {operations: [\"Prefers dark mode\", 42, {'op': 'add', 'text': 7}],}");
         instruct("remember I prefer dark mode").statusCode(200).body("path", equalTo("MODEL"));
-        assertThat(facts()).containsExactly("Prefers dark mode", "7");
+        assertThat(facts()).containsExactly("Prefers dark mode");
     }
 
     @Test
