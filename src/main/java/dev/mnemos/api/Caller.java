@@ -3,6 +3,7 @@ package dev.mnemos.api;
 import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.ws.rs.NotFoundException;
+import org.eclipse.microprofile.jwt.JsonWebToken;
 
 /**
  * The authenticated caller. The user always comes from the token's subject; a token with the
@@ -20,8 +21,14 @@ public class Caller {
         this.identity = identity;
     }
 
-    /** The user id of the token's subject. */
+    /**
+     * The user id: the token's {@code sub} claim. Not {@code getName()}, which smallrye-jwt takes from
+     * {@code upn} or {@code preferred_username} first, claims a user may be able to choose.
+     */
     public String userId() {
+        if (identity.getPrincipal() instanceof JsonWebToken jwt && jwt.getSubject() != null) {
+            return jwt.getSubject();
+        }
         return identity.getPrincipal().getName();
     }
 

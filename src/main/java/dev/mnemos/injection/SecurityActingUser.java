@@ -4,6 +4,7 @@ import io.quarkus.arc.Arc;
 import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
+import org.eclipse.microprofile.jwt.JsonWebToken;
 
 import java.util.Optional;
 
@@ -31,6 +32,8 @@ public class SecurityActingUser implements ActingUser {
         if (current.isAnonymous() || current.hasRole(SERVICE_ROLE)) {
             return Optional.empty();
         }
-        return Optional.of(current.getPrincipal().getName());
+        // the token's subject, never upn or preferred_username (smallrye-jwt's getName() prefers those)
+        return Optional.of(current.getPrincipal() instanceof JsonWebToken jwt && jwt.getSubject() != null
+                ? jwt.getSubject() : current.getPrincipal().getName());
     }
 }

@@ -9,6 +9,7 @@ import java.util.Collection;
 public final class PatchValidator {
 
     private static final int MAX_ID = 128;
+    private static final java.util.regex.Pattern SLOT = java.util.regex.Pattern.compile("[a-z][a-z0-9._-]{0,127}");
 
     private final SessionConfig limits;
 
@@ -79,6 +80,10 @@ public final class PatchValidator {
         }
         text(field + ".text", o.text(), limits.maxTextChars(), false);
         optionalText(field + ".evidence", o.evidence());
+        if (o.slot() != null && !SLOT.matcher(o.slot()).matches()) {
+            throw new InvalidPatchException(field + ".slot",
+                    "a slot name such as output.language: lower-case letters, digits, . _ -, at most 128 characters");
+        }
     }
 
     private void texts(String field, Collection<String> values) {

@@ -45,10 +45,10 @@ public class RedisSessionStore implements SessionStore {
     @Timeout(3000)
     public SessionState create(String userId, SessionPatch initial, String actor) {
         SessionIds.require("userId", userId);
-        SessionPatch patch = initial == null ? SessionPatch.builder().build() : initial.withIds(SessionIds::newId);
-        if (!patch.isEmpty()) {
-            validator.validate(patch);
+        if (initial != null && !initial.isEmpty()) {
+            validator.validate(initial);
         }
+        SessionPatch patch = initial == null ? SessionPatch.builder().build() : initial.withIds(SessionIds::newId);
         Instant now = now();
         SessionState empty = new SessionState(SessionIds.newId(), userId, 1, now, now, SessionState.Status.ACTIVE,
                 null, null, List.of(), List.of(), Map.of(), null, List.of(), List.of(), null, null);
@@ -58,7 +58,7 @@ public class RedisSessionStore implements SessionStore {
                     null, null, null, state));
             String userKey = SessionKeys.userSessions(userId);
             redis.sortedSet(String.class).zadd(userKey, now.toEpochMilli(), state.sessionId());
-            redis.key().pexpire(userKey, config.ttl().toMillis());
+            redis.key().pexpire(userKey, userIndexTtl());
             return state;
         });
     }
@@ -156,8 +156,9 @@ public class RedisSessionStore implements SessionStore {
         return guarded(() -> {
             rewrite("create", fork, OptionalLong.empty(),
                     new SessionEvent(1, SessionEvent.Type.FORK, now, actor, null, null, fromVersion, fork));
-            redis.sortedSet(String.class).zadd(SessionKeys.userSessions(fork.userId()), now.toEpochMilli(),
-                    fork.sessionId());
+            String userKey = SessionKeys.userSessions(fork.userId());
+            redis.sortedSet(String.class).zadd(userKey, now.toEpochMilli(), fork.sessionId());
+            redis.key().pexpire(userKey, userIndexTtl());
             return fork;
         });
     }
@@ -299,6 +300,15 @@ public class RedisSessionStore implements SessionStore {
         } catch (RuntimeException e) {
             throw new SessionStoreUnavailableException("Redis did not answer: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The user's index lives longer than one session's TTL: step writes keep a session alive but
+     * (being single-slot scripts) cannot refresh a key in the user's slot; listing prunes ids whose
+     * session is gone.
+     */
+    private long userIndexTtl() {
+        return config.ttl().toMillis() * 7;
     }
 
     private static Instant now() {

@@ -64,9 +64,10 @@ final class SessionScripts {
             if (e.getMessage() == null || !e.getMessage().contains("NOSCRIPT")) {
                 throw e;
             }
-            sha = redis.execute("SCRIPT", "LOAD", source).toString();
-            call.set(0, sha);
-            return redis.execute("EVALSHA", call.toArray(String[]::new));
+            // EVAL is routed by key, so on Redis Cluster it loads the script on the node that owns
+            // the session's slot (SCRIPT LOAD, having no key, may land on any node)
+            call.set(0, source);
+            return redis.execute("EVAL", call.toArray(String[]::new));
         }
     }
 

@@ -95,6 +95,9 @@ class SessionResourceTest {
         as(bob).body(Map.of("text", "x")).post("/v1/sessions/{id}/observations", id).then().statusCode(404);
         as(bob).delete("/v1/sessions/{id}", id).then().statusCode(404);
         as(bob).body(Map.of()).post("/v1/users/{u}/sessions", alice).then().statusCode(404);
+        given().auth().oauth2(Tokens.userWithUpn(bob, alice)).get("/v1/sessions/{id}", id).then().statusCode(404);
+        given().auth().oauth2(Tokens.userWithUpn(bob, alice)).contentType(ContentType.JSON).body(Map.of("goal", "mine"))
+                .post("/v1/sessions").then().statusCode(201).body("userId", equalTo(bob));
         given().get("/v1/sessions/{id}", id).then().statusCode(401);
         given().contentType(ContentType.JSON).body(Map.of()).post("/v1/sessions").then().statusCode(401);
 
@@ -119,6 +122,11 @@ class SessionResourceTest {
         bad(as(alice).body("[1,2]"), id, "body");
         as(alice).body("{\"patch\":{\"goal\":\"" + "x".repeat(300_000) + "\"}}").post("/v1/sessions/{id}/steps", id)
                 .then().statusCode(413).contentType("application/problem+json").body("field", equalTo("body"));
+        as(alice).body("{\"constraints\":[null]}").post("/v1/sessions").then().statusCode(400)
+                .contentType("application/problem+json").body("field", equalTo("patch.addConstraints[0]"));
+        as(alice).body(Map.of("text", "answers in Chinese", "slot", "x".repeat(200)))
+                .post("/v1/sessions/{id}/observations", id).then().statusCode(400)
+                .body("field", equalTo("patch.addObservations[0].slot"));
         as(alice).body(Map.of("toVersion", -1)).post("/v1/sessions/{id}/rollback", id).then().statusCode(400)
                 .body("field", equalTo("toVersion"));
         as(alice).body(Map.of("toVersion", 99)).post("/v1/sessions/{id}/rollback", id).then().statusCode(404)

@@ -21,6 +21,12 @@ public final class Tokens {
         return sign(name, Set.of("user", Caller.SERVICE_ROLE));
     }
 
+    /** A token whose {@code upn} names someone else than its subject (a claim a user may choose). */
+    public static String userWithUpn(String userId, String upn) {
+        return Jwt.issuer("mnemos").subject(userId).upn(upn).claim("preferred_username", upn)
+                .groups(Set.of("user")).expiresIn(Duration.ofHours(1)).sign();
+    }
+
     private static String sign(String subject, Set<String> groups) {
         return Jwt.issuer("mnemos").subject(subject).upn(subject).groups(groups)
                 .expiresIn(Duration.ofHours(1)).sign();

@@ -17,6 +17,9 @@ class SessionReplayTest {
     @Inject
     SessionStore store;
 
+    @Inject
+    io.quarkus.redis.datasource.RedisDataSource redis;
+
     @Test
     void replayingTheLogFromVersionOneYieldsTheCurrentStateAfterPatchesRollbacksAndFork() {
         String id = store.create("u-" + SessionIds.newId(), SessionPatch.builder().goal("g").build(), "t").sessionId();
@@ -81,5 +84,8 @@ class SessionReplayTest {
         assertThat(fork.collected()).containsEntry("city", "Rome");
         assertThat(fork.forkedFrom()).isEqualTo(new ForkOrigin(parent.sessionId(), 2));
         assertThat(store.liveSessions(parent.userId())).containsExactlyInAnyOrder(parent.sessionId(), fork.sessionId());
+        assertThat(redis.key().pttl(SessionKeys.userSessions(parent.userId()))).as("every key has a TTL").isPositive();
+        SessionKeys.all(fork.sessionId()).stream().filter(k -> redis.key().exists(k))
+                .forEach(k -> assertThat(redis.key().pttl(k)).as(k).isPositive());
     }
 }
