@@ -18,7 +18,19 @@ public class ProfileCache {
     private record Entry(long revision, List<ActiveFact> facts) {
     }
 
+    /** Users kept at most; beyond it some entries are dropped, which is always safe (a miss re-reads). */
+    static final int MAX_USERS = 10_000;
+
     private final Map<String, Entry> entries = new ConcurrentHashMap<>();
+    private final int maxUsers;
+
+    public ProfileCache() {
+        this(MAX_USERS);
+    }
+
+    ProfileCache(int maxUsers) {
+        this.maxUsers = maxUsers;
+    }
 
     /** The facts cached for {@code userId} at exactly {@code revision}. */
     public Optional<List<ActiveFact>> get(String userId, long revision) {
@@ -30,6 +42,15 @@ public class ProfileCache {
     public void put(String userId, long revision, List<ActiveFact> facts) {
         entries.merge(userId, new Entry(revision, List.copyOf(facts)),
                 (old, fresh) -> old.revision() > fresh.revision() ? old : fresh);
+        int excess = entries.size() - maxUsers;
+        if (excess > 0) {
+            entries.keySet().stream().filter(k -> !k.equals(userId)).limit(excess + maxUsers / 10).toList()
+                    .forEach(entries::remove);
+        }
+    }
+
+    int size() {
+        return entries.size();
     }
 
     public void invalidate(String userId) {

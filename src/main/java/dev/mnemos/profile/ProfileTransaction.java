@@ -119,8 +119,9 @@ public class ProfileTransaction {
         List<Change> report = new ArrayList<>();
         for (ProfileFact target : targets) {
             ProfileEvent.update("before = null, after = null where factId = ?1", target.id);
-            ProfileEvent.update("before = null, after = null where userId = ?1 and factId is null and (before = ?2 or after = ?2)",
-                    ctx.userId(), target.text);
+            // other facts' events may quote the text too (the UPDATE that superseded it, a MERGE …)
+            ProfileEvent.update("before = null where userId = ?1 and before = ?2", ctx.userId(), target.text);
+            ProfileEvent.update("after = null where userId = ?1 and after = ?2", ctx.userId(), target.text);
             forgotten.fire(new FactForgotten(ctx.userId(), target.id, target.slot, target.text));
             target.delete();
             report.add(audit(ctx, target.id, ProfileAction.FORGET, null, null,

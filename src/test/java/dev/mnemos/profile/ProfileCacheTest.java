@@ -35,4 +35,14 @@ class ProfileCacheTest {
         cache.invalidate("u");
         assertThat(cache.get("u", 1)).isEmpty();
     }
+
+    @Test
+    void staysBoundedAndKeepsTheEntryJustPut() {
+        ProfileCache cache = new ProfileCache(100);
+        for (int i = 0; i < 1_000; i++) {
+            cache.put("user-" + i, 1, java.util.List.of());
+        }
+        org.assertj.core.api.Assertions.assertThat(cache.size()).isLessThanOrEqualTo(100);
+        org.assertj.core.api.Assertions.assertThat(cache.get("user-999", 1)).isPresent();
+    }
 }

@@ -107,6 +107,19 @@ class ProfileResourceTest {
     }
 
     @Test
+    void forgettingASupersededFactRemovesItsTextFromTheEventThatReplacedIt() throws Exception {
+        long chinese = add(token, "Reply in Chinese");
+        post(token, "/v1/profile/facts", Map.of("text", "Reply in English")).statusCode(201)
+                .body("changes[0].before", equalTo("Reply in Chinese"));
+        given().auth().oauth2(token).delete("/v1/profile/facts/" + chinese).then().statusCode(200);
+        assertThat(count("select count(*) from profile_event where user_id = ? and (before = ? or after = ?)",
+                alice, "Reply in Chinese", "Reply in Chinese")).isZero();
+        assertThat(count("select count(*) from profile_event where user_id = ? and after = ?", alice, "Reply in English"))
+                .as("the text that is still held stays in the history").isPositive();
+        given().auth().oauth2(token).get("/v1/profile").then().body("facts.text", equalTo(List.of("Reply in English")));
+    }
+
+    @Test
     void chineseAndMixedTextRoundTripsExactly() {
         String text = "以后用中文回答，但代码注释用 English 🙂 «quotes» \"double\" עברית\nsecond line";
         add(token, text);
