@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mnemos.session.SessionConfig;
 import dev.mnemos.session.SessionKeys;
+import dev.mnemos.session.SessionStoreUnavailableException;
 import io.quarkus.redis.datasource.RedisDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -12,15 +13,24 @@ import java.util.Optional;
 
 /**
  * Step traces in Redis: hash {@code mnemos:{s:<id>}:trace}, field = written version, value = JSON,
- * with the session's TTL. Saving is one round trip that also drops the trace that fell out of the
- * retention window, so the hash stays bounded however long the session runs.
+ * with the session's TTL. Saving is one round trip that, every 64 saves past the retention, drops
+ * all traces older than the retention window, so the hash stays bounded however long the session
+ * runs. Redis failures surface as {@link SessionStoreUnavailableException} (503 at the API).
  */
 @ApplicationScoped
 public class RedisStepTraceStore implements StepTraceStore {
 
+    // Saves a trace; once the hash holds 64 more traces than retained, drops every trace older than
+    // the retention window in one sweep (traces exist only for some versions, so deleting exactly
+    // version - retention would miss most of them). Amortised cost per save stays constant.
     private static final String SAVE = """
             redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-            if tonumber(ARGV[3]) > 0 then redis.call('HDEL', KEYS[1], ARGV[3]) end
+            local expired = tonumber(ARGV[3])
+            if expired > 0 and redis.call('HLEN', KEYS[1]) > tonumber(ARGV[5]) + 64 then
+              for _, field in ipairs(redis.call('HKEYS', KEYS[1])) do
+                if tonumber(field) <= expired then redis.call('HDEL', KEYS[1], field) end
+              end
+            end
             redis.call('PEXPIRE', KEYS[1], ARGV[4])
             return 1""";
 
@@ -43,21 +53,30 @@ public class RedisStepTraceStore implements StepTraceStore {
     @Override
     public void save(StepTrace trace) {
         long expired = trace.version() - config.traceRetention();
-        redis.execute("EVAL", SAVE, "1", key(trace.sessionId()), Long.toString(trace.version()), write(trace),
-                Long.toString(Math.max(0, expired)), Long.toString(session.ttl().toMillis()));
+        guarded(() -> redis.execute("EVAL", SAVE, "1", key(trace.sessionId()), Long.toString(trace.version()),
+                write(trace), Long.toString(Math.max(0, expired)), Long.toString(session.ttl().toMillis()),
+                Integer.toString(config.traceRetention())));
     }
 
     /** The trace of the step that wrote {@code version}, or empty. */
     @Override
     public Optional<StepTrace> find(String sessionId, long version) {
-        String value = redis.hash(String.class).hget(key(sessionId), Long.toString(version));
+        String value = guarded(() -> redis.hash(String.class).hget(key(sessionId), Long.toString(version)));
         return Optional.ofNullable(value).map(this::read);
     }
 
     @Override
     public List<StepTrace> all(String sessionId) {
-        return redis.hash(String.class).hgetall(key(sessionId)).values().stream().map(this::read)
+        return guarded(() -> redis.hash(String.class).hgetall(key(sessionId))).values().stream().map(this::read)
                 .sorted(java.util.Comparator.comparingLong(StepTrace::version)).toList();
+    }
+
+    private static <T> T guarded(java.util.function.Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (RuntimeException e) {
+            throw new SessionStoreUnavailableException("Redis did not answer: " + e.getMessage(), e);
+        }
     }
 
     private String write(StepTrace trace) {
