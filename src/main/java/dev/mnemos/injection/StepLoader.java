@@ -23,12 +23,11 @@ public class StepLoader {
     private final ProfileReader profiles;
     private final MemoryBlockRenderer renderer;
     private final ActingUser actingUser;
-    private final int plansLoaded;
+    private final int plansShown;
 
     public StepLoader(SessionStore store, ProfileReader profiles, InjectionConfig config, ActingUser actingUser) {
         this.store = store;
-        // one plan beyond the shown window, so the plan that just left it can be folded into the summary
-        this.plansLoaded = config.plansShown() + 1;
+        this.plansShown = config.plansShown();
         this.profiles = profiles;
         this.renderer = MemoryBlockRenderer.from(config);
         this.actingUser = actingUser;
@@ -62,7 +61,7 @@ public class StepLoader {
 
     private SessionState read(String sessionId) {
         try {
-            return store.recent(sessionId, plansLoaded);
+            return SummaryFolder.loadForFold(store, sessionId, plansShown);
         } catch (SessionNotFoundException e) {
             throw e;
         } catch (RuntimeException e) {

@@ -68,7 +68,7 @@ public class StepWriteBack {
                 }
                 LOG.debugf("step %s of session %s: version %d is stale (now %d), re-reading", method.step(),
                         loaded.sessionId(), basis.version(), e.actual());
-                basis = store.recent(loaded.sessionId(), config.plansShown() + 1);
+                basis = SummaryFolder.loadForFold(store, loaded.sessionId(), config.plansShown());
             }
         }
     }

@@ -52,6 +52,17 @@ public final class SummaryFolder {
         return state.plans().subList(0, outside).stream().filter(p -> p.version() > folded).toList();
     }
 
+    /**
+     * Loads the session with every plan the fold still needs: normally the shown window plus one,
+     * more when several plans arrived since the last fold (for example through the HTTP steps API).
+     */
+    public static SessionState loadForFold(dev.mnemos.session.SessionStore store, String sessionId, int plansShown) {
+        SessionState state = store.recent(sessionId, plansShown + 1);
+        PlanVersion latest = state.latestPlan();
+        int needed = latest == null ? 0 : latest.version() - foldedThrough(state);
+        return needed > plansShown + 1 ? store.recent(sessionId, needed) : state;
+    }
+
     static int foldedThrough(SessionState state) {
         try {
             return Integer.parseInt(state.collected().getOrDefault(FOLDED_KEY, "0"));

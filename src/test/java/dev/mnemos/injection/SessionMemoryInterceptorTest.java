@@ -231,6 +231,20 @@ class SessionMemoryInterceptorTest {
     }
 
     @Test
+    void plansWrittenOutsideTheInterceptorAreAllFoldedIntoTheSummary() {
+        String id = session().sessionId();
+        for (int i = 1; i <= 5; i++) {
+            store.write(id, SessionPatch.builder().addPlan("outside plan " + i + "\nmore", null, null).build(),
+                    OptionalLong.empty(), null, "http");
+        }
+        model.script(request -> "ok");
+        ai.chat(id, "what now?");
+
+        assertThat(store.get(id).summary()).contains("plan v1: outside plan 1", "plan v2: outside plan 2",
+                "plan v3: outside plan 3").doesNotContain("plan v4", "plan v5");
+    }
+
+    @Test
     void slowProfileIsSkippedAfterTheTimeout() {
         profiles.set(user, List.of(new ProfileLine("f1", "DOMAIN", null, "railway engineer", 0.8)));
         profiles.delay(java.time.Duration.ofSeconds(3));
