@@ -4,6 +4,7 @@ import dev.mnemos.injection.MissingMemoryIdException;
 import dev.mnemos.injection.SessionMemoryUnavailableException;
 import dev.mnemos.injection.SessionMixUpException;
 import dev.mnemos.injection.StepWriteConflictException;
+import dev.mnemos.injection.StepWriteRejectedException;
 import jakarta.ws.rs.core.Response;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
@@ -26,6 +27,12 @@ public class InjectionProblemMappers {
     @ServerExceptionMapper
     public Response conflict(StepWriteConflictException e) {
         return Problem.of(Response.Status.CONFLICT, e.getMessage() + "; retry the message").toResponse();
+    }
+
+    @ServerExceptionMapper
+    public Response rejected(StepWriteRejectedException e) {
+        LOG.warn(e.getMessage());
+        return Problem.of(502, "Bad Gateway", e.getMessage()).toResponse();
     }
 
     @ServerExceptionMapper

@@ -1,5 +1,6 @@
 package dev.mnemos.injection;
 
+import dev.mnemos.session.InvalidPatchException;
 import dev.mnemos.session.SessionNotFoundException;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionState;
@@ -59,6 +60,8 @@ public class StepWriteBack {
                 LOG.debugf("step %s of session %s: wrote version %d on %d after %d retries", method.step(),
                         loaded.sessionId(), version, basis.version(), attempt);
                 return new Result(patch, basis.version(), version, attempt);
+            } catch (InvalidPatchException e) {
+                throw new StepWriteRejectedException(loaded.sessionId(), e.field(), e.getMessage());
             } catch (SessionNotFoundException e) {
                 throw new SessionMixUpException("session " + loaded.sessionId() + " no longer exists or has another owner than "
                         + loaded.state().userId());

@@ -245,6 +245,16 @@ class SessionMemoryInterceptorTest {
     }
 
     @Test
+    void anAnswerBreakingASessionRuleIsRefusedAsTheModelsFaultAndWritesNothing() {
+        SessionState before = session();
+        model.script(request -> "x".repeat(60_000));
+        assertThatThrownBy(() -> ai.plan(before.sessionId(), "a very long plan please"))
+                .isInstanceOfSatisfying(StepWriteRejectedException.class,
+                        e -> assertThat(e.field()).isEqualTo("patch.addPlan.content"));
+        assertThat(store.get(before.sessionId())).isEqualTo(before);
+    }
+
+    @Test
     void slowProfileIsSkippedAfterTheTimeout() {
         profiles.set(user, List.of(new ProfileLine("f1", "DOMAIN", null, "railway engineer", 0.8)));
         profiles.delay(java.time.Duration.ofSeconds(3));
