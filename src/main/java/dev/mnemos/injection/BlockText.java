@@ -6,12 +6,12 @@ package dev.mnemos.injection;
  * new line, open or close the {@code <memory-data>} frame, or reorder what the reader sees.
  * Letters of every script, emoji and punctuation pass unchanged.
  */
-final class BlockText {
+public final class BlockText {
 
     private BlockText() {
     }
 
-    static String quote(String value) {
+    public static String quote(String value) {
         if (isPlain(value)) {
             return '"' + value + '"';
         }

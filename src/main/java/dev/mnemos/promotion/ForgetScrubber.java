@@ -2,6 +2,7 @@ package dev.mnemos.promotion;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mnemos.injection.BlockText;
 import dev.mnemos.profile.FactForgotten;
 import dev.mnemos.profile.FactText;
 import io.quarkus.hibernate.orm.panache.Panache;
@@ -35,6 +36,12 @@ public class ForgetScrubber {
                         + " where user_id = ?3 and (strpos(final_state, ?1) > 0 or strpos(events, ?1) > 0"
                         + " or strpos(report, ?1) > 0 or strpos(coalesce(traces, ''), ?1) > 0)")
                 .setParameter(1, escaped).setParameter(2, FORGOTTEN).setParameter(3, fact.userId()).executeUpdate();
+        // in a trace the text sits inside the memory block, quoted by the block first and by JSON then
+        String quoted = BlockText.quote(fact.text());
+        String inBlock = escaped(quoted.substring(1, quoted.length() - 1));
+        Panache.getEntityManager().createNativeQuery("update session_archive set traces = replace(traces, ?1, ?2)"
+                        + " where user_id = ?3 and strpos(traces, ?1) > 0")
+                .setParameter(1, inBlock).setParameter(2, FORGOTTEN).setParameter(3, fact.userId()).executeUpdate();
     }
 
     /** The text as it appears inside a JSON string. */

@@ -43,16 +43,6 @@ public class PostgresSessionArchive implements SessionArchive {
         })));
     }
 
-    /** The archived replay log, oldest first. */
-    public Optional<List<SessionEvent>> events(String sessionId) {
-        return find(sessionId).map(Archived::events);
-    }
-
-    /** The archived state at the session's last version (status ENDED). */
-    public Optional<SessionState> finalState(String sessionId) {
-        return find(sessionId).map(Archived::finalState);
-    }
-
     /** The archived trace of the step that wrote {@code version}, or empty. */
     @Transactional
     public Optional<StepTrace> trace(String sessionId, long version) {
@@ -62,6 +52,7 @@ public class PostgresSessionArchive implements SessionArchive {
     }
 
     /** The user who owned the archived session. */
+    @Override
     @Transactional
     public Optional<String> owner(String sessionId) {
         return ArchivedSession.<ArchivedSession>findByIdOptional(sessionId).map(a -> a.userId);

@@ -14,4 +14,9 @@ public interface SessionArchive {
     }
 
     Optional<Archived> find(String sessionId);
+
+    /** The owner of an archived session, without reading its history. */
+    default Optional<String> owner(String sessionId) {
+        return find(sessionId).map(Archived::userId);
+    }
 }

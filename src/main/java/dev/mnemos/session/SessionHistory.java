@@ -24,18 +24,18 @@ public class SessionHistory {
         try {
             return store.owner(sessionId);
         } catch (SessionNotFoundException e) {
-            return archived(sessionId).userId();
+            return archive.owner(sessionId).orElseThrow(() -> new SessionNotFoundException(sessionId));
         }
     }
 
+    /** Events from the live log; only when it has none in range is the archive consulted. */
     public List<SessionEvent> events(String sessionId, long fromVersion, int limit) {
-        try {
-            store.owner(sessionId);
-            return store.events(sessionId, fromVersion, limit);
-        } catch (SessionNotFoundException e) {
-            return archived(sessionId).events().stream()
-                    .filter(ev -> ev.version() >= fromVersion).limit(limit).toList();
+        List<SessionEvent> live = store.events(sessionId, fromVersion, limit);
+        if (!live.isEmpty()) {
+            return live;
         }
+        return archive.find(sessionId).map(a -> a.events().stream()
+                .filter(ev -> ev.version() >= fromVersion).limit(limit).toList()).orElse(List.of());
     }
 
     public SessionState at(String sessionId, long version) {

@@ -31,10 +31,19 @@ class ArchivedTraceTest {
 
     @Test
     void traceOutlivesTheSessionKeysAndForgetRemovesTheFactFromIt() {
+        endThenForget("works on tidal turbines in Orkney", "tidal turbines in Orkney");
+    }
+
+    @Test
+    void forgetFindsTextThatTheBlockHadToEscape() {
+        endThenForget("Lives at \"Rose <Cottage>\" \\ Lane\nsecond line", "Rose");
+    }
+
+    private void endThenForget(String fact, String marker) {
         String user = "u-" + SessionIds.newId();
         String token = Tokens.user(user);
         long factId = given().auth().oauth2(token).contentType(ContentType.JSON)
-                .body(Map.of("category", "DOMAIN", "text", "works on tidal turbines in Orkney"))
+                .body(Map.of("category", "DOMAIN", "text", fact))
                 .post("/v1/profile/facts").then().statusCode(201).extract().jsonPath().getLong("changes[0].factId");
         String id = store.create(user, SessionPatch.builder().goal("write a grant proposal").build(), "t").sessionId();
         model.reset();
@@ -46,12 +55,12 @@ class ArchivedTraceTest {
 
         given().auth().oauth2(token).get("/v1/sessions/{id}/steps/2/trace", id).then().statusCode(200)
                 .body("step", equalTo("chat")).body("read.sessionVersion", equalTo(1))
-                .body("injected.block", containsString("tidal turbines in Orkney"));
+                .body("injected.block", containsString(marker));
         given().auth().oauth2(Tokens.user("other-" + SessionIds.newId())).get("/v1/sessions/{id}/steps/2/trace", id)
                 .then().statusCode(404);
 
         given().auth().oauth2(token).delete("/v1/profile/facts/{f}", factId).then().statusCode(200);
         given().auth().oauth2(token).get("/v1/sessions/{id}/steps/2/trace", id).then().statusCode(200)
-                .body("injected.block", not(containsString("tidal turbines in Orkney")));
+                .body("injected.block", not(containsString(marker)));
     }
 }
