@@ -39,6 +39,7 @@ class IntentRoutingTest {
     void insufficientInfoRecordsAndAsksOneQuestion(String message, Intent intent, Language lang) {
         script(intent);
         JsonPath answer = new AgentChat(token()).say(message);
+        assertRoutingSaw(message);
         assertThat(answer.getString("intent")).isEqualTo(intent.name());
         assertThat(answer.getString("question")).isEqualTo(lang == Language.ZH ? "多久？" : "How long?");
         assertThat(answer.getString("reply")).endsWith(answer.getString("question"));
@@ -60,6 +61,7 @@ class IntentRoutingTest {
     void ventingAndUnrecognizedRecordNothingAndPlanNothing(String message, Intent intent, Language lang) {
         script(intent);
         JsonPath answer = new AgentChat(token()).say(message);
+        assertRoutingSaw(message);
         Phrase expected = intent == Intent.VENTING ? Phrase.VENTING : Phrase.UNRECOGNIZED;
         assertThat(answer.getString("intent")).isEqualTo(intent.name());
         assertThat(answer.getString("reply")).isEqualTo(expected.in(lang));
@@ -82,15 +84,44 @@ class IntentRoutingTest {
         chat.say("run a marathon");
         script(intent);
         JsonPath answer = chat.say(message);
+        assertRoutingSaw(message);
         assertThat(answer.getString("intent")).isEqualTo(intent.name());
         assertThat(answer.getList("plans.score", Double.class)).containsExactly(9.0);
         assertThat(answer.getString("reply")).startsWith(lang == Language.ZH ? "计划 v1（评分 9/10）" : "Plan v1 (score 9/10)");
         assertThat(answer.getString("stepPointer.name")).isEqualTo("plan-evaluated");
     }
 
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "Can you make it better? | REVISE_PLAN | EN",
+            "再改进一下这个计划 | REVISE_PLAN | ZH",
+            "Let's go back to the first version | ROLLBACK_PLAN | EN",
+            "回到第1版 | ROLLBACK_PLAN | ZH",
+            "That's all, thanks | END_TASK | EN",
+            "好了，就这样吧，结束 | END_TASK | ZH"})
+    void planCommandsActOnTheExistingPlan(String message, Intent intent, Language lang) {
+        AgentChat chat = new AgentChat(token());
+        script(Intent.INSUFFICIENT_INFO);
+        chat.say("run a marathon");
+        script(Intent.READY_TO_DECOMPOSE);
+        chat.say("make the plan");
+        script(Intent.REVISE_PLAN);
+        chat.say("improve it");
+        script(intent);
+        JsonPath answer = chat.say(message);
+        assertRoutingSaw(message);
+        assertThat(answer.getString("intent")).isEqualTo(intent.name());
+        switch (intent) {
+            case REVISE_PLAN -> assertThat(answer.getList("plans.version", Integer.class)).containsExactly(1, 2, 3);
+            case ROLLBACK_PLAN -> assertThat(answer.getList("plans.version", Integer.class)).containsExactly(1);
+            case END_TASK -> assertThat(answer.getString("status")).isEqualTo("ENDED");
+            default -> throw new IllegalArgumentException(intent.name());
+        }
+    }
+
     private void script(Intent intent) {
         model.script(request -> switch (Prompts.name(request)) {
-            case "route-intent" -> "{\"intent\":\"" + intent + "\"}";
+            case "route-intent" -> routed(request, intent);
             case "analyze-requirements" -> analysis(request);
             case "decompose-plan" -> "{\"title\":\"Run\",\"steps\":[\"Buy shoes\",\"Run 3 times a week\",\"Race\"]}";
             case "evaluate-plan" -> "{\"score\":9,\"feedback\":\"fine\"}";
@@ -98,10 +129,26 @@ class IntentRoutingTest {
         });
     }
 
+    /**
+     * The scripted router answers the intent of the row; each test then checks that the routing
+     * prompt carried the user's message ({@link #assertRoutingSaw}), since a router that never saw
+     * the message could not have classified it.
+     */
+    private static String routed(ChatRequest request, Intent intent) {
+        return "{\"intent\":\"" + intent + "\"}";
+    }
+
     private static String analysis(ChatRequest request) {
         String message = Prompts.brief(request, "Message");
         String question = Language.of(message) == Language.ZH ? "多久？" : "How long?";
         return "{\"goal\":\"" + message + "\",\"findings\":[],\"question\":\"" + question + "\"}";
+    }
+
+    /** The newest routing request carried the user's message in its user text. */
+    private void assertRoutingSaw(String message) {
+        ChatRequest routing = model.requests().stream().filter(r -> Prompts.name(r).equals("route-intent"))
+                .reduce((first, second) -> second).orElseThrow();
+        assertThat(Prompts.user(routing)).contains(message);
     }
 
     private static String token() {
