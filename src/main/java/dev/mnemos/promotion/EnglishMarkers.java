@@ -7,6 +7,8 @@ import java.util.regex.Pattern;
 public final class EnglishMarkers implements MarkerSet {
 
     private static final int FLAGS = Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE;
+    private static final String TRANSIENT = "had|have had|ate|just ate|drank|hurt|hurts|injured|sprained|broke|"
+            + "am sick|feel sick|feeling sick|am ill|am tired|feel tired|exhausted|have a cold|have a fever|hungover";
 
     @Override
     public String language() {
@@ -31,6 +33,8 @@ public final class EnglishMarkers implements MarkerSet {
         return List.of(
                 Pattern.compile("\\bbudget\\b|[$€£¥]\\s?\\d|\\d\\s?(usd|eur|gbp|rmb|cny|dollars?|euros?)\\b", FLAGS),
                 Pattern.compile("\\bdeadline\\b|\\bdue (by|on)\\b|\\bby (monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight|noon)\\b", FLAGS),
-                Pattern.compile("\\bI (had|have had|ate|just ate|drank)\\b.*\\b(so|therefore)\\b", FLAGS));
+                // a one-off circumstance (something eaten, an injury, an illness) given as the reason
+                Pattern.compile("\\b(" + TRANSIENT + ")\\b.*\\b(so|therefore)\\b", FLAGS),
+                Pattern.compile("\\b(because|since|as)\\b.*\\b(" + TRANSIENT + ")\\b", FLAGS));
     }
 }

@@ -34,6 +34,13 @@ class PromotionPolicyTest {
             这次用英文回答                                          | REJECT
             今天不想吃辣                                            | REJECT
             我刚喝了牛奶所以不吃螃蟹                                  | REJECT
+            My knee hurts, so no hiking                          | REJECT
+            No running because I sprained my ankle               | REJECT
+            I have a cold so nothing iced please                 | REJECT
+            我腿受伤了所以不爬山                                     | REJECT
+            因为感冒了，不要冰饮                                      | REJECT
+            I'm vegetarian, so never suggest meat                | PROMOTE
+            我是素食者，以后都不要推荐肉                               | PROMOTE
             Prefers bullet points                                | PENDING
             喜欢简洁的回答                                          | PENDING
             """)
