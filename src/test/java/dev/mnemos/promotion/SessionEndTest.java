@@ -156,6 +156,33 @@ class SessionEndTest {
     }
 
     @Test
+    void chineseImplicitPreferenceIsPendingUntilSeenInThreeSessions() {
+        for (int i = 1; i <= 2; i++) {
+            String s = start(alice);
+            observe(alice, s, "喜欢靠过道的座位", null, false);
+            assertThat(end(alice, s).getList("pending.text", String.class)).containsExactly("喜欢靠过道的座位");
+        }
+        assertThat(profile()).isEmpty();
+        String third = start(alice);
+        observe(alice, third, "喜欢靠过道的座位", null, false);
+        assertThat(end(alice, third).getList("promoted.text", String.class)).containsExactly("喜欢靠过道的座位");
+        assertThat(profile()).containsExactly("喜欢靠过道的座位");
+    }
+
+    @Test
+    void chineseContradictionInALaterSessionSupersedesTheSlot() {
+        String first = start(alice);
+        observe(alice, first, "以后都用中文回答", null, true);
+        end(alice, first);
+        String second = start(alice);
+        observe(alice, second, "以后都用英文回答", null, true);
+        JsonPath report = end(alice, second);
+        assertThat(report.getString("profileChanges[0].before")).isEqualTo("以后都用中文回答");
+        as(alice).get("/v1/profile").then().body("facts.text", equalTo(List.of("以后都用英文回答")))
+                .body("facts[0].slot", equalTo("output.language"));
+    }
+
+    @Test
     void rewordedRepeatsCountAsTheSamePreference() {
         List<String> wordings = List.of("Prefers aisle seats", "prefers an aisle seat", "Prefers aisle seats!");
         JsonPath report = null;
