@@ -71,6 +71,21 @@ class PromotionModelPathTest {
     }
 
     @Test
+    void extractionInputIsCutToTheModelInputCap() {
+        String s = start(alice);
+        String longMessage = "I keep a detailed travel diary. ".repeat(1_000);
+        chats.updateMessages(s, List.of(UserMessage.from(longMessage), UserMessage.from(longMessage),
+                UserMessage.from("From now on, keep answers short")));
+        model.script(req -> "{\"facts\": []}");
+        end(alice, s);
+        assertThat(model.requests()).hasSize(1);
+        String userText = Prompts.body(model.requests().get(0)).toString();
+        assertThat(longMessage.length() * 2).as("the input really was over the cap").isGreaterThan(50_000);
+        assertThat(userText.length()).as("the user part of the model call").isLessThanOrEqualTo(50_000);
+        assertThat(userText).contains("travel diary", "keep answers short");
+    }
+
+    @Test
     void failingExtractionStillDecidesTheObservations() {
         String s = start(alice);
         chats.updateMessages(s, List.of(UserMessage.from("From now on, be brief")));
