@@ -9,6 +9,7 @@ import io.quarkus.security.Authenticated;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -16,10 +17,11 @@ import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 /**
- * The task-breakdown agent over HTTP. The user is the token's subject; another user's session
- * answers 404 and an ended one 409.
+ * The task-breakdown agent over HTTP. The user is the token's subject, or for a {@code service}
+ * token the user named in {@code /v1/users/{userId}/agent/chat}; another user's session answers
+ * 404 and an ended one 409.
  */
-@Path("/v1/agent")
+@Path("/v1")
 @Authenticated
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
@@ -38,8 +40,18 @@ public class AgentResource {
     }
 
     @POST
-    @Path("/chat")
+    @Path("/agent/chat")
     public AgentRequests.Reply chat(AgentRequests.Chat body) {
+        return chatAs(caller.userId(), body);
+    }
+
+    @POST
+    @Path("/users/{userId}/agent/chat")
+    public AgentRequests.Reply chatFor(@PathParam("userId") String userId, AgentRequests.Chat body) {
+        return chatAs(caller.actFor(userId), body);
+    }
+
+    private AgentRequests.Reply chatAs(String userId, AgentRequests.Chat body) {
         if (body == null || body.message() == null || body.message().isBlank()) {
             throw new InvalidRequestException("message", "a non-blank message");
         }
@@ -48,7 +60,7 @@ public class AgentResource {
                     + " characters, got " + body.message().length());
         }
         String sessionId = body.sessionId() == null ? null : SessionIds.require("sessionId", body.sessionId());
-        return AgentRequests.Reply.of(agent.chat(caller.userId(), sessionId, body.message().strip()));
+        return AgentRequests.Reply.of(agent.chat(userId, sessionId, body.message().strip()));
     }
 
     @ServerExceptionMapper

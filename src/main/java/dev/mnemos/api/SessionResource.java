@@ -61,6 +61,12 @@ public class SessionResource {
     }
 
     @GET
+    @Path("/users/{userId}/sessions")
+    public List<String> liveOf(@PathParam("userId") String userId) {
+        return store.liveSessions(caller.actFor(userId));
+    }
+
+    @GET
     @Path("/sessions/{id}")
     public SessionState get(@PathParam("id") String id) {
         return store.get(owned(id));
