@@ -2,8 +2,6 @@ package dev.mnemos.session;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.redis.datasource.RedisDataSource;
-import io.quarkus.redis.datasource.stream.StreamMessage;
-import io.quarkus.redis.datasource.stream.StreamRange;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.faulttolerance.Timeout;
 
@@ -13,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.function.Supplier;
 
 /**
  * {@link SessionStore} on Redis. The current state is a hash with a field per scalar and per list
@@ -33,12 +30,14 @@ public class RedisSessionStore implements SessionStore {
     private final SessionConfig config;
     private final StateFields fields;
     private final PatchValidator validator;
+    private final RedisReplayLog log;
 
     public RedisSessionStore(RedisDataSource redis, SessionConfig config, ObjectMapper json) {
         this.redis = redis;
         this.config = config;
         this.fields = new StateFields(json);
         this.validator = new PatchValidator(config);
+        this.log = new RedisReplayLog(redis, config, fields);
     }
 
     @Override
@@ -53,7 +52,7 @@ public class RedisSessionStore implements SessionStore {
         SessionState empty = new SessionState(SessionIds.newId(), userId, 1, now, now, SessionState.Status.ACTIVE,
                 null, null, List.of(), List.of(), Map.of(), null, List.of(), List.of(), null, null);
         SessionState state = patch.applyTo(empty, 1, now);
-        return guarded(() -> {
+        return SessionStoreUnavailableException.guard(() -> {
             rewrite("create", state, OptionalLong.empty(), new SessionEvent(1, SessionEvent.Type.CREATE, now, actor,
                     null, null, null, state));
             String userKey = SessionKeys.userSessions(userId);
@@ -66,7 +65,7 @@ public class RedisSessionStore implements SessionStore {
     @Override
     @Timeout(3000)
     public String owner(String sessionId) {
-        String userId = guarded(() -> redis.hash(String.class).hget(SessionKeys.state(sessionId), "userId"));
+        String userId = SessionStoreUnavailableException.guard(() -> redis.hash(String.class).hget(SessionKeys.state(sessionId), "userId"));
         if (userId == null) {
             throw new SessionNotFoundException(sessionId);
         }
@@ -86,7 +85,7 @@ public class RedisSessionStore implements SessionStore {
     }
 
     private SessionState load(String sessionId, int latestPlans) {
-        Map<String, String> hash = guarded(() -> LOAD.runForMap(redis,
+        Map<String, String> hash = SessionStoreUnavailableException.guard(() -> LOAD.runForMap(redis,
                 List.of(SessionKeys.state(sessionId), SessionKeys.plans(sessionId)), List.of(Integer.toString(latestPlans))));
         if (hash.isEmpty()) {
             throw new SessionNotFoundException(sessionId);
@@ -112,25 +111,25 @@ public class RedisSessionStore implements SessionStore {
     @Timeout(5000)
     public SessionState at(String sessionId, long version) {
         SessionState current = get(sessionId);
-        return stateAt(current, version);
+        return log.stateAt(current, version);
     }
 
     @Override
     @Timeout(5000)
     public List<SessionEvent> events(String sessionId, long fromVersion, int limit) {
-        return guarded(() -> read(sessionId, Math.max(1, fromVersion) + "-0", "+", limit));
+        return SessionStoreUnavailableException.guard(() -> log.read(sessionId, Math.max(1, fromVersion) + "-0", "+", limit));
     }
 
     @Override
     @Timeout(5000)
     public SessionState rollback(String sessionId, long toVersion, OptionalLong expectedVersion, String actor) {
         SessionState current = get(sessionId);
-        SessionState target = stateAt(current, toVersion);
+        SessionState target = log.stateAt(current, toVersion);
         Instant at = now();
         long base = expectedVersion.orElse(current.version());
         SessionState result = rewritten(target, base + 1, at);
         try {
-            guarded(() -> {
+            SessionStoreUnavailableException.guard(() -> {
                 rewrite("rewrite", result, OptionalLong.of(base),
                         new SessionEvent(0, SessionEvent.Type.ROLLBACK, at, actor, null, null, toVersion, result));
                 return result;
@@ -153,7 +152,7 @@ public class RedisSessionStore implements SessionStore {
                 SessionState.Status.ACTIVE, source.goal(), source.context(), source.constraints(),
                 source.openQuestions(), source.collected(), source.stepPointer(), source.plans(),
                 source.observations(), source.summary(), new ForkOrigin(sessionId, fromVersion));
-        return guarded(() -> {
+        return SessionStoreUnavailableException.guard(() -> {
             rewrite("create", fork, OptionalLong.empty(),
                     new SessionEvent(1, SessionEvent.Type.FORK, now, actor, null, null, fromVersion, fork));
             String userKey = SessionKeys.userSessions(fork.userId());
@@ -179,7 +178,7 @@ public class RedisSessionStore implements SessionStore {
     @Override
     @Timeout(3000)
     public void delete(String sessionId) {
-        guarded(() -> {
+        SessionStoreUnavailableException.guard(() -> {
             String userId = redis.hash(String.class).hget(SessionKeys.state(sessionId), "userId");
             redis.key().del(SessionKeys.all(sessionId).toArray(String[]::new));
             if (userId != null) {
@@ -192,7 +191,7 @@ public class RedisSessionStore implements SessionStore {
     @Override
     @Timeout(3000)
     public List<String> liveSessions(String userId) {
-        return guarded(() -> {
+        return SessionStoreUnavailableException.guard(() -> {
             String key = SessionKeys.userSessions(userId);
             List<String> ids = new ArrayList<>();
             for (String id : redis.sortedSet(String.class).zrange(key, 0, -1)) {
@@ -217,7 +216,7 @@ public class RedisSessionStore implements SessionStore {
         args.add(Long.toString(at.toEpochMilli()));
         args.add(owner == null ? "" : owner);
         args.addAll(ops);
-        long[] reply = guarded(() -> PATCH.run(redis, SessionKeys.all(sessionId), args));
+        long[] reply = SessionStoreUnavailableException.guard(() -> PATCH.run(redis, SessionKeys.all(sessionId), args));
         return outcome(sessionId, reply, expected.orElse(-1));
     }
 
@@ -249,57 +248,10 @@ public class RedisSessionStore implements SessionStore {
         };
     }
 
-    private SessionState stateAt(SessionState current, long version) {
-        String id = current.sessionId();
-        if (version < 1 || version > current.version()) {
-            throw new VersionNotFoundException(id, version, current.version());
-        }
-        long oldest = Math.max(1, current.version() - config.historyRetention() + 1);
-        if (version < oldest) {
-            throw new VersionGoneException(id, version, oldest);
-        }
-        if (version == current.version()) {
-            return current;
-        }
-        return guarded(() -> {
-            long checkpoint = version / config.checkpointEvery() * config.checkpointEvery();
-            String snap = checkpoint < 1 ? null
-                    : redis.hash(String.class).hget(SessionKeys.snapshots(id), Long.toString(checkpoint));
-            SessionState base = snap == null ? null : fields.state(fields.read(snap, StringMap.class));
-            String from = base == null ? "-" : (checkpoint + 1) + "-0";
-            return SessionReplay.replay(base, read(id, from, version + "-0", Integer.MAX_VALUE));
-        });
-    }
-
-    private List<SessionEvent> read(String sessionId, String from, String to, int limit) {
-        List<StreamMessage<String, String, String>> entries =
-                redis.stream(String.class).xrange(SessionKeys.events(sessionId), StreamRange.of(from, to), limit);
-        List<SessionEvent> events = new ArrayList<>(entries.size());
-        for (StreamMessage<String, String, String> entry : entries) {
-            SessionEvent e = fields.read(entry.payload().get("e"), SessionEvent.class);
-            long version = Long.parseLong(entry.id().substring(0, entry.id().indexOf('-')));
-            events.add(new SessionEvent(version, e.type(), e.at(), e.actor(), e.note(), e.patch(), e.toVersion(),
-                    e.state()));
-        }
-        return events;
-    }
-
     private static SessionState rewritten(SessionState s, long version, Instant at) {
         return new SessionState(s.sessionId(), s.userId(), version, s.createdAt(), at, SessionState.Status.ACTIVE,
                 s.goal(), s.context(), s.constraints(), s.openQuestions(), s.collected(), s.stepPointer(), s.plans(),
                 s.observations(), s.summary(), s.forkedFrom());
-    }
-
-    /** Redis failures become {@link SessionStoreUnavailableException}; domain outcomes pass through. */
-    private static <T> T guarded(Supplier<T> call) {
-        try {
-            return call.get();
-        } catch (SessionNotFoundException | StaleVersionException | InvalidPatchException | SessionEndedException
-                 | VersionGoneException | VersionNotFoundException | IllegalStateException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw new SessionStoreUnavailableException("Redis did not answer: " + e.getMessage(), e);
-        }
     }
 
     /**
@@ -315,6 +267,4 @@ public class RedisSessionStore implements SessionStore {
         return Instant.now().truncatedTo(ChronoUnit.MILLIS);
     }
 
-    static final class StringMap extends java.util.HashMap<String, String> {
-    }
 }
