@@ -11,9 +11,6 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -284,25 +281,10 @@ class ProfileResourceTest {
     }
 
     private long count(String sql, Object... params) throws Exception {
-        return Long.parseLong(rows(sql, params).get(0).get(0));
+        return dev.mnemos.profile.SqlRows.count(db, sql, params);
     }
 
     private List<List<String>> rows(String sql, Object... params) throws Exception {
-        try (Connection c = db.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
-            for (int i = 0; i < params.length; i++) {
-                s.setObject(i + 1, params[i]);
-            }
-            try (ResultSet rs = s.executeQuery()) {
-                List<List<String>> result = new java.util.ArrayList<>();
-                while (rs.next()) {
-                    List<String> row = new java.util.ArrayList<>();
-                    for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
-                        row.add(rs.getString(i));
-                    }
-                    result.add(row);
-                }
-                return result;
-            }
-        }
+        return dev.mnemos.profile.SqlRows.rows(db, sql, params);
     }
 }
