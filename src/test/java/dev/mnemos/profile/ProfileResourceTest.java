@@ -239,7 +239,7 @@ class ProfileResourceTest {
     void writeByAnotherInstanceIsSeenThroughTheRevision() throws Exception {
         add(token, "Drinks green tea");
         given().auth().oauth2(token).get("/v1/profile").then().body("facts", hasSize(1));
-        try (Connection c = db.getConnection()) {
+        try (java.sql.Connection c = db.getConnection()) {
             c.createStatement().executeUpdate("insert into profile_fact (user_id, category, text, confidence, source_kind,"
                     + " status, valid_from, created_at, updated_at) values ('" + alice + "', 'FACT', 'Written elsewhere', 1,"
                     + " 'USER_STATEMENT', 'ACTIVE', now(), now(), now())");
