@@ -1,0 +1,74 @@
+package dev.mnemos.session;
+
+import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The session store unchanged on a real 3-master Redis Cluster: every script stays in one slot. */
+@QuarkusTest
+@TestProfile(RedisClusterSessionTest.Cluster.class)
+class RedisClusterSessionTest {
+
+    public static class Cluster implements QuarkusTestProfile {
+        @Override
+        public List<TestResourceEntry> testResources() {
+            return List.of(new TestResourceEntry(TestRedisCluster.class));
+        }
+    }
+
+    @Inject SessionStore store;
+    @Inject RedisDataSource redis;
+
+    @Test
+    void sessionsSpreadOverTheNodesAndEveryOperationWorks() {
+        String user = "u-" + SessionIds.newId();
+        Set<Integer> thirds = new HashSet<>();
+        List<String> ids = new ArrayList<>();
+        for (int s = 0; s < 12; s++) {
+            SessionState created = store.create(user, SessionPatch.builder().goal("goal " + s).build(), "t");
+            ids.add(created.sessionId());
+            Set<Long> slots = new HashSet<>();
+            for (String key : SessionKeys.all(created.sessionId())) {
+                slots.add(redis.execute("CLUSTER", "KEYSLOT", key).toLong());
+            }
+            assertThat(slots).as("all keys of one session share one slot").hasSize(1);
+            thirds.add((int) (slots.iterator().next() / 5462));
+        }
+        assertThat(thirds).as("sessions landed on more than one node").hasSizeGreaterThan(1);
+
+        for (String id : ids) {
+            for (int i = 0; i < 60; i++) {
+                SessionPatch.Builder step = SessionPatch.builder().putCollected("k" + (i % 7), "v" + i);
+                if (i % 20 == 0) {
+                    step.addPlan("plan " + i, null, null);
+                }
+                store.write(id, step.build(), OptionalLong.of(i + 1), null, "t");
+            }
+            assertThatThrownBy(() -> store.write(id, SessionPatch.builder().goal("stale").build(), OptionalLong.of(3), null, "t"))
+                    .isInstanceOf(StaleVersionException.class);
+            SessionState current = store.get(id);
+            assertThat(current.version()).isEqualTo(61);
+            assertThat(SessionReplay.replay(null, store.events(id, 1, 1000))).isEqualTo(current);
+            assertThat(store.at(id, 55).collected()).containsEntry("k4", "v53");
+            assertThat(store.recent(id, 1).plans()).extracting(PlanVersion::content).containsExactly("plan 40");
+            assertThat(store.rollback(id, 10, OptionalLong.empty(), "t").version()).isEqualTo(62);
+            SessionState fork = store.fork(id, 30, "t");
+            assertThat(fork.forkedFrom()).isEqualTo(new ForkOrigin(id, 30));
+        }
+        assertThat(store.liveSessions(user)).hasSize(24).containsAll(ids);
+        ids.forEach(store::delete);
+        assertThat(store.liveSessions(user)).hasSize(12);
+    }
+}
