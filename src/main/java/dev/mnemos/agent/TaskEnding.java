@@ -3,7 +3,6 @@ package dev.mnemos.agent;
 import dev.mnemos.promotion.DecisionEntry;
 import dev.mnemos.promotion.PromotionReport;
 import dev.mnemos.promotion.PromotionService;
-import dev.mnemos.session.SessionEvent;
 import dev.mnemos.session.SessionHistory;
 import dev.mnemos.session.SessionState;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -16,8 +15,6 @@ import java.util.List;
  */
 @ApplicationScoped
 public class TaskEnding {
-
-    private static final int LAST_EVENTS = 1000;
 
     private final PromotionService promotion;
     private final SessionHistory history;
@@ -35,8 +32,7 @@ public class TaskEnding {
 
     public Ended end(SessionState s) {
         PromotionReport report = promotion.end(s.sessionId(), config.actor());
-        List<SessionEvent> events = history.events(s.sessionId(), s.version(), LAST_EVENTS);
-        long last = events.isEmpty() ? s.version() : events.get(events.size() - 1).version();
-        return new Ended(history.at(s.sessionId(), last), report, report.promoted().stream().map(DecisionEntry::text).toList());
+        SessionState last = history.finalState(s.sessionId()).orElse(s);
+        return new Ended(last, report, report.promoted().stream().map(DecisionEntry::text).toList());
     }
 }

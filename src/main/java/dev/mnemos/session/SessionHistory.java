@@ -51,6 +51,11 @@ public class SessionHistory {
         }
     }
 
+    /** The final state of an ended, archived session, read once from the archive. */
+    public java.util.Optional<SessionState> finalState(String sessionId) {
+        return archive.find(sessionId).map(SessionArchive.Archived::finalState);
+    }
+
     private SessionArchive.Archived archived(String sessionId) {
         return archive.find(sessionId).orElseThrow(() -> new SessionNotFoundException(sessionId));
     }
