@@ -8,7 +8,7 @@ bash .ci/services.sh
 mvn -B -q package -DskipTests -Dquarkus.profile=dev
 PORT=${MNEMOS_BENCH_PORT:-8089}
 URL="http://localhost:$PORT"
-java -Dquarkus.http.port="$PORT" -Dquarkus.log.level=WARN -jar target/quarkus-app/quarkus-run.jar > /tmp/mnemos-bench.log 2>&1 &
+java -Dquarkus.http.port="$PORT" -Dquarkus.log.level=WARN -jar server/target/quarkus-app/quarkus-run.jar > /tmp/mnemos-bench.log 2>&1 &
 PID=$!
 trap 'kill $PID 2>/dev/null || true' EXIT
 for _ in $(seq 1 60); do curl -sf "$URL/q/health/ready" >/dev/null && break; sleep 1; done

@@ -56,7 +56,7 @@ class InjectionBenchmark {
         singleSession(300);
         overheadAtOneClient(Integer.getInteger("bench.sessions", 10), Integer.getInteger("bench.steps", 1000));
         overheadAtManyClients(Integer.getInteger("bench.clients", 64), Integer.getInteger("bench.clientSteps", 200));
-        locomo(new File(System.getProperty("bench.locomo", "../shared/data/locomo10.json")));
+        locomo(new File(System.getProperty("bench.locomo", "../../shared/data/locomo10.json")));
         Path out = Path.of("target/bench/injection.txt");
         Files.createDirectories(out.getParent());
         Files.writeString(out, report);

@@ -24,7 +24,7 @@ class DocsExampleTest {
 
     @Test
     void everyJavaSnippetOfTheGuideIsCompiledCode() throws IOException {
-        String guide = Files.readString(Path.of("docs/add-mnemos-to-your-ai-service.md"));
+        String guide = Files.readString(Path.of("../docs/add-mnemos-to-your-ai-service.md"));
         String code = squash(sources(Path.of("src/test/java/dev/mnemos/example"), Path.of("src/main/java/dev/mnemos/agent")));
         List<String> snippets = new ArrayList<>();
         Matcher m = JAVA_BLOCK.matcher(guide);
