@@ -1,6 +1,6 @@
 package dev.mnemos.agent;
 
-import dev.mnemos.api.Tokens;
+import dev.mnemos.server.api.Tokens;
 import dev.mnemos.llm.ScriptedChatModel;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;

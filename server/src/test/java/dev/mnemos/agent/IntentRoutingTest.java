@@ -1,7 +1,7 @@
 package dev.mnemos.agent;
 
 import dev.langchain4j.model.chat.request.ChatRequest;
-import dev.mnemos.api.Tokens;
+import dev.mnemos.server.api.Tokens;
 import dev.mnemos.llm.ScriptedChatModel;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;

@@ -3,7 +3,7 @@ package dev.mnemos.agent;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.chat.request.ChatRequest;
-import dev.mnemos.llm.OfflineChatModel;
+import dev.mnemos.agent.offline.OfflineChatModel;
 
 /** Reads what was sent to the model in one request. */
 final class Prompts {

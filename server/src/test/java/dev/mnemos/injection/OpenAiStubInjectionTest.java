@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import dev.langchain4j.model.chat.ChatModel;
-import dev.mnemos.llm.ChatModelProducer;
-import dev.mnemos.llm.LlmConfig;
+import dev.mnemos.server.llm.ChatModelProducer;
+import dev.mnemos.server.llm.ModelConfig;
 import java.util.Optional;
 import dev.mnemos.llm.ScriptedChatModel;
 import dev.mnemos.session.Constraint;
@@ -71,14 +71,13 @@ class OpenAiStubInjectionTest {
         model.script(request -> openAi.chat(request).aiMessage().text());
     }
 
-    private record StubLlmConfig(String url) implements LlmConfig {
+    private record StubLlmConfig(String url) implements ModelConfig {
         public Provider provider() { return Provider.OPENAI; }
         public Optional<String> baseUrl() { return Optional.of(url); }
         public String apiKey() { return "stub-key"; }
         public String modelName() { return "stub-model"; }
         public double temperature() { return 0; }
         public Duration timeout() { return Duration.ofSeconds(10); }
-        public int maxInputChars() { return 50_000; }
     }
 
     @AfterEach

@@ -1,6 +1,6 @@
 package dev.mnemos.injection;
 
-import dev.mnemos.api.Tokens;
+import dev.mnemos.server.api.Tokens;
 import dev.mnemos.llm.ScriptedChatModel;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionPatch;

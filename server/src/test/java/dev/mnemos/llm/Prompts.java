@@ -1,5 +1,6 @@
 package dev.mnemos.llm;
 
+import dev.mnemos.agent.offline.OfflineChatModel;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.langchain4j.data.message.ChatMessage;

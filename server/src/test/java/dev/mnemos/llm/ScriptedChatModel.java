@@ -1,5 +1,6 @@
 package dev.mnemos.llm;
 
+import dev.mnemos.agent.offline.OfflineChatModel;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;

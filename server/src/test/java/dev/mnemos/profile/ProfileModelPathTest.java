@@ -1,7 +1,7 @@
 package dev.mnemos.profile;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.mnemos.api.Tokens;
+import dev.mnemos.server.api.Tokens;
 import dev.mnemos.llm.ModelConfigured;
 import dev.mnemos.llm.Prompts;
 import dev.mnemos.llm.ScriptedChatModel;

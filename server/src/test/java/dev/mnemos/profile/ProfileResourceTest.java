@@ -1,6 +1,6 @@
 package dev.mnemos.profile;
 
-import dev.mnemos.api.Tokens;
+import dev.mnemos.server.api.Tokens;
 import dev.mnemos.injection.ProfileLine;
 import dev.mnemos.injection.ProfileSnapshot;
 import io.agroal.api.AgroalDataSource;

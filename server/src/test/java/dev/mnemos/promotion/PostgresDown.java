@@ -10,7 +10,7 @@ public class PostgresDown implements QuarkusTestProfile {
     @Override
     public Map<String, String> getConfigOverrides() {
         return Map.of("quarkus.datasource.jdbc.url", "jdbc:postgresql://127.0.0.1:1/unreachable",
-                "quarkus.flyway.migrate-at-start", "false",
+                "quarkus.mnemos.migration.migrate-at-start", "false",
                 "quarkus.datasource.jdbc.acquisition-timeout", "1s");
     }
 }

@@ -1,6 +1,6 @@
 package dev.mnemos.promotion;
 
-import dev.mnemos.api.Tokens;
+import dev.mnemos.server.api.Tokens;
 import dev.mnemos.session.SessionKeys;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.redis.datasource.RedisDataSource;

@@ -1,6 +1,6 @@
 package dev.mnemos.promotion;
 
-import dev.mnemos.api.Tokens;
+import dev.mnemos.server.api.Tokens;
 import dev.mnemos.injection.TripAi;
 import dev.mnemos.llm.ScriptedChatModel;
 import dev.mnemos.session.SessionIds;

@@ -20,7 +20,7 @@ class SessionRetentionTest {
     public static class SmallRetention implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("mnemos.session.history-retention", "10", "mnemos.session.checkpoint-every", "4");
+            return Map.of("quarkus.mnemos.session.history-retention", "10", "quarkus.mnemos.session.checkpoint-every", "4");
         }
     }
 
@@ -48,7 +48,7 @@ class SessionRetentionTest {
         for (int i = 0; i < 20; i++) {
             store.write(id, SessionPatch.builder().putCollected("n", Integer.toString(i)).build(), OptionalLong.empty(), null, "t");
         }
-        io.restassured.RestAssured.given().auth().oauth2(dev.mnemos.api.Tokens.user(user))
+        io.restassured.RestAssured.given().auth().oauth2(dev.mnemos.server.api.Tokens.user(user))
                 .contentType(io.restassured.http.ContentType.JSON).body(Map.of("toVersion", 3))
                 .post("/v1/sessions/{id}/rollback", id).then().statusCode(410)
                 .contentType("application/problem+json").body("oldestVersion", org.hamcrest.Matchers.equalTo(12))

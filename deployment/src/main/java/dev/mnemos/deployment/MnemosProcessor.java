@@ -1,0 +1,67 @@
+package dev.mnemos.deployment;
+
+import dev.mnemos.injection.SessionMemory;
+import dev.mnemos.injection.SessionMemoryInterceptor;
+import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
+import io.quarkus.arc.deployment.BuildTimeConditionBuildItem;
+import io.quarkus.deployment.annotations.BuildProducer;
+import io.quarkus.deployment.annotations.BuildStep;
+import io.quarkus.deployment.builditem.CombinedIndexBuildItem;
+import io.quarkus.deployment.builditem.FeatureBuildItem;
+import io.quarkus.deployment.builditem.IndexDependencyBuildItem;
+import io.quarkus.deployment.builditem.nativeimage.NativeImageResourceDirectoryBuildItem;
+import org.jboss.jandex.ClassInfo;
+import org.jboss.jandex.DotName;
+
+/**
+ * Build steps of the Mnemos extension: indexes the runtime jar (its beans, entities and AI
+ * services), registers the {@link SessionMemory} interceptor, and mounts the REST API only when
+ * {@code quarkus.mnemos.rest.enabled=true}.
+ */
+class MnemosProcessor {
+
+    static final String FEATURE = "mnemos";
+    static final String REST_PACKAGE = "dev.mnemos.rest";
+
+    @BuildStep
+    FeatureBuildItem feature() {
+        return new FeatureBuildItem(FEATURE);
+    }
+
+    @BuildStep
+    IndexDependencyBuildItem indexRuntime() {
+        return new IndexDependencyBuildItem("dev.mnemos", "quarkus-mnemos");
+    }
+
+    @BuildStep
+    AdditionalBeanBuildItem interceptor() {
+        return AdditionalBeanBuildItem.builder()
+                .addBeanClasses(SessionMemory.class, SessionMemoryInterceptor.class)
+                .setUnremovable().build();
+    }
+
+    @BuildStep
+    void resources(BuildProducer<NativeImageResourceDirectoryBuildItem> resources) {
+        resources.produce(new NativeImageResourceDirectoryBuildItem("lua"));
+        resources.produce(new NativeImageResourceDirectoryBuildItem("db/mnemos"));
+        resources.produce(new NativeImageResourceDirectoryBuildItem("prompts"));
+    }
+
+    /** Without the switch, every resource, filter and exception mapper of the REST API is left out of the build. */
+    @BuildStep
+    void restSwitch(MnemosBuildConfig config, CombinedIndexBuildItem index,
+            BuildProducer<BuildTimeConditionBuildItem> conditions) {
+        if (config.rest().enabled()) {
+            return;
+        }
+        for (ClassInfo type : index.getIndex().getKnownClasses()) {
+            if (isRestApi(type.name())) {
+                conditions.produce(new BuildTimeConditionBuildItem(type, false));
+            }
+        }
+    }
+
+    static boolean isRestApi(DotName name) {
+        return REST_PACKAGE.equals(name.packagePrefix());
+    }
+}

@@ -1,0 +1,47 @@
+package dev.mnemos.injection;
+
+import io.quarkus.runtime.annotations.ConfigPhase;
+import io.quarkus.runtime.annotations.ConfigRoot;
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** Read-before-write settings for {@link SessionMemory} AI-service methods. */
+@ConfigRoot(phase = ConfigPhase.RUN_TIME)
+@ConfigMapping(prefix = "quarkus.mnemos.injection")
+public interface InjectionConfig {
+
+    /** How the rolling summary is folded when a session outgrows the block. */
+    enum SummaryMode { DETERMINISTIC, MODEL }
+
+    /** Largest injected memory block, in estimated tokens (see {@link TokenEstimator}). */
+    @WithDefault("1000")
+    int tokenBudget();
+
+    /** How many of the newest plan versions are rendered in full (1 or 2); older ones live in the summary. */
+    @WithDefault("2")
+    int plansShown();
+
+    /** Most profile facts rendered as background, best first. */
+    @WithDefault("20")
+    int maxProfileFacts();
+
+    /** Times a write-back that lost its compare-and-set re-reads the session and tries again. */
+    @WithDefault("3")
+    int writeRetries();
+
+    /** Longest rolling summary kept in the session, in characters; the oldest part is cut first. */
+    @WithDefault("4000")
+    int summaryMaxChars();
+
+    /** DETERMINISTIC folds older plans without a model; MODEL uses the session-summary prompt when a model is configured. */
+    @WithDefault("DETERMINISTIC")
+    SummaryMode summaryMode();
+
+    /** Chat messages kept per session in the Redis chat memory (a sliding window). */
+    @WithDefault("20")
+    int chatMaxMessages();
+
+    /** How many of the newest step traces are kept per session. */
+    @WithDefault("500")
+    int traceRetention();
+}

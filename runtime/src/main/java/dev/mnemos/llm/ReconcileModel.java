@@ -1,0 +1,52 @@
+package dev.mnemos.llm;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import org.eclipse.microprofile.faulttolerance.Fallback;
+import org.eclipse.microprofile.faulttolerance.Timeout;
+import org.jboss.logging.Logger;
+
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Asks the configured model to reconcile new information with candidate memories. Empty means
+ * "no usable answer" — offline, failed, timed out or garbage — and callers take their deterministic path.
+ */
+@ApplicationScoped
+public class ReconcileModel {
+
+    private static final Logger LOG = Logger.getLogger(ReconcileModel.class);
+
+    private final ReconcileAi ai;
+    private final LlmConfig config;
+
+    public ReconcileModel(ReconcileAi ai, LlmConfig config) {
+        this.ai = ai;
+        this.config = config;
+    }
+
+    /** Whether a model call is made at all: model use is enabled and the application has a chat model. */
+    public boolean enabled() {
+        return config.enabled() && MnemosModelSupplier.find().isPresent();
+    }
+
+    @Timeout(value = 90, unit = ChronoUnit.SECONDS)
+    @Fallback(fallbackMethod = "noAnswer")
+    public Optional<List<ReconcileOp>> reconcile(ReconcileRequest request) {
+        if (!enabled()) {
+            return Optional.empty();
+        }
+        String answer = ai.reconcile(request.render(config.maxInputChars()));
+        Optional<List<ReconcileOp>> ops = ReconcileParser.parse(answer, request.memories().size());
+        if (ops.isEmpty()) {
+            LOG.warnf("reconcile model answered no usable JSON (%d characters); falling back", answer == null ? 0 : answer.length());
+        }
+        return ops;
+    }
+
+    Optional<List<ReconcileOp>> noAnswer(ReconcileRequest request, Throwable failure) {
+        LOG.warnf("reconcile model failed (%s); falling back", failure.toString());
+        return Optional.empty();
+    }
+}

@@ -1,0 +1,61 @@
+package dev.mnemos.profile;
+
+import io.quarkus.runtime.annotations.ConfigPhase;
+import io.quarkus.runtime.annotations.ConfigRoot;
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+import java.time.Duration;
+
+/** User profile settings. */
+@ConfigRoot(phase = ConfigPhase.RUN_TIME)
+@ConfigMapping(prefix = "quarkus.mnemos.profile")
+public interface ProfileConfig {
+
+    /** Most ACTIVE facts per user; a direct write beyond it is refused, automatic paths evict the weakest. */
+    @WithDefault("50")
+    int maxFacts();
+
+    /** Longest fact text, in characters. */
+    @WithDefault("280")
+    int maxFactChars();
+
+    /** Most characters of user input accepted by instruct and import (the input of one model call). */
+    @WithDefault("50000")
+    int maxInputChars();
+
+    /** How many near-duplicate facts are shown to the reconcile model as candidates. */
+    @WithDefault("8")
+    int reconcileCandidates();
+
+    /**
+     * Least cosine similarity for an existing fact to be a reconcile candidate; 0 keeps every fact that
+     * is not outright dissimilar (the multilingual recall of all-MiniLM-L6-v2 is weak, so stay low).
+     */
+    @WithDefault("0")
+    double candidateSimilarity();
+
+    /** Cosine similarity a fact needs to be matched by an offline "forget …" instruction. */
+    @WithDefault("0.55")
+    double forgetSimilarity();
+
+    /** Confidence given to facts the user wrote or instructed directly. */
+    @WithDefault("1.0")
+    double directConfidence();
+
+    /** Confidence given to facts imported from another assistant's export. */
+    @WithDefault("0.7")
+    double importConfidence();
+
+    /** Longest wait for the per-user profile lock before a write answers 503. */
+    @WithDefault("10s")
+    Duration lockTimeout();
+
+    /** Most audit events returned by one history read. */
+    @WithDefault("500")
+    int historyLimit();
+
+    /** Cosine similarity at or above which an imported fact counts as a duplicate of an existing one. */
+    @WithDefault("0.9")
+    double duplicateSimilarity();
+}

@@ -1,0 +1,32 @@
+package dev.mnemos.promotion;
+
+import io.quarkus.runtime.annotations.ConfigPhase;
+import io.quarkus.runtime.annotations.ConfigRoot;
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** Promotion at task end. */
+@ConfigRoot(phase = ConfigPhase.RUN_TIME)
+@ConfigMapping(prefix = "quarkus.mnemos.promotion")
+public interface PromotionConfig {
+
+    /** Confidence at or above which a candidate is promoted to the profile. */
+    @WithDefault("0.8")
+    double promoteThreshold();
+
+    /** Confidence at or above which an unpromoted candidate waits for the user's confirmation; below it is rejected. */
+    @WithDefault("0.3")
+    double pendingThreshold();
+
+    /** In how many ended sessions an implicit preference must be observed consistently to be promoted. */
+    @WithDefault("3")
+    int sessionsToPromote();
+
+    /** Cosine similarity at or above which two candidates worded differently count as the same preference. */
+    @WithDefault("0.9")
+    double sameSimilarity();
+
+    /** Whether facts are also extracted from the user's own chat messages at task end (only with a configured model). */
+    @WithDefault("true")
+    boolean extractAtEnd();
+}

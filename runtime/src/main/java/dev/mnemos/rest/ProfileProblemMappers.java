@@ -1,0 +1,60 @@
+package dev.mnemos.rest;
+
+import dev.mnemos.profile.FactNotFoundException;
+import dev.mnemos.profile.InvalidFactException;
+import dev.mnemos.profile.ProfileFullException;
+import dev.mnemos.profile.ProfileUnavailableException;
+import dev.mnemos.promotion.CandidateNotFoundException;
+import jakarta.ws.rs.core.Response;
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+import java.util.Map;
+
+/** Maps the profile's and promotion's exceptions to problem+json. */
+public class ProfileProblemMappers {
+
+    private static final Logger LOG = Logger.getLogger(ProfileProblemMappers.class);
+
+    @ServerExceptionMapper
+    public Response notFound(FactNotFoundException e) {
+        return Problem.of(Response.Status.NOT_FOUND, "no profile fact " + e.factId() + " exists for this user")
+                .withField("id").toResponse();
+    }
+
+    @ServerExceptionMapper
+    public Response invalid(InvalidFactException e) {
+        return Problem.of(Response.Status.BAD_REQUEST, e.field() + ": expected " + e.getMessage())
+                .withField(e.field()).toResponse();
+    }
+
+    @ServerExceptionMapper
+    public Response full(ProfileFullException e) {
+        return Problem.of(Response.Status.CONFLICT, "the profile already holds the maximum of " + e.maxFacts()
+                        + " active facts; forget or correct one first")
+                .withExtras(Map.of("maxFacts", e.maxFacts())).toResponse();
+    }
+
+    @ServerExceptionMapper
+    public Response unavailable(ProfileUnavailableException e) {
+        LOG.error("profile store unavailable", e);
+        return Problem.of(Response.Status.SERVICE_UNAVAILABLE, "the profile store is unavailable; nothing was written, try again later")
+                .toResponse();
+    }
+
+    @ServerExceptionMapper
+    public Response noCandidate(CandidateNotFoundException e) {
+        return Problem.of(Response.Status.NOT_FOUND, "no pending promotion candidate " + e.candidateId() + " exists for this user")
+                .withField("id").toResponse();
+    }
+
+    /** Any persistence failure that means Postgres is unreachable or busy answers 503, never 500. */
+    @ServerExceptionMapper
+    public Response persistence(jakarta.persistence.PersistenceException e) {
+        if (ProfileUnavailableException.isTransient(e)) {
+            return unavailable(new ProfileUnavailableException("Postgres is unavailable", e));
+        }
+        LOG.error("unexpected persistence failure", e);
+        return Problem.of(Response.Status.INTERNAL_SERVER_ERROR, "the request could not be completed").toResponse();
+    }
+}

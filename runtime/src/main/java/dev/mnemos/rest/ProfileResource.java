@@ -1,0 +1,40 @@
+package dev.mnemos.rest;
+
+import dev.mnemos.profile.ProfileImporter;
+import dev.mnemos.profile.ProfileService;
+import dev.mnemos.promotion.PendingCandidates;
+import io.quarkus.security.Authenticated;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+
+/**
+ * The long-term profile (DESIGN.md section 8): {@code /v1/profile/…} for the caller, and
+ * {@code /v1/users/{userId}/profile/…} for a {@code service} token acting for that user (the audit
+ * trail names the service as the actor). Another user's facts and candidates answer 404.
+ */
+@Path("/v1")
+@Authenticated
+public class ProfileResource {
+
+    private final ProfileService profiles;
+    private final ProfileImporter importer;
+    private final PendingCandidates pending;
+    private final Caller caller;
+
+    public ProfileResource(ProfileService profiles, ProfileImporter importer, PendingCandidates pending, Caller caller) {
+        this.profiles = profiles;
+        this.importer = importer;
+        this.pending = pending;
+        this.caller = caller;
+    }
+
+    @Path("/profile")
+    public ProfileOperations mine() {
+        return new ProfileOperations(caller.userId(), caller.userId(), profiles, importer, pending);
+    }
+
+    @Path("/users/{userId}/profile")
+    public ProfileOperations of(@PathParam("userId") String userId) {
+        return new ProfileOperations(caller.actFor(userId), caller.userId(), profiles, importer, pending);
+    }
+}

@@ -1,0 +1,27 @@
+package dev.mnemos.rest;
+
+import io.quarkus.runtime.annotations.ConfigPhase;
+import io.quarkus.runtime.annotations.ConfigRoot;
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/**
+ * Run-time settings of Mnemos' REST API. The API itself is mounted only when the application
+ * builds with {@code quarkus.mnemos.rest.enabled=true}.
+ */
+@ConfigRoot(phase = ConfigPhase.RUN_TIME)
+@ConfigMapping(prefix = "quarkus.mnemos.rest")
+public interface RestConfig {
+
+    /** Largest request body accepted by Mnemos' endpoints, in bytes; larger bodies answer 413 before anything is read. */
+    @WithDefault("262144")
+    long maxBodyBytes();
+
+    /**
+     * Whether failures outside Mnemos' own endpoints (unknown paths, the application's own resources)
+     * are answered as {@code application/problem+json} too. Off by default, so an application's own
+     * errors keep their shape; the standalone Mnemos server turns it on.
+     */
+    @WithDefault("false")
+    boolean problemsForAllPaths();
+}

@@ -1,0 +1,77 @@
+package dev.mnemos.rest;
+
+import dev.mnemos.session.InvalidPatchException;
+import dev.mnemos.session.SessionEndedException;
+import dev.mnemos.session.SessionNotFoundException;
+import dev.mnemos.session.SessionStoreUnavailableException;
+import dev.mnemos.session.StaleVersionException;
+import dev.mnemos.session.VersionGoneException;
+import dev.mnemos.session.VersionNotFoundException;
+import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+import java.util.Map;
+
+/** Session feature exceptions as problem+json. */
+public class SessionProblemMappers {
+
+    private static final Logger LOG = Logger.getLogger(SessionProblemMappers.class);
+    static final String RETRY_AFTER_SECONDS = "2";
+
+    @ServerExceptionMapper
+    public Response invalid(InvalidPatchException e) {
+        return Problem.of(Response.Status.BAD_REQUEST, e.field() + ": expected " + e.getMessage())
+                .withField(e.field()).toResponse();
+    }
+
+    @ServerExceptionMapper
+    public Response notFound(SessionNotFoundException e) {
+        return Problem.of(Response.Status.NOT_FOUND, "no session '" + e.sessionId() + "'").toResponse();
+    }
+
+    @ServerExceptionMapper
+    public Response stale(StaleVersionException e) {
+        return Problem.of(Response.Status.CONFLICT, "expectedVersion " + e.expected()
+                        + " is stale: the session is at version " + e.actual() + "; re-read and retry")
+                .withField("expectedVersion").withExtras(Map.of("currentVersion", e.actual())).toResponse();
+    }
+
+    @ServerExceptionMapper
+    public Response ended(SessionEndedException e) {
+        return Problem.of(Response.Status.CONFLICT, e.getMessage()).toResponse();
+    }
+
+    @ServerExceptionMapper
+    public Response gone(VersionGoneException e) {
+        return Problem.of(Response.Status.GONE, "version " + e.version()
+                        + " is older than the retention window; the oldest version kept is " + e.oldest())
+                .withField("version").withExtras(Map.of("oldestVersion", e.oldest())).toResponse();
+    }
+
+    @ServerExceptionMapper
+    public Response noVersion(VersionNotFoundException e) {
+        return Problem.of(Response.Status.NOT_FOUND, e.getMessage())
+                .withField("version").withExtras(Map.of("currentVersion", e.current())).toResponse();
+    }
+
+    @ServerExceptionMapper
+    public Response unavailable(SessionStoreUnavailableException e) {
+        LOG.warn("session store unavailable", e);
+        return unavailable();
+    }
+
+    @ServerExceptionMapper
+    public Response timeout(TimeoutException e) {
+        LOG.warn("a dependency timed out", e);
+        return unavailable();
+    }
+
+    private static Response unavailable() {
+        Problem problem = Problem.of(Response.Status.SERVICE_UNAVAILABLE,
+                "session memory is temporarily unavailable; nothing was written; retry after "
+                        + RETRY_AFTER_SECONDS + " seconds");
+        return Response.fromResponse(problem.toResponse()).header("Retry-After", RETRY_AFTER_SECONDS).build();
+    }
+}

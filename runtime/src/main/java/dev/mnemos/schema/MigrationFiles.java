@@ -1,0 +1,46 @@
+package dev.mnemos.schema;
+
+import org.flywaydb.core.api.Location;
+import org.flywaydb.core.api.ResourceProvider;
+import org.flywaydb.core.api.resource.LoadableResource;
+import org.flywaydb.core.internal.resource.classpath.ClassPathResource;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * Mnemos' migration scripts, named rather than found by classpath scanning (which does not see
+ * inside an application's packaged jars the same way in every launch mode).
+ */
+final class MigrationFiles implements ResourceProvider {
+
+    static final String LOCATION = "db/mnemos";
+
+    /** Every script under {@link #LOCATION}, in order; a test checks this list against the directory. */
+    static final List<String> SCRIPTS = List.of("V1__profile.sql", "V2__promotion.sql", "V3__archive_traces.sql");
+
+    private final ClassLoader classLoader;
+    private final Location location = new Location("classpath:" + LOCATION);
+
+    MigrationFiles(ClassLoader classLoader) {
+        this.classLoader = classLoader;
+    }
+
+    @Override
+    public LoadableResource getResource(String name) {
+        return SCRIPTS.contains(name) ? resource(name) : null;
+    }
+
+    @Override
+    public Collection<LoadableResource> getResources(String prefix, String[] suffixes) {
+        return SCRIPTS.stream()
+                .filter(name -> name.startsWith(prefix) && Arrays.stream(suffixes).anyMatch(name::endsWith))
+                .map(this::resource).toList();
+    }
+
+    private LoadableResource resource(String name) {
+        return new ClassPathResource(location, LOCATION + "/" + name, classLoader, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,82 @@
+package dev.mnemos.schema;
+
+import io.agroal.api.AgroalDataSource;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.output.MigrateResult;
+import org.jboss.logging.Logger;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Arrays;
+import java.util.Optional;
+
+/**
+ * Migrates Mnemos' tables at start-up with Flyway, from {@link MigrationFiles#LOCATION} and with
+ * its own history table, in the schema the datasource's connections use (created when missing).
+ */
+@ApplicationScoped
+public class SchemaMigration {
+
+    private static final Logger LOG = Logger.getLogger(SchemaMigration.class);
+
+    private final AgroalDataSource dataSource;
+    private final MigrationConfig config;
+
+    public SchemaMigration(AgroalDataSource dataSource, MigrationConfig config) {
+        this.dataSource = dataSource;
+        this.config = config;
+    }
+
+    void onStart(@Observes @Priority(10) StartupEvent event) {
+        if (config.migrateAtStart()) {
+            migrate();
+        }
+    }
+
+    /** Applies the pending migrations; returns how many ran. */
+    public int migrate() {
+        String schema = targetSchema();
+        MigrateResult result = Flyway.configure(SchemaMigration.class.getClassLoader())
+                .dataSource(dataSource)
+                .table(config.table())
+                .schemas(schema)
+                .resourceProvider(new MigrationFiles(SchemaMigration.class.getClassLoader()))
+                .load().migrate();
+        LOG.infof("Mnemos schema in '%s' is at version %s (%d migrations applied, history in %s)", schema,
+                result.targetSchemaVersion == null ? result.initialSchemaVersion : result.targetSchemaVersion,
+                result.migrationsExecuted, config.table());
+        return result.migrationsExecuted;
+    }
+
+    /** The connection's current schema, or the first schema on its search path when that one does not exist yet. */
+    private String targetSchema() {
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+            Optional<String> current = single(statement, "select current_schema()");
+            if (current.isPresent()) {
+                return current.get();
+            }
+            return single(statement, "show search_path").flatMap(SchemaMigration::firstOnPath)
+                    .orElseThrow(() -> new IllegalStateException("the datasource's connections have no schema to migrate Mnemos into"));
+        } catch (SQLException e) {
+            throw new IllegalStateException("Mnemos could not read the datasource's schema: " + e.getMessage(), e);
+        }
+    }
+
+    static Optional<String> firstOnPath(String searchPath) {
+        return Arrays.stream(searchPath.split(","))
+                .map(String::strip).map(s -> s.replace("\"", ""))
+                .filter(s -> !s.isEmpty() && !s.equals("$user")).findFirst();
+    }
+
+    private static Optional<String> single(Statement statement, String sql) throws SQLException {
+        try (ResultSet rows = statement.executeQuery(sql)) {
+            return rows.next() ? Optional.ofNullable(rows.getString(1)) : Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package dev.mnemos.session;
+
+import io.quarkus.runtime.annotations.ConfigPhase;
+import io.quarkus.runtime.annotations.ConfigRoot;
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+import java.time.Duration;
+
+/** Session memory settings. */
+@ConfigRoot(phase = ConfigPhase.RUN_TIME)
+@ConfigMapping(prefix = "quarkus.mnemos.session")
+public interface SessionConfig {
+
+    /** Time to live of every key of a session; refreshed on each write. */
+    @WithDefault("24h")
+    Duration ttl();
+
+    /** How many most recent versions of a session can be read back, rolled back to or forked from. */
+    @WithDefault("500")
+    int historyRetention();
+
+    /** A full checkpoint of the state is kept every this many versions, so old versions load fast. */
+    @WithDefault("50")
+    int checkpointEvery();
+
+    /** Longest goal, context, summary, constraint, question, observation or collected value, in characters. */
+    @WithDefault("10000")
+    int maxTextChars();
+
+    /** Longest plan version, in characters. */
+    @WithDefault("50000")
+    int maxPlanChars();
+
+    /** Most items a single patch may add or remove per list or map. */
+    @WithDefault("200")
+    int maxItemsPerPatch();
+}

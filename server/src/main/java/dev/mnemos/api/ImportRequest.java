@@ -1,5 +1,0 @@
-package dev.mnemos.api;
-
-/** Body of {@code POST /v1/profile/import}: free text exported from another assistant. */
-public record ImportRequest(String text) {
-}

@@ -1,5 +1,0 @@
-package dev.mnemos.api;
-
-/** Body of {@code POST /v1/profile/instruct}: "remember …", "forget …", "I no longer …". */
-public record InstructRequest(String instruction) {
-}
