@@ -5,9 +5,7 @@ import dev.mnemos.archive.EndedSessions;
 import dev.mnemos.profile.Change;
 import dev.mnemos.profile.NewFact;
 import dev.mnemos.profile.ProfileAction;
-import dev.mnemos.profile.ProfileRepository;
-import dev.mnemos.profile.ProfileService;
-import dev.mnemos.profile.ProfileTransaction;
+import dev.mnemos.profile.ProfilePromotions;
 import dev.mnemos.profile.WriteContext;
 import dev.mnemos.session.Scope;
 import dev.mnemos.injection.StepTrace;
@@ -31,17 +29,12 @@ import java.util.Optional;
 @ApplicationScoped
 public class PromotionTransaction {
 
-    private final ProfileRepository repository;
-    private final ProfileService profiles;
-    private final ProfileTransaction audit;
+    private final ProfilePromotions profile;
     private final EvidenceReader evidence;
     private final EndedSessions archive;
 
-    public PromotionTransaction(ProfileRepository repository, ProfileService profiles, ProfileTransaction audit,
-                                EvidenceReader evidence, EndedSessions archive) {
-        this.repository = repository;
-        this.profiles = profiles;
-        this.audit = audit;
+    public PromotionTransaction(ProfilePromotions profile, EvidenceReader evidence, EndedSessions archive) {
+        this.profile = profile;
         this.evidence = evidence;
         this.archive = archive;
     }
@@ -51,7 +44,7 @@ public class PromotionTransaction {
                                   List<Candidate> candidates,
                                   PromotionPolicy policy, String actor) {
         String userId = state.userId();
-        repository.lock(userId);
+        profile.lock(userId);
         Optional<PromotionReport> done = archive.report(state.sessionId(), PromotionReport.class);
         if (done.isPresent()) {
             return done.get();
@@ -81,15 +74,15 @@ public class PromotionTransaction {
                 }
                 case PENDING -> {
                     pending.add(entry);
-                    audit.record(ctx, ProfileAction.PENDING, c.text(), d.reason());
+                    profile.record(ctx, ProfileAction.PENDING, c.text(), d.reason());
                 }
                 case REJECT -> {
                     rejected.add(entry);
-                    audit.record(ctx, ProfileAction.REJECT, c.text(), d.reason());
+                    profile.record(ctx, ProfileAction.REJECT, c.text(), d.reason());
                 }
             }
         }
-        List<Change> changes = facts.isEmpty() ? List.of() : profiles.promote(userId, state.sessionId(), actor, facts, ctx.reason());
+        List<Change> changes = facts.isEmpty() ? List.of() : profile.promote(userId, state.sessionId(), actor, facts, ctx.reason());
         PromotionReport report = new PromotionReport(state.sessionId(), userId, now, promoted, pending, rejected, changes);
         archive.save(new ArchiveEntry(state, events, traces, report, now));
         return report;
@@ -117,7 +110,7 @@ public class PromotionTransaction {
             case REJECT -> CandidateStatus.REJECTED;
         };
         row.reason = d.reason();
-        row.embedding = dev.mnemos.profile.FactEmbeddings.encode(c.embedding());
+        row.embedding = profile.encode(c.embedding());
         row.createdAt = now;
         row.decidedAt = d.verdict() == Verdict.PENDING ? null : now;
         row.persist();
