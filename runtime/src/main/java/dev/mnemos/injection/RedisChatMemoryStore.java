@@ -15,8 +15,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 
 /**
- * LangChain4j chat history of a session in Redis: one JSON string at
- * {@code mnemos:{s:<sessionId>}:chat}, written whole by each update (the window is small and
+ * LangChain4j chat history of a session in Redis: one JSON string at the session's
+ * {@link SessionKeys#chat} key, written whole by each update (the window is small and
  * bounded), with the session's TTL refreshed on every write. The memory id must be a session id.
  * {@link #deleteMessages} really deletes; {@link SessionChatMemoryProvider} makes sure the
  * framework's end-of-request and shutdown clean-up never reaches it.
@@ -34,7 +34,7 @@ public class RedisChatMemoryStore implements ChatMemoryStore {
         this.session = session;
     }
 
-    public static String key(Object memoryId) {
+    private static String key(Object memoryId) {
         return SessionKeys.chat(SessionIds.require("memoryId", String.valueOf(memoryId)));
     }
 

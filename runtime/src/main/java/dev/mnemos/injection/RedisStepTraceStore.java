@@ -12,10 +12,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Step traces in Redis: hash {@code mnemos:{s:<id>}:trace}, field = written version, value = JSON,
- * with the session's TTL. Saving is one round trip that, every 64 saves past the retention, drops
- * all traces older than the retention window, so the hash stays bounded however long the session
- * runs. Redis failures surface as {@link SessionStoreUnavailableException} (503 at the API).
+ * Step traces in Redis: the session's hash {@link SessionKeys#trace}, field = written version,
+ * value = JSON, with the session's TTL. Saving is one round trip that, every 64 saves past the
+ * retention, drops all traces older than the retention window, so the hash stays bounded however
+ * long the session runs. Redis failures surface as {@link SessionStoreUnavailableException} (503 at the API).
  */
 @ApplicationScoped
 public class RedisStepTraceStore implements StepTraceStore {
@@ -46,28 +46,27 @@ public class RedisStepTraceStore implements StepTraceStore {
         this.config = config;
     }
 
-    public static String key(String sessionId) {
-        return SessionKeys.trace(sessionId);
-    }
-
     @Override
     public void save(StepTrace trace) {
         long expired = trace.version() - config.traceRetention();
-        guarded(() -> redis.execute("EVAL", SAVE, "1", key(trace.sessionId()), Long.toString(trace.version()),
-                write(trace), Long.toString(Math.max(0, expired)), Long.toString(session.ttl().toMillis()),
+        String key = SessionKeys.trace(trace.sessionId());
+        guarded(() -> redis.execute("EVAL", SAVE, "1", key, Long.toString(trace.version()), write(trace),
+                Long.toString(Math.max(0, expired)), Long.toString(session.ttl().toMillis()),
                 Integer.toString(config.traceRetention())));
     }
 
     /** The trace of the step that wrote {@code version}, or empty. */
     @Override
     public Optional<StepTrace> find(String sessionId, long version) {
-        String value = guarded(() -> redis.hash(String.class).hget(key(sessionId), Long.toString(version)));
+        String key = SessionKeys.trace(sessionId);
+        String value = guarded(() -> redis.hash(String.class).hget(key, Long.toString(version)));
         return Optional.ofNullable(value).map(this::read);
     }
 
     @Override
     public List<StepTrace> all(String sessionId) {
-        return guarded(() -> redis.hash(String.class).hgetall(key(sessionId))).values().stream().map(this::read)
+        String key = SessionKeys.trace(sessionId);
+        return guarded(() -> redis.hash(String.class).hgetall(key)).values().stream().map(this::read)
                 .sorted(java.util.Comparator.comparingLong(StepTrace::version)).toList();
     }
 

@@ -19,6 +19,20 @@ public record FactDraft(Long id, Category category, String slot, String text, do
                 f.taskState, null, FactEmbeddings.decode(f.embedding));
     }
 
+    /**
+     * A new fact as a writer states it: its text capped, its slot and category detected when not
+     * given, its confidence the direct one when not given.
+     */
+    static FactDraft of(NewFact fact, SourceKind kind, ProfileConfig config) {
+        String text = FactText.cap(fact.text(), config.maxFactChars());
+        var detected = SlotRules.detect(text);
+        String slot = fact.slot() != null ? fact.slot() : detected.map(SlotRules.Slot::name).orElse(null);
+        Category category = fact.category() != null ? fact.category()
+                : detected.map(SlotRules.Slot::category).orElse(Category.FACT);
+        double confidence = fact.confidence() != null ? fact.confidence() : config.directConfidence();
+        return new FactDraft(null, category, slot, text, confidence, kind, null, fact.taskState(), null, null);
+    }
+
     /** A new fact. */
     public static FactDraft fresh(Category category, String slot, String text, double confidence,
                                   SourceKind kind, String sessionId) {

@@ -7,24 +7,21 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The user profile: read it, add / correct / forget facts, follow natural-language instructions,
- * take promotions. Every write goes through the locked three-way-merge path of
- * {@link ProfileTransaction} and leaves audit events.
+ * The user profile: read it, add / correct / forget facts, follow natural-language instructions.
+ * Every write goes through the locked three-way-merge path of {@link ProfileTransaction} and leaves
+ * audit events. Promotions from ended sessions come in through {@link ProfilePromotions}.
  */
 @ApplicationScoped
 public class ProfileService {
 
     private final ProfileReader reader;
     private final ProfileWriter writer;
-    private final ProfileTransaction transaction;
     private final Reconciler reconciler;
     private final ProfileConfig config;
 
-    public ProfileService(ProfileReader reader, ProfileWriter writer, ProfileTransaction transaction,
-                          Reconciler reconciler, ProfileConfig config) {
+    public ProfileService(ProfileReader reader, ProfileWriter writer, Reconciler reconciler, ProfileConfig config) {
         this.reader = reader;
         this.writer = writer;
-        this.transaction = transaction;
         this.reconciler = reconciler;
         this.config = config;
     }
@@ -84,26 +81,8 @@ public class ProfileService {
                 plan.changes()), plan.path(), userId);
     }
 
-    /**
-     * Writes promoted facts of session {@code sessionId} with PROMOTE audit events, through the same
-     * merge path. Joins the caller's transaction when there is one; automatic: the cap evicts.
-     */
-    public List<Change> promote(String userId, String sessionId, String actor, List<NewFact> facts, String reason) {
-        List<FactDraft> base = transaction.snapshot(userId);
-        List<FactDraft> incoming = new ArrayList<>(base);
-        facts.forEach(f -> incoming.add(draft(f, SourceKind.PROMOTION)));
-        WriteContext ctx = new WriteContext(userId, actor, sessionId, WriteContext.Mode.AUTOMATIC, ProfileAction.PROMOTE, reason);
-        return transaction.apply(ctx, new ChangeSet(base, incoming, Set.of()));
-    }
-
     private FactDraft draft(NewFact fact, SourceKind kind) {
-        String text = FactText.cap(fact.text(), config.maxFactChars());
-        var detected = SlotRules.detect(text);
-        String slot = fact.slot() != null ? fact.slot() : detected.map(SlotRules.Slot::name).orElse(null);
-        Category category = fact.category() != null ? fact.category()
-                : detected.map(SlotRules.Slot::category).orElse(Category.FACT);
-        double confidence = fact.confidence() != null ? fact.confidence() : config.directConfidence();
-        return new FactDraft(null, category, slot, text, confidence, kind, null, fact.taskState(), null, null);
+        return FactDraft.of(fact, kind, config);
     }
 
     private WriteResult result(List<Change> changes, Reconciler.Path path, String userId) {

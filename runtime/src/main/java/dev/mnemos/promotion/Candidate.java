@@ -24,12 +24,6 @@ public record Candidate(String observationId, String text, Category category, St
         return new Candidate(observationId, text, category, slot, scope, explicit, words, vector);
     }
 
-    /** The same preference: equal keys, or embeddings at least {@code similarity} alike (when both have one). */
-    public boolean sameAs(String otherKey, float[] otherEmbedding, double similarity) {
-        return key().equals(otherKey) || (embedding != null && otherEmbedding != null
-                && dev.mnemos.profile.FactEmbeddings.cosine(embedding, otherEmbedding) >= similarity);
-    }
-
     public static Candidate of(Observation o) {
         var detected = SlotRules.detect(o.text());
         String slot = o.slot() != null && !o.slot().isBlank() ? o.slot() : detected.map(SlotRules.Slot::name).orElse(null);

@@ -7,7 +7,7 @@ import dev.mnemos.llm.ExtractedFact;
 import dev.mnemos.llm.ExtractionModel;
 import dev.mnemos.llm.ExtractionRequest;
 import dev.mnemos.profile.Category;
-import dev.mnemos.profile.FactEmbeddings;
+import dev.mnemos.profile.ProfilePromotions;
 import dev.mnemos.profile.SlotRules;
 import dev.mnemos.session.Scope;
 import dev.mnemos.session.SessionState;
@@ -28,14 +28,14 @@ import java.util.Locale;
 public class CandidateSources {
 
     private final ExtractionModel extraction;
-    private final FactEmbeddings embeddings;
+    private final ProfilePromotions profile;
     private final Instance<ChatMemoryStore> chats;
     private final PromotionConfig config;
 
-    public CandidateSources(ExtractionModel extraction, FactEmbeddings embeddings, Instance<ChatMemoryStore> chats,
+    public CandidateSources(ExtractionModel extraction, ProfilePromotions profile, Instance<ChatMemoryStore> chats,
                             PromotionConfig config) {
         this.extraction = extraction;
-        this.embeddings = embeddings;
+        this.profile = profile;
         this.chats = chats;
         this.config = config;
     }
@@ -47,7 +47,7 @@ public class CandidateSources {
             extraction.extract(new ExtractionRequest(LocalDate.now(), "task session", said))
                     .ifPresent(facts -> facts.forEach(f -> result.add(of(f))));
         }
-        return result.stream().map(c -> c.withEmbedding(embeddings.embed(c.text()))).toList();
+        return result.stream().map(c -> c.withEmbedding(profile.embed(c.text()))).toList();
     }
 
     private List<String> userMessages(String sessionId) {

@@ -1,6 +1,6 @@
 package dev.mnemos.promotion;
 
-import dev.mnemos.profile.FactEmbeddings;
+import dev.mnemos.profile.ProfilePromotions;
 import io.quarkus.panache.common.Sort;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -23,9 +23,11 @@ public class EvidenceReader {
     private static final int HISTORY = 1000;
 
     private final PromotionConfig config;
+    private final ProfilePromotions profile;
 
-    public EvidenceReader(PromotionConfig config) {
+    public EvidenceReader(PromotionConfig config, ProfilePromotions profile) {
         this.config = config;
+        this.profile = profile;
     }
 
     /**
@@ -45,7 +47,7 @@ public class EvidenceReader {
             if (earlier.status == CandidateStatus.REJECTED) {
                 continue;
             }
-            boolean isSame = c.sameAs(earlier.candidateKey, FactEmbeddings.decode(earlier.embedding), config.sameSimilarity());
+            boolean isSame = same(c, earlier.candidateKey, profile.decode(earlier.embedding));
             if (isSame) {
                 sessions.add(earlier.sessionId);
                 same.add(earlier.id);
@@ -54,8 +56,13 @@ public class EvidenceReader {
             }
         }
         int contradictions = c.slot() == null ? 0 : (int) thisSession.stream()
-                .filter(o -> c.slot().equals(o.slot()) && !c.sameAs(o.key(), o.embedding(), config.sameSimilarity())).count();
+                .filter(o -> c.slot().equals(o.slot()) && !same(c, o.key(), o.embedding())).count();
         return new Found(new Evidence(sessions.size(), contradictions, false), same);
+    }
+
+    /** The same preference: equal keys, or embeddings at least {@link PromotionConfig#sameSimilarity()} alike. */
+    private boolean same(Candidate c, String otherKey, float[] otherEmbedding) {
+        return c.key().equals(otherKey) || profile.nearDuplicates(c.embedding(), otherEmbedding, config.sameSimilarity());
     }
 
     /** Marks the PENDING candidates among {@code ids} as decided. */

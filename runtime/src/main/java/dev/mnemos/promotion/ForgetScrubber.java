@@ -1,56 +1,20 @@
 package dev.mnemos.promotion;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.mnemos.injection.BlockText;
 import dev.mnemos.profile.FactForgotten;
 import dev.mnemos.profile.FactText;
-import io.quarkus.hibernate.orm.panache.Panache;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
 /**
- * When a profile fact is forgotten, removes its text from promotion's tables too: candidates with
- * the same text are deleted, and the text is blanked out of archived sessions (state, replay log,
- * report and step traces). Runs inside the
- * forgetting transaction.
+ * When a profile fact is forgotten, deletes the user's promotion candidates with the same text
+ * (the archive scrubs its own copies). Runs inside the forgetting transaction.
  */
 @ApplicationScoped
 public class ForgetScrubber {
-
-    static final String FORGOTTEN = "[forgotten]";
-
-    private final ObjectMapper json;
-
-    public ForgetScrubber(ObjectMapper json) {
-        this.json = json;
-    }
 
     void onForget(@Observes FactForgotten fact) {
         String normalised = FactText.normalise(fact.text());
         PromotionCandidate.delete("userId = ?1 and (text = ?2 or candidateKey = ?3 or candidateKey = ?4)", fact.userId(),
                 fact.text(), normalised, (fact.slot() == null ? "" : fact.slot() + "=") + normalised);
-        String escaped = escaped(fact.text());
-        Panache.getEntityManager().createNativeQuery("update session_archive set final_state = replace(final_state, ?1, ?2),"
-                        + " events = replace(events, ?1, ?2), report = replace(report, ?1, ?2), traces = replace(traces, ?1, ?2)"
-                        + " where user_id = ?3 and (strpos(final_state, ?1) > 0 or strpos(events, ?1) > 0"
-                        + " or strpos(report, ?1) > 0 or strpos(coalesce(traces, ''), ?1) > 0)")
-                .setParameter(1, escaped).setParameter(2, FORGOTTEN).setParameter(3, fact.userId()).executeUpdate();
-        // in a trace the text sits inside the memory block, quoted by the block first and by JSON then
-        String quoted = BlockText.quote(fact.text());
-        String inBlock = escaped(quoted.substring(1, quoted.length() - 1));
-        Panache.getEntityManager().createNativeQuery("update session_archive set traces = replace(traces, ?1, ?2)"
-                        + " where user_id = ?3 and strpos(traces, ?1) > 0")
-                .setParameter(1, inBlock).setParameter(2, FORGOTTEN).setParameter(3, fact.userId()).executeUpdate();
-    }
-
-    /** The text as it appears inside a JSON string. */
-    private String escaped(String text) {
-        try {
-            String quoted = json.writeValueAsString(text);
-            return quoted.substring(1, quoted.length() - 1);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -2,9 +2,7 @@ package dev.mnemos.promotion;
 
 import dev.mnemos.profile.NewFact;
 import dev.mnemos.profile.ProfileAction;
-import dev.mnemos.profile.ProfileRepository;
-import dev.mnemos.profile.ProfileService;
-import dev.mnemos.profile.ProfileTransaction;
+import dev.mnemos.profile.ProfilePromotions;
 import dev.mnemos.profile.WriteContext;
 import io.quarkus.panache.common.Sort;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -21,16 +19,11 @@ import java.util.List;
 @ApplicationScoped
 public class PendingCandidates {
 
-    private final ProfileRepository repository;
-    private final ProfileService profiles;
-    private final ProfileTransaction audit;
+    private final ProfilePromotions profile;
     private final EvidenceReader evidence;
 
-    public PendingCandidates(ProfileRepository repository, ProfileService profiles, ProfileTransaction audit,
-                             EvidenceReader evidence) {
-        this.repository = repository;
-        this.profiles = profiles;
-        this.audit = audit;
+    public PendingCandidates(ProfilePromotions profile, EvidenceReader evidence) {
+        this.profile = profile;
         this.evidence = evidence;
     }
 
@@ -44,9 +37,9 @@ public class PendingCandidates {
     /** Promotes the candidate. @throws CandidateNotFoundException unless it is the user's and PENDING */
     @Transactional
     public PendingDecision confirm(String userId, long candidateId, String actor) {
-        repository.lock(userId);
+        profile.lock(userId);
         PromotionCandidate c = pending(userId, candidateId);
-        var changes = profiles.promote(userId, c.sessionId, actor,
+        var changes = profile.promote(userId, c.sessionId, actor,
                 List.of(new NewFact(c.category, c.slot, c.text, 1.0)), "confirmed by the user");
         evidence.settle(userId, c.candidateKey, CandidateStatus.CONFIRMED, Instant.now());
         return new PendingDecision(c.view(), changes);
@@ -55,10 +48,10 @@ public class PendingCandidates {
     /** Rejects the candidate; nothing reaches the profile. @throws CandidateNotFoundException */
     @Transactional
     public PendingDecision reject(String userId, long candidateId, String actor) {
-        repository.lock(userId);
+        profile.lock(userId);
         PromotionCandidate c = pending(userId, candidateId);
         evidence.settle(userId, c.candidateKey, CandidateStatus.REJECTED, Instant.now());
-        var change = audit.record(new WriteContext(userId, actor, c.sessionId, WriteContext.Mode.DIRECT,
+        var change = profile.record(new WriteContext(userId, actor, c.sessionId, WriteContext.Mode.DIRECT,
                 ProfileAction.REJECT, null), ProfileAction.REJECT, c.text, "rejected by the user");
         return new PendingDecision(c.view(), List.of(change));
     }

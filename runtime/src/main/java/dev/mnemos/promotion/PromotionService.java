@@ -1,6 +1,6 @@
 package dev.mnemos.promotion;
 
-import dev.mnemos.profile.ProfileRepository;
+import dev.mnemos.profile.ProfilePromotions;
 import dev.mnemos.profile.ProfileUnavailableException;
 import dev.mnemos.session.SessionEvent;
 import dev.mnemos.session.SessionState;
@@ -27,17 +27,17 @@ public class PromotionService {
 
     private final SessionStore store;
     private final PromotionTransaction transaction;
-    private final ProfileRepository repository;
+    private final ProfilePromotions profile;
     private final CandidateSources sources;
     private final PromotionConfig config;
     private final StepTraceStore traces;
 
-    public PromotionService(SessionStore store, PromotionTransaction transaction, ProfileRepository repository,
+    public PromotionService(SessionStore store, PromotionTransaction transaction, ProfilePromotions profile,
                             CandidateSources sources, PromotionConfig config, StepTraceStore traces) {
         this.traces = traces;
         this.store = store;
         this.transaction = transaction;
-        this.repository = repository;
+        this.profile = profile;
         this.sources = sources;
         this.config = config;
     }
@@ -59,7 +59,7 @@ public class PromotionService {
             store.delete(sessionId);
             return done.get();
         }
-        if (!repository.reachable()) {
+        if (!profile.reachable()) {
             throw new ProfileUnavailableException("Postgres is unreachable; the session was left as it was", null);
         }
         SessionState state = store.end(sessionId, actor);

@@ -1,14 +1,11 @@
 package dev.mnemos.promotion;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mnemos.archive.ArchiveEntry;
+import dev.mnemos.archive.EndedSessions;
 import dev.mnemos.profile.Change;
 import dev.mnemos.profile.NewFact;
 import dev.mnemos.profile.ProfileAction;
-import dev.mnemos.profile.ProfileRepository;
-import dev.mnemos.profile.ProfileService;
-import dev.mnemos.profile.ProfileTransaction;
+import dev.mnemos.profile.ProfilePromotions;
 import dev.mnemos.profile.WriteContext;
 import dev.mnemos.session.Scope;
 import dev.mnemos.injection.StepTrace;
@@ -32,20 +29,14 @@ import java.util.Optional;
 @ApplicationScoped
 public class PromotionTransaction {
 
-    private final ProfileRepository repository;
-    private final ProfileService profiles;
-    private final ProfileTransaction audit;
+    private final ProfilePromotions profile;
     private final EvidenceReader evidence;
-    private final ObjectMapper json;
+    private final EndedSessions archive;
 
-    public PromotionTransaction(ProfileRepository repository, ProfileService profiles, ProfileTransaction audit,
-                                EvidenceReader evidence, ObjectMapper json) {
-        this.repository = repository;
-        this.profiles = profiles;
-        this.audit = audit;
+    public PromotionTransaction(ProfilePromotions profile, EvidenceReader evidence, EndedSessions archive) {
+        this.profile = profile;
         this.evidence = evidence;
-        // archives outlive code changes: a field dropped from a record must not make old archives unreadable
-        this.json = json.copy().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+        this.archive = archive;
     }
 
     @Transactional
@@ -53,10 +44,10 @@ public class PromotionTransaction {
                                   List<Candidate> candidates,
                                   PromotionPolicy policy, String actor) {
         String userId = state.userId();
-        repository.lock(userId);
-        ArchivedSession done = ArchivedSession.findById(state.sessionId());
-        if (done != null) {
-            return read(done.report, PromotionReport.class);
+        profile.lock(userId);
+        Optional<PromotionReport> done = archive.report(state.sessionId(), PromotionReport.class);
+        if (done.isPresent()) {
+            return done.get();
         }
         Instant now = Instant.now();
         Map<String, Candidate> unique = new LinkedHashMap<>();
@@ -83,24 +74,24 @@ public class PromotionTransaction {
                 }
                 case PENDING -> {
                     pending.add(entry);
-                    audit.record(ctx, ProfileAction.PENDING, c.text(), d.reason());
+                    profile.record(ctx, ProfileAction.PENDING, c.text(), d.reason());
                 }
                 case REJECT -> {
                     rejected.add(entry);
-                    audit.record(ctx, ProfileAction.REJECT, c.text(), d.reason());
+                    profile.record(ctx, ProfileAction.REJECT, c.text(), d.reason());
                 }
             }
         }
-        List<Change> changes = facts.isEmpty() ? List.of() : profiles.promote(userId, state.sessionId(), actor, facts, ctx.reason());
+        List<Change> changes = facts.isEmpty() ? List.of() : profile.promote(userId, state.sessionId(), actor, facts, ctx.reason());
         PromotionReport report = new PromotionReport(state.sessionId(), userId, now, promoted, pending, rejected, changes);
-        archive(state, events, traces, report, now);
+        archive.save(new ArchiveEntry(state, events, traces, report, now));
         return report;
     }
 
     /** The stored report of an archived session. */
     @Transactional
     public Optional<PromotionReport> report(String sessionId) {
-        return ArchivedSession.<ArchivedSession>findByIdOptional(sessionId).map(a -> read(a.report, PromotionReport.class));
+        return archive.report(sessionId, PromotionReport.class);
     }
 
     private PromotionCandidate store(String sessionId, String userId, Candidate c, Decision d, Instant now) {
@@ -119,39 +110,10 @@ public class PromotionTransaction {
             case REJECT -> CandidateStatus.REJECTED;
         };
         row.reason = d.reason();
-        row.embedding = dev.mnemos.profile.FactEmbeddings.encode(c.embedding());
+        row.embedding = profile.encode(c.embedding());
         row.createdAt = now;
         row.decidedAt = d.verdict() == Verdict.PENDING ? null : now;
         row.persist();
         return row;
-    }
-
-    private void archive(SessionState state, List<SessionEvent> events, List<StepTrace> traces, PromotionReport report,
-                         Instant now) {
-        ArchivedSession archived = new ArchivedSession();
-        archived.sessionId = state.sessionId();
-        archived.userId = state.userId();
-        archived.endedAt = now;
-        archived.finalState = write(state);
-        archived.events = write(events);
-        archived.report = write(report);
-        archived.traces = traces.isEmpty() ? null : write(traces);
-        archived.persist();
-    }
-
-    private String write(Object value) {
-        try {
-            return json.writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot serialise the session archive", e);
-        }
-    }
-
-    private <T> T read(String text, Class<T> type) {
-        try {
-            return json.readValue(text, type);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("the session archive cannot be read", e);
-        }
     }
 }

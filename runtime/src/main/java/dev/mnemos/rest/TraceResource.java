@@ -1,8 +1,8 @@
 package dev.mnemos.rest;
 
+import dev.mnemos.archive.EndedSessions;
 import dev.mnemos.injection.StepTrace;
 import dev.mnemos.injection.StepTraceStore;
-import dev.mnemos.promotion.PostgresSessionArchive;
 import dev.mnemos.session.SessionIds;
 import io.quarkus.security.Authenticated;
 import jakarta.ws.rs.GET;
@@ -16,8 +16,8 @@ import jakarta.ws.rs.core.MediaType;
  * What a step read, injected and wrote: {@code GET /v1/sessions/{id}/steps/{v}/trace}, where
  * {@code v} is the version the step wrote. Another user's trace, a version no step wrote, and a
  * trace past its retention or TTL all answer 404. After the session ended, traces are read from its
- * archive in Postgres. The class path is {@code /v1}, like
- * {@code SessionResource}'s: a longer class path would capture {@code /v1/sessions…} requests.
+ * archive ({@link EndedSessions}). The class path is {@code /v1}, like {@code SessionResource}'s: a
+ * longer class path would capture {@code /v1/sessions…} requests.
  */
 @Path("/v1")
 @Authenticated
@@ -25,10 +25,10 @@ import jakarta.ws.rs.core.MediaType;
 public class TraceResource {
 
     private final StepTraceStore traces;
-    private final PostgresSessionArchive archive;
+    private final EndedSessions archive;
     private final Caller caller;
 
-    public TraceResource(StepTraceStore traces, PostgresSessionArchive archive, Caller caller) {
+    public TraceResource(StepTraceStore traces, EndedSessions archive, Caller caller) {
         this.traces = traces;
         this.archive = archive;
         this.caller = caller;

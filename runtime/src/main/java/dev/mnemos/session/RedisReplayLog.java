@@ -9,7 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 
 /**
- * A session's replay stream ({@code mnemos:{s:<id>}:events}, entry id = version) and its
+ * A session's replay stream ({@link SessionKeys#events}, entry id = version) and its
  * checkpoints: reads events back and rebuilds the state at any version within the retention window
  * from the nearest checkpoint plus the events after it.
  */

@@ -5,7 +5,8 @@ import java.util.Optional;
 
 /**
  * Where ended sessions go once their Redis keys are cleared, so their history stays readable.
- * The promotion feature supplies the Postgres implementation; without it nothing is archived.
+ * The archive feature ({@code dev.mnemos.archive}) supplies the Postgres implementation; without it
+ * nothing is archived.
  */
 public interface SessionArchive {
 

@@ -3,25 +3,55 @@ package dev.mnemos.session;
 import java.util.List;
 
 /**
- * The Redis key layout. Every key of one session shares the hash tag {@code {s:<id>}}, so scripts
- * and transactions over them stay valid on Redis Cluster.
+ * The Redis key layout, and its only owner: every Mnemos key is built here. Every key of one
+ * session is {@code mnemos:{s:<sessionId>}:<family>} and shares the hash tag {@code {s:<sessionId>}},
+ * so scripts and transactions over them stay valid on Redis Cluster; a user's index is
+ * {@code mnemos:{u:<userId>}:sessions}.
  */
 public final class SessionKeys {
 
     private SessionKeys() {
     }
 
-    public static String state(String sessionId) { return tag(sessionId) + ":state"; }
-    public static String snapshots(String sessionId) { return tag(sessionId) + ":snap"; }
-    public static String events(String sessionId) { return tag(sessionId) + ":events"; }
-    public static String chat(String sessionId) { return tag(sessionId) + ":chat"; }
-    public static String trace(String sessionId) { return tag(sessionId) + ":trace"; }
-    public static String plans(String sessionId) { return tag(sessionId) + ":plans"; }
+    /** The session's current state: a hash with a field per scalar and per list item. */
+    public static String state(String sessionId) {
+        return tag(sessionId) + ":state";
+    }
+
+    /** The session's checkpoints: a hash of version → serialised state. */
+    public static String snapshots(String sessionId) {
+        return tag(sessionId) + ":snap";
+    }
+
+    /** The session's replay log: a stream whose entry ids are the versions. */
+    public static String events(String sessionId) {
+        return tag(sessionId) + ":events";
+    }
+
+    /** The session's chat history (LangChain4j messages as one JSON string). */
+    public static String chat(String sessionId) {
+        return tag(sessionId) + ":chat";
+    }
+
+    /** The session's step traces: a hash of written version → trace JSON. */
+    public static String trace(String sessionId) {
+        return tag(sessionId) + ":trace";
+    }
+
+    /** The session's plan versions: a hash of their own, so loads can read only the newest. */
+    public static String plans(String sessionId) {
+        return tag(sessionId) + ":plans";
+    }
 
     /** The user's live sessions (a sorted set scored by creation time). */
-    public static String userSessions(String userId) { return "mnemos:{u:" + userId + "}:sessions"; }
+    public static String userSessions(String userId) {
+        return "mnemos:{u:" + userId + "}:sessions";
+    }
 
-    /** Every key of the session, in the order the write scripts expect them. */
+    /**
+     * Every key of the session, in the order the write scripts expect them ({@code KEYS[1]} state,
+     * 2 snap, 3 events, 4 chat, 5 trace, 6 plans).
+     */
     public static List<String> all(String sessionId) {
         return List.of(state(sessionId), snapshots(sessionId), events(sessionId), chat(sessionId), trace(sessionId),
                 plans(sessionId));

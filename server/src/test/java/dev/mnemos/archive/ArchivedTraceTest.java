@@ -1,4 +1,4 @@
-package dev.mnemos.promotion;
+package dev.mnemos.archive;
 
 import dev.mnemos.server.api.Tokens;
 import dev.mnemos.injection.TripAi;

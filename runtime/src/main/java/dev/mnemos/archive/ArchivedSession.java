@@ -1,4 +1,4 @@
-package dev.mnemos.promotion;
+package dev.mnemos.archive;
 
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 import jakarta.persistence.Column;

@@ -1,0 +1,84 @@
+package dev.mnemos.profile;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.transaction.Transactional;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The profile as the promotion feature uses it: hold the user's profile lock while candidates are
+ * decided, write promoted facts through the locked three-way-merge path with PROMOTE audit events,
+ * audit decisions that change no fact, and embed candidate texts to recognise the same preference
+ * worded differently. Calls join the caller's transaction when there is one.
+ */
+@ApplicationScoped
+public class ProfilePromotions {
+
+    private final ProfileRepository repository;
+    private final ProfileTransaction transaction;
+    private final FactEmbeddings embeddings;
+    private final ProfileConfig config;
+
+    public ProfilePromotions(ProfileRepository repository, ProfileTransaction transaction, FactEmbeddings embeddings,
+                             ProfileConfig config) {
+        this.repository = repository;
+        this.transaction = transaction;
+        this.embeddings = embeddings;
+        this.config = config;
+    }
+
+    /** Whether Postgres answers at all. */
+    public boolean reachable() {
+        return repository.reachable();
+    }
+
+    /**
+     * Locks the user's profile row ({@code SELECT … FOR UPDATE}, creating it on first use) until the
+     * caller's transaction ends, so no other write of this user's profile interleaves.
+     *
+     * @throws jakarta.transaction.TransactionRequiredException without a transaction
+     */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public void lock(String userId) {
+        repository.lock(userId);
+    }
+
+    /**
+     * Writes promoted facts of session {@code sessionId} with PROMOTE audit events, through the
+     * three-way merge under the user's lock. Automatic: the cap evicts rather than refuses.
+     */
+    public List<Change> promote(String userId, String sessionId, String actor, List<NewFact> facts, String reason) {
+        List<FactDraft> base = transaction.snapshot(userId);
+        List<FactDraft> incoming = new ArrayList<>(base);
+        facts.forEach(f -> incoming.add(FactDraft.of(f, SourceKind.PROMOTION, config)));
+        WriteContext ctx = new WriteContext(userId, actor, sessionId, WriteContext.Mode.AUTOMATIC, ProfileAction.PROMOTE, reason);
+        return transaction.apply(ctx, new ChangeSet(base, incoming, Set.of()));
+    }
+
+    /** Writes one audit event that changes no fact (a candidate left pending, or rejected). */
+    public Change record(WriteContext ctx, ProfileAction action, String text, String reason) {
+        return transaction.record(ctx, action, text, reason);
+    }
+
+    /** The embedding of {@code text}, or null when embeddings are unavailable. */
+    public float[] embed(String text) {
+        return embeddings.embed(text);
+    }
+
+    /** Whether two embeddings are at least {@code min} alike (cosine); false when either is null. */
+    public boolean nearDuplicates(float[] a, float[] b, double min) {
+        return a != null && b != null && FactEmbeddings.cosine(a, b) >= min;
+    }
+
+    /** An embedding in the profile's storage format (null stays null). */
+    public byte[] encode(float[] embedding) {
+        return FactEmbeddings.encode(embedding);
+    }
+
+    /** An embedding read back from {@link #encode} (null stays null). */
+    public float[] decode(byte[] stored) {
+        return FactEmbeddings.decode(stored);
+    }
+}
