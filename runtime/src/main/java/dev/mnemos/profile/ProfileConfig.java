@@ -58,4 +58,20 @@ public interface ProfileConfig {
     /** Cosine similarity at or above which an imported fact counts as a duplicate of an existing one. */
     @WithDefault("0.9")
     double duplicateSimilarity();
+
+    /** Longest wait for one profile read (active facts or history) from Postgres; a slower read answers 503. */
+    @WithDefault("5s")
+    Duration readTimeout();
+
+    /** Times a profile read is tried again after a transient Postgres failure (connection lost, lock timeout). */
+    @WithDefault("1")
+    int readRetries();
+
+    /** Times a profile write (its own transaction) is tried again after a transient Postgres failure. */
+    @WithDefault("2")
+    int writeRetries();
+
+    /** Pause before a profile read or write is tried again (plus up to 200 ms of random jitter). */
+    @WithDefault("50ms")
+    Duration retryDelay();
 }
