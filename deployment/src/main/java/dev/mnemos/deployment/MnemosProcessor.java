@@ -4,6 +4,7 @@ import dev.mnemos.injection.SessionMemory;
 import dev.mnemos.injection.SessionMemoryInterceptor;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.BuildTimeConditionBuildItem;
+import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.builditem.CombinedIndexBuildItem;
@@ -15,13 +16,14 @@ import org.jboss.jandex.DotName;
 
 /**
  * Build steps of the Mnemos extension: indexes the runtime jar (its beans, entities and AI
- * services), registers the {@link SessionMemory} interceptor, and mounts the REST API only when
- * {@code quarkus.mnemos.rest.enabled=true}.
+ * services), registers the {@link SessionMemory} interceptor, keeps the application's embedding
+ * models, and mounts the REST API only when {@code quarkus.mnemos.rest.enabled=true}.
  */
 class MnemosProcessor {
 
     static final String FEATURE = "mnemos";
     static final String REST_PACKAGE = "dev.mnemos.rest";
+    static final DotName EMBEDDING_MODEL = DotName.createSimple("dev.langchain4j.model.embedding.EmbeddingModel");
 
     @BuildStep
     FeatureBuildItem feature() {
@@ -38,6 +40,15 @@ class MnemosProcessor {
         return AdditionalBeanBuildItem.builder()
                 .addBeanClasses(SessionMemory.class, SessionMemoryInterceptor.class)
                 .setUnremovable().build();
+    }
+
+    /**
+     * Mnemos looks the application's {@code EmbeddingModel} up programmatically (an injection point
+     * would make Quarkus LangChain4j demand a provider), so such a bean must survive unused-bean removal.
+     */
+    @BuildStep
+    UnremovableBeanBuildItem embeddingModels() {
+        return UnremovableBeanBuildItem.beanTypes(EMBEDDING_MODEL);
     }
 
     @BuildStep

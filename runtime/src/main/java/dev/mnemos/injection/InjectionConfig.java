@@ -5,6 +5,8 @@ import io.quarkus.runtime.annotations.ConfigRoot;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
+import java.time.Duration;
+
 /** Read-before-write settings for {@link SessionMemory} AI-service methods. */
 @ConfigRoot(phase = ConfigPhase.RUN_TIME)
 @ConfigMapping(prefix = "quarkus.mnemos.injection")
@@ -44,4 +46,23 @@ public interface InjectionConfig {
     /** How many of the newest step traces are kept per session. */
     @WithDefault("500")
     int traceRetention();
+
+    /**
+     * Longest wait for the user's profile before a step; a slower read is abandoned and the step goes
+     * on with the session only (its trace says the profile was MISSING). Allows a cold first read.
+     */
+    @WithDefault("2s")
+    Duration profileTimeout();
+
+    /** Profile reads in the rolling window the circuit breaker judges; it opens when enough of them failed. */
+    @WithDefault("20")
+    int profileBreakerRequests();
+
+    /** Share of failed profile reads in the window (0 to 1) that opens the circuit: steps then skip the profile. */
+    @WithDefault("0.5")
+    double profileBreakerFailureRatio();
+
+    /** How long an open circuit skips the profile before one read is tried again. */
+    @WithDefault("5s")
+    Duration profileBreakerDelay();
 }

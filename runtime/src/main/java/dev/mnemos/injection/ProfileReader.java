@@ -1,16 +1,19 @@
 package dev.mnemos.injection;
 
+import io.smallrye.faulttolerance.api.TypedGuard;
 import jakarta.enterprise.context.ApplicationScoped;
-import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
-import org.eclipse.microprofile.faulttolerance.Fallback;
-import org.eclipse.microprofile.faulttolerance.Timeout;
+import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
+
+import java.time.temporal.ChronoUnit;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Reads the user's profile for a step at the edge of the profile dependency: a slow or failing
- * profile never blocks the step. On a timeout (500 ms, override with
- * {@code dev.mnemos.injection.ProfileReader/load/Timeout/value}), a failure or an open circuit,
- * the step goes on with the session only and its trace says the profile was MISSING.
+ * profile never blocks the step. On a timeout ({@link InjectionConfig#profileTimeout()}), a failure
+ * or an open circuit (see the {@code profile-breaker-*} settings), the step goes on with the session
+ * only and its trace says the profile was MISSING.
  */
 @ApplicationScoped
 public class ProfileReader {
@@ -18,21 +21,38 @@ public class ProfileReader {
     private static final Logger LOG = Logger.getLogger(ProfileReader.class);
 
     private final ProfileSource source;
+    private final Function<Supplier<ProfileSnapshot>, ProfileSnapshot> guard;
 
-    public ProfileReader(ProfileSource source) {
+    @Inject
+    public ProfileReader(ProfileSource source, InjectionConfig config) {
+        this(source, guard(config)::get);
+    }
+
+    /** A reader whose every call goes through {@code guard}; {@code Supplier::get} for none (tests without CDI). */
+    ProfileReader(ProfileSource source, Function<Supplier<ProfileSnapshot>, ProfileSnapshot> guard) {
         this.source = source;
+        this.guard = guard;
     }
 
-    @Timeout(500)
-    @CircuitBreaker(requestVolumeThreshold = 20, failureRatio = 0.5, delay = 5000)
-    @Fallback(fallbackMethod = "missing")
     public ProfileSnapshot load(String userId) {
-        ProfileSnapshot snapshot = source.load(userId);
-        return snapshot == null ? ProfileSnapshot.missing() : snapshot;
+        return guard.apply(() -> {
+            ProfileSnapshot snapshot = source.load(userId);
+            return snapshot == null ? ProfileSnapshot.missing() : snapshot;
+        });
     }
 
-    ProfileSnapshot missing(String userId) {
-        LOG.warnf("profile of user %s could not be read; the step goes on with the session only", userId);
+    private static TypedGuard<ProfileSnapshot> guard(InjectionConfig config) {
+        return TypedGuard.create(ProfileSnapshot.class).withDescription("mnemos profile for a step")
+                .withTimeout().duration(config.profileTimeout().toMillis(), ChronoUnit.MILLIS).done()
+                .withCircuitBreaker().requestVolumeThreshold(config.profileBreakerRequests())
+                .failureRatio(config.profileBreakerFailureRatio())
+                .delay(config.profileBreakerDelay().toMillis(), ChronoUnit.MILLIS).done()
+                .withFallback().handler(ProfileReader::missing).done()
+                .build();
+    }
+
+    private static ProfileSnapshot missing(Throwable failure) {
+        LOG.warnf("the profile could not be read (%s); the step goes on with the session only", failure.toString());
         return ProfileSnapshot.missing();
     }
 }

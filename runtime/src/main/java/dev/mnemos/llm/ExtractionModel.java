@@ -1,8 +1,8 @@
 package dev.mnemos.llm;
 
+import io.smallrye.faulttolerance.api.TypedGuard;
 import jakarta.enterprise.context.ApplicationScoped;
-import org.eclipse.microprofile.faulttolerance.Fallback;
-import org.eclipse.microprofile.faulttolerance.Timeout;
+import jakarta.enterprise.util.TypeLiteral;
 import org.jboss.logging.Logger;
 
 import java.time.temporal.ChronoUnit;
@@ -21,19 +21,28 @@ public class ExtractionModel {
 
     private final ExtractionAi ai;
     private final LlmConfig config;
+    private final TypedGuard<Optional<List<ExtractedFact>>> guard;
 
     public ExtractionModel(ExtractionAi ai, LlmConfig config) {
         this.ai = ai;
         this.config = config;
+        this.guard = TypedGuard.create(new TypeLiteral<Optional<List<ExtractedFact>>>() { })
+                .withDescription("mnemos extraction model")
+                .withTimeout().duration(config.timeout().toMillis(), ChronoUnit.MILLIS).done()
+                .withFallback().handler(this::noAnswer).done()
+                .build();
     }
 
     public boolean enabled() {
         return config.enabled() && MnemosModelSupplier.find().isPresent();
     }
 
-    @Timeout(value = 90, unit = ChronoUnit.SECONDS)
-    @Fallback(fallbackMethod = "noAnswer")
+    /** The facts, or empty after {@link LlmConfig#timeout()} or any failure. */
     public Optional<List<ExtractedFact>> extract(ExtractionRequest request) {
+        return guard.get(() -> ask(request));
+    }
+
+    private Optional<List<ExtractedFact>> ask(ExtractionRequest request) {
         if (!enabled() || request.userMessages().isEmpty()) {
             return Optional.empty();
         }
@@ -44,7 +53,7 @@ public class ExtractionModel {
         return facts;
     }
 
-    Optional<List<ExtractedFact>> noAnswer(ExtractionRequest request, Throwable failure) {
+    private Optional<List<ExtractedFact>> noAnswer(Throwable failure) {
         LOG.warnf("extraction model failed (%s); falling back", failure.toString());
         return Optional.empty();
     }

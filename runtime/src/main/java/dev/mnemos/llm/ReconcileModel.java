@@ -1,8 +1,8 @@
 package dev.mnemos.llm;
 
+import io.smallrye.faulttolerance.api.TypedGuard;
 import jakarta.enterprise.context.ApplicationScoped;
-import org.eclipse.microprofile.faulttolerance.Fallback;
-import org.eclipse.microprofile.faulttolerance.Timeout;
+import jakarta.enterprise.util.TypeLiteral;
 import org.jboss.logging.Logger;
 
 import java.time.temporal.ChronoUnit;
@@ -20,10 +20,16 @@ public class ReconcileModel {
 
     private final ReconcileAi ai;
     private final LlmConfig config;
+    private final TypedGuard<Optional<List<ReconcileOp>>> guard;
 
     public ReconcileModel(ReconcileAi ai, LlmConfig config) {
         this.ai = ai;
         this.config = config;
+        this.guard = TypedGuard.create(new TypeLiteral<Optional<List<ReconcileOp>>>() { })
+                .withDescription("mnemos reconcile model")
+                .withTimeout().duration(config.timeout().toMillis(), ChronoUnit.MILLIS).done()
+                .withFallback().handler(this::noAnswer).done()
+                .build();
     }
 
     /** Whether a model call is made at all: model use is enabled and the application has a chat model. */
@@ -31,9 +37,12 @@ public class ReconcileModel {
         return config.enabled() && MnemosModelSupplier.find().isPresent();
     }
 
-    @Timeout(value = 90, unit = ChronoUnit.SECONDS)
-    @Fallback(fallbackMethod = "noAnswer")
+    /** The operations, or empty after {@link LlmConfig#timeout()} or any failure. */
     public Optional<List<ReconcileOp>> reconcile(ReconcileRequest request) {
+        return guard.get(() -> ask(request));
+    }
+
+    private Optional<List<ReconcileOp>> ask(ReconcileRequest request) {
         if (!enabled()) {
             return Optional.empty();
         }
@@ -45,7 +54,7 @@ public class ReconcileModel {
         return ops;
     }
 
-    Optional<List<ReconcileOp>> noAnswer(ReconcileRequest request, Throwable failure) {
+    private Optional<List<ReconcileOp>> noAnswer(Throwable failure) {
         LOG.warnf("reconcile model failed (%s); falling back", failure.toString());
         return Optional.empty();
     }

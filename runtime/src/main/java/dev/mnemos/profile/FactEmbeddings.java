@@ -1,8 +1,10 @@
 package dev.mnemos.profile;
 
 import dev.langchain4j.model.embedding.EmbeddingModel;
-import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
+import io.quarkus.arc.Arc;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Any;
+import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
 import java.nio.ByteBuffer;
@@ -12,10 +14,12 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * In-process all-MiniLM-L6-v2 embeddings of fact texts, used to find near duplicates. The model
- * ships inside its jar and is loaded on first use; nothing goes over the network. When the model
- * cannot be loaded or fails (its native tokenizer, for one), embeddings are skipped: near-duplicate
- * search finds nothing and facts are stored without an embedding — writes never fail for it.
+ * Embeddings of fact texts, used to find near duplicates. The model is chosen once
+ * ({@link EmbeddingModelChoice}: the application's own {@link EmbeddingModel} bean, else in-process
+ * all-MiniLM-L6-v2 when its optional jar is present, else none) and loaded on first use. Without a
+ * model, or when the model cannot be loaded or fails (the native tokenizer of all-MiniLM-L6-v2, for
+ * one), embeddings are skipped: near-duplicate search finds nothing, facts are stored without an
+ * embedding and only exact and normalised duplicates are caught — writes never fail for it.
  */
 @ApplicationScoped
 public class FactEmbeddings {
@@ -26,12 +30,31 @@ public class FactEmbeddings {
     private volatile EmbeddingModel model;
     private volatile boolean broken;
 
-    public FactEmbeddings() {
-        this(AllMiniLmL6V2EmbeddingModel::new);
+    @Inject
+    public FactEmbeddings(ProfileConfig config) {
+        this(chosen(config).loader());
     }
 
+    /** Embeddings from {@code loader}'s model; none at all when {@code loader} is null. */
     FactEmbeddings(Supplier<EmbeddingModel> loader) {
         this.loader = loader;
+        this.broken = loader == null;
+    }
+
+    private static EmbeddingModelChoice chosen(ProfileConfig config) {
+        List<EmbeddingModelChoice.Bean> beans = Arc.container().select(EmbeddingModel.class, Any.Literal.INSTANCE)
+                .handlesStream()
+                .map(handle -> new EmbeddingModelChoice.Bean(handle.getBean().getBeanClass().getName(), handle::get))
+                .toList();
+        EmbeddingModelChoice choice = EmbeddingModelChoice.choose(config.embeddings(), beans,
+                FactEmbeddings.class.getClassLoader());
+        if (choice.source() == EmbeddingModelChoice.Source.NONE) {
+            LOG.infof("near-duplicate detection of profile facts is off (%s); exact and normalised duplicates are "
+                    + "still dropped", choice.reason());
+        } else {
+            LOG.infof("near-duplicate detection of profile facts uses %s", choice.reason());
+        }
+        return choice;
     }
 
     /** The embedding of {@code text}, or null when embeddings are unavailable. */
@@ -43,7 +66,7 @@ public class FactEmbeddings {
             return model().embed(text).content().vector();
         } catch (RuntimeException | LinkageError e) {
             broken = true;
-            LOG.warn("in-process embeddings are unavailable; near-duplicate detection is off", e);
+            LOG.warn("the embedding model is unavailable; near-duplicate detection is off", e);
             return null;
         }
     }

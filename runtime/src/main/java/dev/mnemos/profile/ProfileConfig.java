@@ -12,6 +12,14 @@ import java.time.Duration;
 @ConfigMapping(prefix = "quarkus.mnemos.profile")
 public interface ProfileConfig {
 
+    /** Where near-duplicate detection gets its embeddings. */
+    enum Embeddings {
+        /** The application's single EmbeddingModel bean, else in-process all-MiniLM-L6-v2 when on the classpath, else none. */
+        AUTO,
+        /** No embeddings: only exact and normalised duplicates are found. */
+        NONE
+    }
+
     /** Most ACTIVE facts per user; a direct write beyond it is refused, automatic paths evict the weakest. */
     @WithDefault("50")
     int maxFacts();
@@ -58,4 +66,27 @@ public interface ProfileConfig {
     /** Cosine similarity at or above which an imported fact counts as a duplicate of an existing one. */
     @WithDefault("0.9")
     double duplicateSimilarity();
+
+    /**
+     * AUTO uses the application's single {@code EmbeddingModel} bean, else in-process all-MiniLM-L6-v2
+     * when its jar is on the classpath, else none; NONE turns near-duplicate detection off.
+     */
+    @WithDefault("AUTO")
+    Embeddings embeddings();
+
+    /** Longest wait for one profile read (active facts or history) from Postgres; a slower read answers 503. */
+    @WithDefault("5s")
+    Duration readTimeout();
+
+    /** Times a profile read is tried again after a transient Postgres failure (connection lost, lock timeout). */
+    @WithDefault("1")
+    int readRetries();
+
+    /** Times a profile write (its own transaction) is tried again after a transient Postgres failure. */
+    @WithDefault("2")
+    int writeRetries();
+
+    /** Pause before a profile read or write is tried again (plus up to 200 ms of random jitter). */
+    @WithDefault("50ms")
+    Duration retryDelay();
 }

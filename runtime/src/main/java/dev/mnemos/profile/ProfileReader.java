@@ -1,8 +1,8 @@
 package dev.mnemos.profile;
 
+import io.smallrye.faulttolerance.api.TypedGuard;
 import jakarta.enterprise.context.ApplicationScoped;
-import org.eclipse.microprofile.faulttolerance.Retry;
-import org.eclipse.microprofile.faulttolerance.Timeout;
+import jakarta.enterprise.util.TypeLiteral;
 
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -11,6 +11,8 @@ import java.util.Optional;
 /**
  * The Postgres edge of profile reads. {@link #activeFacts} is served from {@link ProfileCache}
  * when the profile's revision is unchanged (one primary-key lookup), else loaded and cached.
+ * Reads are bounded by {@link ProfileConfig#readTimeout()}; {@link #read} is tried again
+ * {@link ProfileConfig#readRetries()} times after a transient failure.
  */
 @ApplicationScoped
 public class ProfileReader {
@@ -19,6 +21,8 @@ public class ProfileReader {
     private final ProfileTransaction transaction;
     private final ProfileCache cache;
     private final ProfileConfig config;
+    private final TypedGuard<Read> readGuard;
+    private final TypedGuard<List<HistoryEntry>> historyGuard;
 
     public ProfileReader(ProfileRepository repository, ProfileTransaction transaction, ProfileCache cache,
                          ProfileConfig config) {
@@ -26,16 +30,25 @@ public class ProfileReader {
         this.transaction = transaction;
         this.cache = cache;
         this.config = config;
+        long timeout = config.readTimeout().toMillis();
+        this.readGuard = TypedGuard.create(Read.class).withDescription("mnemos profile read")
+                .withTimeout().duration(timeout, ChronoUnit.MILLIS).done()
+                .withRetry().maxRetries(config.readRetries())
+                .delay(config.retryDelay().toMillis(), ChronoUnit.MILLIS)
+                .retryOn(ProfileUnavailableException.class).done()
+                .build();
+        this.historyGuard = TypedGuard.create(new TypeLiteral<List<HistoryEntry>>() { })
+                .withDescription("mnemos profile history")
+                .withTimeout().duration(timeout, ChronoUnit.MILLIS).done()
+                .build();
     }
 
     /** The user's active facts and whether they came from the cache. */
     public record Read(List<ActiveFact> facts, boolean cached) {
     }
 
-    @Timeout(value = 5, unit = ChronoUnit.SECONDS)
-    @Retry(maxRetries = 1, delay = 50, delayUnit = ChronoUnit.MILLIS, retryOn = ProfileUnavailableException.class)
     public Read read(String userId) {
-        return ProfileUnavailableException.guard(() -> {
+        return readGuard.get(() -> ProfileUnavailableException.guard(() -> {
             long revision = repository.revision(userId);
             Optional<List<ActiveFact>> cached = cache.get(userId, revision);
             if (cached.isPresent()) {
@@ -44,16 +57,15 @@ public class ProfileReader {
             List<ActiveFact> facts = List.copyOf(transaction.active(userId));
             cache.put(userId, revision, facts);
             return new Read(facts, false);
-        });
+        }));
     }
 
     public List<ActiveFact> activeFacts(String userId) {
         return read(userId).facts();
     }
 
-    @Timeout(value = 5, unit = ChronoUnit.SECONDS)
     public List<HistoryEntry> history(String userId) {
-        return ProfileUnavailableException.guard(() -> transaction.history(userId, config.historyLimit()));
+        return historyGuard.get(() -> ProfileUnavailableException.guard(() -> transaction.history(userId, config.historyLimit())));
     }
 
     public List<FactDraft> snapshot(String userId) {

@@ -1,42 +1,52 @@
 package dev.mnemos.profile;
 
+import io.smallrye.faulttolerance.api.TypedGuard;
 import jakarta.enterprise.context.ApplicationScoped;
-import org.eclipse.microprofile.faulttolerance.Retry;
+import jakarta.enterprise.util.TypeLiteral;
 
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 
 /**
- * The Postgres edge of profile writes: each call is its own transaction, retried a few times only
- * when the failure is transient (connection lost, lock timeout, deadlock); a transient failure that
- * persists surfaces as {@link ProfileUnavailableException}. Invalidates the read cache afterwards.
+ * The Postgres edge of profile writes: each call is its own transaction, tried again
+ * {@link ProfileConfig#writeRetries()} times only when the failure is transient (connection lost,
+ * lock timeout, deadlock); a transient failure that persists surfaces as
+ * {@link ProfileUnavailableException}. Invalidates the read cache afterwards.
  */
 @ApplicationScoped
 public class ProfileWriter {
 
     private final ProfileTransaction transaction;
     private final ProfileCache cache;
+    private final TypedGuard<List<Change>> retry;
 
-    public ProfileWriter(ProfileTransaction transaction, ProfileCache cache) {
+    public ProfileWriter(ProfileTransaction transaction, ProfileCache cache, ProfileConfig config) {
         this.transaction = transaction;
         this.cache = cache;
+        this.retry = TypedGuard.create(new TypeLiteral<List<Change>>() { }).withDescription("mnemos profile write")
+                .withRetry().maxRetries(config.writeRetries())
+                .delay(config.retryDelay().toMillis(), ChronoUnit.MILLIS)
+                .retryOn(ProfileUnavailableException.class).done()
+                .build();
     }
 
-    @Retry(maxRetries = 2, delay = 50, delayUnit = ChronoUnit.MILLIS, retryOn = ProfileUnavailableException.class)
     public List<Change> apply(WriteContext ctx, ChangeSet changes) {
-        try {
-            return ProfileUnavailableException.guard(() -> transaction.apply(ctx, changes));
-        } finally {
-            cache.invalidate(ctx.userId());
-        }
+        return retry.get(() -> {
+            try {
+                return ProfileUnavailableException.guard(() -> transaction.apply(ctx, changes));
+            } finally {
+                cache.invalidate(ctx.userId());
+            }
+        });
     }
 
-    @Retry(maxRetries = 2, delay = 50, delayUnit = ChronoUnit.MILLIS, retryOn = ProfileUnavailableException.class)
     public List<Change> forget(WriteContext ctx, long factId) {
-        try {
-            return ProfileUnavailableException.guard(() -> transaction.forget(ctx, factId));
-        } finally {
-            cache.invalidate(ctx.userId());
-        }
+        return retry.get(() -> {
+            try {
+                return ProfileUnavailableException.guard(() -> transaction.forget(ctx, factId));
+            } finally {
+                cache.invalidate(ctx.userId());
+            }
+        });
     }
 }

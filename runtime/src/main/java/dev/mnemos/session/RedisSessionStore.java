@@ -2,9 +2,11 @@ package dev.mnemos.session;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.redis.datasource.RedisDataSource;
+import io.smallrye.faulttolerance.api.Guard;
 import jakarta.enterprise.context.ApplicationScoped;
-import org.eclipse.microprofile.faulttolerance.Timeout;
+import jakarta.enterprise.util.TypeLiteral;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -18,6 +20,9 @@ import java.util.OptionalLong;
  * Each write is one Lua script (atomic, optionally compare-and-set) that also appends the event to
  * the replay stream (entry id = version) and, every {@code checkpointEvery} versions, a checkpoint.
  * Past versions are rebuilt from the nearest checkpoint plus the events after it.
+ * Every public call is bounded by {@link SessionConfig#redisTimeout()}, or by
+ * {@link SessionConfig#slowRedisTimeout()} when it replays history; a slower call throws
+ * MicroProfile's {@code TimeoutException}.
  */
 @ApplicationScoped
 public class RedisSessionStore implements SessionStore {
@@ -25,12 +30,16 @@ public class RedisSessionStore implements SessionStore {
     private static final SessionScripts PATCH = SessionScripts.load("session-patch.lua");
     private static final SessionScripts REWRITE = SessionScripts.load("session-rewrite.lua");
     private static final SessionScripts LOAD = SessionScripts.load("session-load.lua");
+    private static final TypeLiteral<List<SessionEvent>> EVENTS = new TypeLiteral<>() { };
+    private static final TypeLiteral<List<String>> IDS = new TypeLiteral<>() { };
 
     private final RedisDataSource redis;
     private final SessionConfig config;
     private final StateFields fields;
     private final PatchValidator validator;
     private final RedisReplayLog log;
+    private final Guard fast;
+    private final Guard slow;
 
     public RedisSessionStore(RedisDataSource redis, SessionConfig config, ObjectMapper json) {
         this.redis = redis;
@@ -38,11 +47,22 @@ public class RedisSessionStore implements SessionStore {
         this.fields = new StateFields(json);
         this.validator = new PatchValidator(config);
         this.log = new RedisReplayLog(redis, config, fields);
+        this.fast = timeout("mnemos session store", config.redisTimeout());
+        this.slow = timeout("mnemos session history", config.slowRedisTimeout());
+    }
+
+    private static Guard timeout(String description, Duration limit) {
+        return Guard.create().withDescription(description)
+                .withTimeout().duration(limit.toMillis(), ChronoUnit.MILLIS).done()
+                .build();
     }
 
     @Override
-    @Timeout(3000)
     public SessionState create(String userId, SessionPatch initial, String actor) {
+        return fast.get(() -> doCreate(userId, initial, actor), SessionState.class);
+    }
+
+    private SessionState doCreate(String userId, SessionPatch initial, String actor) {
         SessionIds.require("userId", userId);
         if (initial != null && !initial.isEmpty()) {
             validator.validate(initial);
@@ -63,8 +83,11 @@ public class RedisSessionStore implements SessionStore {
     }
 
     @Override
-    @Timeout(3000)
     public String owner(String sessionId) {
+        return fast.get(() -> doOwner(sessionId), String.class);
+    }
+
+    private String doOwner(String sessionId) {
         String userId = SessionStoreUnavailableException.guard(() -> redis.hash(String.class).hget(SessionKeys.state(sessionId), "userId"));
         if (userId == null) {
             throw new SessionNotFoundException(sessionId);
@@ -73,15 +96,13 @@ public class RedisSessionStore implements SessionStore {
     }
 
     @Override
-    @Timeout(3000)
     public SessionState get(String sessionId) {
-        return load(sessionId, -1);
+        return fast.get(() -> load(sessionId, -1), SessionState.class);
     }
 
     @Override
-    @Timeout(3000)
     public SessionState recent(String sessionId, int latestPlans) {
-        return load(sessionId, Math.max(0, latestPlans));
+        return fast.get(() -> load(sessionId, Math.max(0, latestPlans)), SessionState.class);
     }
 
     private SessionState load(String sessionId, int latestPlans) {
@@ -94,9 +115,13 @@ public class RedisSessionStore implements SessionStore {
     }
 
     @Override
-    @Timeout(3000)
     public long write(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion, String note,
                       String actor) {
+        return fast.get(() -> doWrite(sessionId, owner, patch, expectedVersion, note, actor), Long.class);
+    }
+
+    private long doWrite(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion, String note,
+                         String actor) {
         validator.validate(patch);
         if (expectedVersion.isPresent() && expectedVersion.getAsLong() < 1) {
             throw new InvalidPatchException("expectedVersion", "a version of 1 or more");
@@ -108,22 +133,27 @@ public class RedisSessionStore implements SessionStore {
     }
 
     @Override
-    @Timeout(5000)
     public SessionState at(String sessionId, long version) {
-        SessionState current = get(sessionId);
-        return log.stateAt(current, version);
+        return slow.get(() -> doAt(sessionId, version), SessionState.class);
+    }
+
+    private SessionState doAt(String sessionId, long version) {
+        return log.stateAt(load(sessionId, -1), version);
     }
 
     @Override
-    @Timeout(5000)
     public List<SessionEvent> events(String sessionId, long fromVersion, int limit) {
-        return SessionStoreUnavailableException.guard(() -> log.read(sessionId, Math.max(1, fromVersion) + "-0", "+", limit));
+        return slow.get(() -> SessionStoreUnavailableException.guard(
+                () -> log.read(sessionId, Math.max(1, fromVersion) + "-0", "+", limit)), EVENTS);
     }
 
     @Override
-    @Timeout(5000)
     public SessionState rollback(String sessionId, long toVersion, OptionalLong expectedVersion, String actor) {
-        SessionState current = get(sessionId);
+        return slow.get(() -> doRollback(sessionId, toVersion, expectedVersion, actor), SessionState.class);
+    }
+
+    private SessionState doRollback(String sessionId, long toVersion, OptionalLong expectedVersion, String actor) {
+        SessionState current = load(sessionId, -1);
         SessionState target = log.stateAt(current, toVersion);
         Instant at = now();
         long base = expectedVersion.orElse(current.version());
@@ -138,15 +168,18 @@ public class RedisSessionStore implements SessionStore {
             if (expectedVersion.isPresent()) {
                 throw e;
             }
-            return rollback(sessionId, toVersion, expectedVersion, actor);
+            return doRollback(sessionId, toVersion, expectedVersion, actor);
         }
         return result;
     }
 
     @Override
-    @Timeout(5000)
     public SessionState fork(String sessionId, long fromVersion, String actor) {
-        SessionState source = at(sessionId, fromVersion);
+        return slow.get(() -> doFork(sessionId, fromVersion, actor), SessionState.class);
+    }
+
+    private SessionState doFork(String sessionId, long fromVersion, String actor) {
+        SessionState source = doAt(sessionId, fromVersion);
         Instant now = now();
         SessionState fork = new SessionState(SessionIds.newId(), source.userId(), 1, now, now,
                 SessionState.Status.ACTIVE, source.goal(), source.context(), source.constraints(),
@@ -163,35 +196,36 @@ public class RedisSessionStore implements SessionStore {
     }
 
     @Override
-    @Timeout(3000)
     public SessionState end(String sessionId, String actor) {
-        SessionState current = get(sessionId);
+        return fast.get(() -> doEnd(sessionId, actor), SessionState.class);
+    }
+
+    private SessionState doEnd(String sessionId, String actor) {
+        SessionState current = load(sessionId, -1);
         if (current.status() == SessionState.Status.ENDED) {
             return current;
         }
         Instant at = now();
         SessionEvent event = new SessionEvent(0, SessionEvent.Type.END, at, actor, null, null, null, null);
         patch(sessionId, null, OptionalLong.empty(), event, List.of("S", "status", SessionState.Status.ENDED.name()), at);
-        return get(sessionId);
+        return load(sessionId, -1);
     }
 
     @Override
-    @Timeout(3000)
     public void delete(String sessionId) {
-        SessionStoreUnavailableException.guard(() -> {
+        fast.get(() -> SessionStoreUnavailableException.guard(() -> {
             String userId = redis.hash(String.class).hget(SessionKeys.state(sessionId), "userId");
             redis.key().del(SessionKeys.all(sessionId).toArray(String[]::new));
             if (userId != null) {
                 redis.sortedSet(String.class).zrem(SessionKeys.userSessions(userId), sessionId);
             }
             return null;
-        });
+        }), Void.class);
     }
 
     @Override
-    @Timeout(3000)
     public List<String> liveSessions(String userId) {
-        return SessionStoreUnavailableException.guard(() -> {
+        return fast.get(() -> SessionStoreUnavailableException.guard(() -> {
             String key = SessionKeys.userSessions(userId);
             List<String> ids = new ArrayList<>();
             for (String id : redis.sortedSet(String.class).zrange(key, 0, -1)) {
@@ -202,7 +236,7 @@ public class RedisSessionStore implements SessionStore {
                 }
             }
             return ids;
-        });
+        }), IDS);
     }
 
     private long patch(String sessionId, String owner, OptionalLong expected, SessionEvent event, List<String> ops,

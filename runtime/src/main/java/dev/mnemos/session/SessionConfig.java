@@ -35,4 +35,15 @@ public interface SessionConfig {
     /** Most items a single patch may add or remove per list or map. */
     @WithDefault("200")
     int maxItemsPerPatch();
+
+    /**
+     * Longest wait for a single-version Redis call (create, read, write, end, delete, list); a slower
+     * call fails with a timeout (503 at the API) and the step's model is not called.
+     */
+    @WithDefault("3s")
+    Duration redisTimeout();
+
+    /** Longest wait for a call that replays history (read at a version, events, rollback, fork). */
+    @WithDefault("5s")
+    Duration slowRedisTimeout();
 }

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The profile source of {@code @QuarkusTest}s: facts a test set per user, or a failure or delay on
@@ -24,6 +25,7 @@ public class ScriptedProfileSource implements ProfileSource {
     private final ProfileInjectionSource real;
     private volatile boolean failing;
     private volatile Duration delay = Duration.ZERO;
+    private final AtomicInteger loads = new AtomicInteger();
 
     public ScriptedProfileSource(ProfileInjectionSource real) {
         this.real = real;
@@ -31,6 +33,7 @@ public class ScriptedProfileSource implements ProfileSource {
 
     @Override
     public ProfileSnapshot load(String userId) {
+        loads.incrementAndGet();
         if (!delay.isZero()) {
             try {
                 Thread.sleep(delay.toMillis());
@@ -60,5 +63,10 @@ public class ScriptedProfileSource implements ProfileSource {
 
     public void failing(boolean value) {
         failing = value;
+    }
+
+    /** How many reads reached this source so far (an open circuit keeps them away). */
+    public int loads() {
+        return loads.get();
     }
 }

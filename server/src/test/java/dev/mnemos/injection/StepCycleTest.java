@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -39,7 +40,7 @@ class StepCycleTest {
             @Override public Optional<StepTrace> find(String sessionId, long version) { return Optional.empty(); }
             @Override public List<StepTrace> all(String sessionId) { return List.copyOf(traces); }
         };
-        cycle = new StepCycle(new StepLoader(store, new ProfileReader(userId -> ProfileSnapshot.missing()), config, acting),
+        cycle = new StepCycle(new StepLoader(store, new ProfileReader(userId -> ProfileSnapshot.missing(), Supplier::get), config, acting),
                 new StepWriteBack(store, config, acting, memory, new RollingSummary(config, false, (a, b, c) -> "unused")), traceStore, memory,
                 new InjectionMetrics(new SimpleMeterRegistry()));
     }

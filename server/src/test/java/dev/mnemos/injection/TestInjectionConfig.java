@@ -1,5 +1,7 @@
 package dev.mnemos.injection;
 
+import java.time.Duration;
+
 /** {@link InjectionConfig} with its defaults, for pure tests. */
 record TestInjectionConfig(int tokenBudget, int writeRetries, SummaryMode summaryMode) implements InjectionConfig {
 
@@ -12,4 +14,8 @@ record TestInjectionConfig(int tokenBudget, int writeRetries, SummaryMode summar
     @Override public int summaryMaxChars() { return 4000; }
     @Override public int chatMaxMessages() { return 20; }
     @Override public int traceRetention() { return 500; }
+    @Override public Duration profileTimeout() { return Duration.ofSeconds(2); }
+    @Override public int profileBreakerRequests() { return 20; }
+    @Override public double profileBreakerFailureRatio() { return 0.5; }
+    @Override public Duration profileBreakerDelay() { return Duration.ofSeconds(5); }
 }

@@ -16,6 +16,8 @@ class PatchValidatorTest {
         public int maxTextChars() { return 20; }
         public int maxPlanChars() { return 40; }
         public int maxItemsPerPatch() { return 3; }
+        public Duration redisTimeout() { return Duration.ofSeconds(3); }
+        public Duration slowRedisTimeout() { return Duration.ofSeconds(5); }
     };
 
     final PatchValidator validator = new PatchValidator(LIMITS);
