@@ -44,4 +44,8 @@ public interface InjectionConfig {
     /** How many of the newest step traces are kept per session. */
     @WithDefault("500")
     int traceRetention();
+
+    /** Owner of a session started by its first call when no caller is authenticated (an application without security). */
+    @WithDefault("anonymous")
+    String anonymousUser();
 }

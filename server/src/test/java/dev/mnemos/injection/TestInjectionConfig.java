@@ -12,4 +12,5 @@ record TestInjectionConfig(int tokenBudget, int writeRetries, SummaryMode summar
     @Override public int summaryMaxChars() { return 4000; }
     @Override public int chatMaxMessages() { return 20; }
     @Override public int traceRetention() { return 500; }
+    @Override public String anonymousUser() { return "anonymous"; }
 }
