@@ -3,10 +3,13 @@
 -- ARGV: mode ("create" | "rewrite"), expectedVersion (-1: none), ttlMs, eventJson, then pairs
 -- (field, value) of the new state without version. Returns {version} or {errorCode, detail}:
 -- -1 stale (current), -3 ended, -4 missing, -5 exists.
+-- "create" is create-if-absent: an existing state (any owner, any status) is left untouched; keys
+-- of the id without a state (a chat window or traces written under it) are stale and are cleared.
 local state, events, plans = KEYS[1], KEYS[3], KEYS[6]
 local version = 1
 if ARGV[1] == 'create' then
   if redis.call('EXISTS', state) == 1 then return {-5, 0} end
+  redis.call('DEL', unpack(KEYS, 2))
 else
   local current = redis.call('HGET', state, 'version')
   if not current then return {-4, 0} end

@@ -58,7 +58,13 @@ class MnemosProcessor {
         resources.produce(new NativeImageResourceDirectoryBuildItem("prompts"));
     }
 
-    /** Without the switch, every resource, filter and exception mapper of the REST API is left out of the build. */
+    /**
+     * Without the switch, every resource, filter and exception mapper of the REST API is left out of the build.
+     * RESTEasy Reactive generates a bean for each {@code @ServerExceptionMapper} / {@code @ServerRequestFilter}
+     * method whatever these conditions say, and only a class-level build condition makes it look its declaring
+     * bean up lazily instead of injecting it: so the classes holding such methods also carry
+     * {@code @IfBuildProperty(name = "quarkus.mnemos.rest.enabled", stringValue = "true")}.
+     */
     @BuildStep
     void restSwitch(MnemosBuildConfig config, CombinedIndexBuildItem index,
             BuildProducer<BuildTimeConditionBuildItem> conditions) {

@@ -65,4 +65,8 @@ public interface InjectionConfig {
     /** How long an open circuit skips the profile before one read is tried again. */
     @WithDefault("5s")
     Duration profileBreakerDelay();
+
+    /** Owner of a session started by its first call when no caller is authenticated (an application without security). */
+    @WithDefault("anonymous")
+    String anonymousUser();
 }

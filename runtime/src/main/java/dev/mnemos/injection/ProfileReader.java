@@ -36,7 +36,17 @@ public class ProfileReader {
 
     public ProfileSnapshot load(String userId) {
         return guard.apply(() -> {
-            ProfileSnapshot snapshot = source.load(userId);
+            ProfileSnapshot snapshot;
+            try {
+                snapshot = source.load(userId);
+            } catch (VirtualMachineError e) {
+                throw e;
+            } catch (Error e) {
+                // the fault-tolerance timeout only stops its timer for exceptions: an Error (a
+                // NoClassDefFoundError from a missing optional dependency) would leave it to interrupt this
+                // thread later, in the middle of the model call
+                throw new IllegalStateException("the profile source failed: " + e, e);
+            }
             return snapshot == null ? ProfileSnapshot.missing() : snapshot;
         });
     }

@@ -9,8 +9,9 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
 import java.util.Optional;
 
 /**
- * The authenticated principal of the current request. Calls outside a request, anonymous calls
- * and callers with the {@code service} role (DESIGN.md section 8) are not restricted.
+ * The authenticated principal of the current request (a JWT's subject, else the principal's name).
+ * Calls outside a request, anonymous calls and callers with the {@code service} role (DESIGN.md
+ * section 8) are not restricted.
  */
 @ApplicationScoped
 public class SecurityActingUser implements ActingUser {
@@ -25,15 +26,26 @@ public class SecurityActingUser implements ActingUser {
 
     @Override
     public Optional<String> restrictedTo() {
+        return current().filter(caller -> !caller.hasRole(SERVICE_ROLE)).map(SecurityActingUser::userId);
+    }
+
+    @Override
+    public Optional<String> authenticated() {
+        return current().map(SecurityActingUser::userId);
+    }
+
+    /** The identity of the current request, or empty outside a request and for anonymous callers. */
+    private Optional<SecurityIdentity> current() {
         if (!Arc.container().requestContext().isActive() || !identity.isResolvable()) {
             return Optional.empty();
         }
         SecurityIdentity current = identity.get();
-        if (current.isAnonymous() || current.hasRole(SERVICE_ROLE)) {
-            return Optional.empty();
-        }
+        return current.isAnonymous() ? Optional.empty() : Optional.of(current);
+    }
+
+    private static String userId(SecurityIdentity identity) {
         // the token's subject, never upn or preferred_username (smallrye-jwt's getName() prefers those)
-        return Optional.of(current.getPrincipal() instanceof JsonWebToken jwt && jwt.getSubject() != null
-                ? jwt.getSubject() : current.getPrincipal().getName());
+        return identity.getPrincipal() instanceof JsonWebToken jwt && jwt.getSubject() != null
+                ? jwt.getSubject() : identity.getPrincipal().getName();
     }
 }

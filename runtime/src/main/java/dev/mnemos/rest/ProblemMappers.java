@@ -1,5 +1,6 @@
 package dev.mnemos.rest;
 
+import io.quarkus.arc.properties.IfBuildProperty;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
@@ -23,6 +24,7 @@ import java.util.stream.Collectors;
  * answer unless {@link RestConfig#problemsForAllPaths()} is on; an application's own mappers for
  * the same types take precedence over these.
  */
+@IfBuildProperty(name = "quarkus.mnemos.rest.enabled", stringValue = "true")
 public class ProblemMappers {
 
     private static final Logger LOG = Logger.getLogger(ProblemMappers.class);

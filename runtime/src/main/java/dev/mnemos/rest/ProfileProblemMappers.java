@@ -1,5 +1,6 @@
 package dev.mnemos.rest;
 
+import io.quarkus.arc.properties.IfBuildProperty;
 import dev.mnemos.profile.FactNotFoundException;
 import dev.mnemos.profile.InvalidFactException;
 import dev.mnemos.profile.ProfileFullException;
@@ -12,6 +13,7 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 import java.util.Map;
 
 /** Maps the profile's and promotion's exceptions to problem+json. */
+@IfBuildProperty(name = "quarkus.mnemos.rest.enabled", stringValue = "true")
 public class ProfileProblemMappers {
 
     private static final Logger LOG = Logger.getLogger(ProfileProblemMappers.class);

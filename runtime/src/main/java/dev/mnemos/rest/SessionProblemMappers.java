@@ -1,5 +1,6 @@
 package dev.mnemos.rest;
 
+import io.quarkus.arc.properties.IfBuildProperty;
 import dev.mnemos.session.InvalidPatchException;
 import dev.mnemos.session.SessionEndedException;
 import dev.mnemos.session.SessionNotFoundException;
@@ -15,6 +16,7 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 import java.util.Map;
 
 /** Session feature exceptions as problem+json. */
+@IfBuildProperty(name = "quarkus.mnemos.rest.enabled", stringValue = "true")
 public class SessionProblemMappers {
 
     private static final Logger LOG = Logger.getLogger(SessionProblemMappers.class);

@@ -18,7 +18,8 @@ import java.util.Optional;
 
 /**
  * Migrates Mnemos' tables at start-up with Flyway, from {@link MigrationFiles#LOCATION} and with
- * its own history table, in the schema the datasource's connections use (created when missing).
+ * its own history table, in the schema the datasource's connections use (created when missing). That
+ * schema may hold the application's own tables and Flyway history already.
  */
 @ApplicationScoped
 public class SchemaMigration {
@@ -46,6 +47,11 @@ public class SchemaMigration {
                 .dataSource(dataSource)
                 .table(config.table())
                 .schemas(schema)
+                // the application's own tables may already live in this schema (its Flyway runs first): Mnemos'
+                // history then starts with a baseline at version 0, below every Mnemos migration, so all of them run
+                .baselineOnMigrate(true)
+                .baselineVersion("0")
+                .baselineDescription("before Mnemos")
                 .resourceProvider(new MigrationFiles(SchemaMigration.class.getClassLoader()))
                 .load().migrate();
         LOG.infof("Mnemos schema in '%s' is at version %s (%d migrations applied, history in %s)", schema,

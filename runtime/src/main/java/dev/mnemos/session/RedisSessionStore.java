@@ -12,6 +12,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -32,6 +33,7 @@ public class RedisSessionStore implements SessionStore {
     private static final SessionScripts LOAD = SessionScripts.load("session-load.lua");
     private static final TypeLiteral<List<SessionEvent>> EVENTS = new TypeLiteral<>() { };
     private static final TypeLiteral<List<String>> IDS = new TypeLiteral<>() { };
+    private static final TypeLiteral<Optional<SessionState>> CREATED = new TypeLiteral<>() { };
 
     private final RedisDataSource redis;
     private final SessionConfig config;
@@ -63,23 +65,47 @@ public class RedisSessionStore implements SessionStore {
     }
 
     private SessionState doCreate(String userId, SessionPatch initial, String actor) {
+        SessionState state = initialState(SessionIds.newId(), userId, initial);
+        return SessionStoreUnavailableException.guard(() -> {
+            if (!insert(state, actor)) {
+                throw new IllegalStateException("session " + state.sessionId() + " already exists");
+            }
+            return state;
+        });
+    }
+
+    @Override
+    public Optional<SessionState> createIfAbsent(String sessionId, String userId, SessionPatch initial, String actor) {
+        SessionState state = initialState(SessionIds.require("sessionId", sessionId), userId, initial);
+        return fast.get(() -> SessionStoreUnavailableException.guard(
+                () -> insert(state, actor) ? Optional.of(state) : Optional.<SessionState>empty()), CREATED);
+    }
+
+    private SessionState initialState(String sessionId, String userId, SessionPatch initial) {
         SessionIds.require("userId", userId);
         if (initial != null && !initial.isEmpty()) {
             validator.validate(initial);
         }
         SessionPatch patch = initial == null ? SessionPatch.builder().build() : initial.withIds(SessionIds::newId);
         Instant now = now();
-        SessionState empty = new SessionState(SessionIds.newId(), userId, 1, now, now, SessionState.Status.ACTIVE,
+        SessionState empty = new SessionState(sessionId, userId, 1, now, now, SessionState.Status.ACTIVE,
                 null, null, List.of(), List.of(), Map.of(), null, List.of(), List.of(), null, null);
-        SessionState state = patch.applyTo(empty, 1, now);
-        return SessionStoreUnavailableException.guard(() -> {
-            rewrite("create", state, OptionalLong.empty(), new SessionEvent(1, SessionEvent.Type.CREATE, now, actor,
-                    null, null, null, state));
-            String userKey = SessionKeys.userSessions(userId);
-            redis.sortedSet(String.class).zadd(userKey, now.toEpochMilli(), state.sessionId());
-            redis.key().pexpire(userKey, userIndexTtl());
-            return state;
-        });
+        return patch.applyTo(empty, 1, now);
+    }
+
+    /**
+     * Writes a new session in one script run that first checks its id is free (the check and the
+     * write are atomic), then adds it to its user's index. @return false, writing nothing, when the id is taken
+     */
+    private boolean insert(SessionState state, String actor) {
+        if (!rewrite("create", state, OptionalLong.empty(), new SessionEvent(1, SessionEvent.Type.CREATE,
+                state.createdAt(), actor, null, null, null, state))) {
+            return false;
+        }
+        String userKey = SessionKeys.userSessions(state.userId());
+        redis.sortedSet(String.class).zadd(userKey, state.createdAt().toEpochMilli(), state.sessionId());
+        redis.key().pexpire(userKey, userIndexTtl());
+        return true;
     }
 
     @Override
@@ -186,8 +212,10 @@ public class RedisSessionStore implements SessionStore {
                 source.openQuestions(), source.collected(), source.stepPointer(), source.plans(),
                 source.observations(), source.summary(), new ForkOrigin(sessionId, fromVersion));
         return SessionStoreUnavailableException.guard(() -> {
-            rewrite("create", fork, OptionalLong.empty(),
-                    new SessionEvent(1, SessionEvent.Type.FORK, now, actor, null, null, fromVersion, fork));
+            if (!rewrite("create", fork, OptionalLong.empty(),
+                    new SessionEvent(1, SessionEvent.Type.FORK, now, actor, null, null, fromVersion, fork))) {
+                throw new IllegalStateException("session " + fork.sessionId() + " already exists");
+            }
             String userKey = SessionKeys.userSessions(fork.userId());
             redis.sortedSet(String.class).zadd(userKey, now.toEpochMilli(), fork.sessionId());
             redis.key().pexpire(userKey, userIndexTtl());
@@ -254,7 +282,8 @@ public class RedisSessionStore implements SessionStore {
         return outcome(sessionId, reply, expected.orElse(-1));
     }
 
-    private void rewrite(String mode, SessionState state, OptionalLong expected, SessionEvent event) {
+    /** @return false when mode is "create" and the session's id is taken (nothing was written) */
+    private boolean rewrite(String mode, SessionState state, OptionalLong expected, SessionEvent event) {
         List<String> args = new ArrayList<>();
         args.add(mode);
         args.add(Long.toString(expected.orElse(-1)));
@@ -264,8 +293,12 @@ public class RedisSessionStore implements SessionStore {
             args.add(field);
             args.add(value);
         });
-        outcome(state.sessionId(), REWRITE.run(redis, SessionKeys.all(state.sessionId()), args),
-                expected.orElse(-1));
+        long[] reply = REWRITE.run(redis, SessionKeys.all(state.sessionId()), args);
+        if (reply[0] == -5) {
+            return false;
+        }
+        outcome(state.sessionId(), reply, expected.orElse(-1));
+        return true;
     }
 
     private static long outcome(String sessionId, long[] reply, long expected) {

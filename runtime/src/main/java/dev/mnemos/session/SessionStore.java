@@ -1,6 +1,7 @@
 package dev.mnemos.session;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -14,6 +15,15 @@ public interface SessionStore {
 
     /** Starts a session for {@code userId} at version 1, with {@code initial} applied (may be empty). */
     SessionState create(String userId, SessionPatch initial, String actor);
+
+    /**
+     * Starts a session of exactly {@code sessionId} for {@code userId} at version 1 unless that id is
+     * taken, checked and written atomically (two concurrent calls create it once). A taken id is
+     * never changed, whoever owns it and whatever its status.
+     *
+     * @return the new state, or empty when a session of that id already exists
+     */
+    Optional<SessionState> createIfAbsent(String sessionId, String userId, SessionPatch initial, String actor);
 
     /** The user a live session belongs to. @throws SessionNotFoundException when there is none */
     String owner(String sessionId);

@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
@@ -71,6 +72,15 @@ final class FakeSessionStore implements SessionStore {
     }
 
     @Override public SessionState create(String userId, SessionPatch initial, String actor) { throw new UnsupportedOperationException(); }
+
+    @Override
+    public Optional<SessionState> createIfAbsent(String sessionId, String userId, SessionPatch initial, String actor) {
+        Instant now = Instant.now();
+        SessionState fresh = new SessionState(sessionId, userId, 1, now, now, SessionState.Status.ACTIVE, null, null,
+                List.of(), List.of(), Map.of(), null, List.of(), List.of(), null, null);
+        return states.putIfAbsent(sessionId, fresh) == null ? Optional.of(fresh) : Optional.empty();
+    }
+
     @Override public String owner(String sessionId) { return get(sessionId).userId(); }
     @Override public SessionState at(String sessionId, long version) { throw new UnsupportedOperationException(); }
     @Override public List<SessionEvent> events(String sessionId, long fromVersion, int limit) { return new ArrayList<>(); }

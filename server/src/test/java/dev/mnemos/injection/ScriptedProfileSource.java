@@ -24,6 +24,7 @@ public class ScriptedProfileSource implements ProfileSource {
     private final Map<String, List<ProfileLine>> facts = new ConcurrentHashMap<>();
     private final ProfileInjectionSource real;
     private volatile boolean failing;
+    private volatile Error error;
     private volatile Duration delay = Duration.ZERO;
     private final AtomicInteger loads = new AtomicInteger();
 
@@ -44,6 +45,9 @@ public class ScriptedProfileSource implements ProfileSource {
         }
         if (failing) {
             throw new IllegalStateException("profile database unreachable (scripted)");
+        }
+        if (error != null) {
+            throw error;
         }
         List<ProfileLine> set = facts.get(userId);
         if (set != null) {
@@ -68,5 +72,10 @@ public class ScriptedProfileSource implements ProfileSource {
     /** How many reads reached this source so far (an open circuit keeps them away). */
     public int loads() {
         return loads.get();
+    }
+
+    /** Every read throws {@code value} (null: none), as a source missing an optional class would. */
+    public void throwing(Error value) {
+        error = value;
     }
 }

@@ -41,6 +41,7 @@ class SessionMemoryInterceptorTest {
     @AfterEach
     void tearDown() {
         profiles.failing(false);
+        profiles.throwing(null);
     }
 
     private SessionState session() {
@@ -191,6 +192,21 @@ class SessionMemoryInterceptorTest {
         StepTrace trace = traces.find(id, 2).orElseThrow();
         assertThat(trace.read().profile()).isEqualTo(ProfileSnapshot.Status.MISSING);
         assertThat(store.get(id).version()).isEqualTo(2);
+    }
+
+    @Test
+    void aProfileSourceFailingWithAnErrorLeavesNoInterruptBehindForTheModelCall() throws InterruptedException {
+        profiles.throwing(new NoClassDefFoundError("dev/example/MissingOptionalClass"));
+        String id = session().sessionId();
+        model.script(request -> "answered once");
+
+        assertThat(ai.chat(id, "hello")).isEqualTo("answered once");
+        // the profile read's @Timeout must not go off later and interrupt this thread
+        Thread.sleep(2500);
+        assertThat(ai.chat(id, "and now?")).isEqualTo("answered once");
+
+        assertThat(model.requests()).hasSize(2);
+        assertThat(traces.find(id, 2).orElseThrow().read().profile()).isEqualTo(ProfileSnapshot.Status.MISSING);
     }
 
     @Test

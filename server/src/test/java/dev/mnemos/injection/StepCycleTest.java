@@ -1,6 +1,7 @@
 package dev.mnemos.injection;
 
 import dev.mnemos.session.Constraint;
+import dev.mnemos.session.NoSessionArchive;
 import dev.mnemos.session.Scope;
 import dev.mnemos.session.SessionNotFoundException;
 import dev.mnemos.session.SessionState;
@@ -40,7 +41,7 @@ class StepCycleTest {
             @Override public Optional<StepTrace> find(String sessionId, long version) { return Optional.empty(); }
             @Override public List<StepTrace> all(String sessionId) { return List.copyOf(traces); }
         };
-        cycle = new StepCycle(new StepLoader(store, new ProfileReader(userId -> ProfileSnapshot.missing(), Supplier::get), config, acting),
+        cycle = new StepCycle(new StepLoader(store, new NoSessionArchive(), new ProfileReader(userId -> ProfileSnapshot.missing(), Supplier::get), config, acting),
                 new StepWriteBack(store, config, acting, memory, new RollingSummary(config, false, (a, b, c) -> "unused")), traceStore, memory,
                 new InjectionMetrics(new SimpleMeterRegistry()));
     }

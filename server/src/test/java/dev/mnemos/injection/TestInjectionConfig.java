@@ -18,4 +18,5 @@ record TestInjectionConfig(int tokenBudget, int writeRetries, SummaryMode summar
     @Override public int profileBreakerRequests() { return 20; }
     @Override public double profileBreakerFailureRatio() { return 0.5; }
     @Override public Duration profileBreakerDelay() { return Duration.ofSeconds(5); }
+    @Override public String anonymousUser() { return "anonymous"; }
 }

@@ -1,0 +1,23 @@
+package org.acme.trips;
+
+import dev.langchain4j.service.MemoryId;
+import dev.langchain4j.service.SystemMessage;
+import dev.langchain4j.service.UserMessage;
+import dev.mnemos.injection.SessionMemory;
+import io.quarkiverse.langchain4j.RegisterAiService;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/**
+ * The application's own AI service. Its model is the application's (the OpenAI extension, set up
+ * by properties); Mnemos only adds the read-before-write step and the memory block.
+ */
+@RegisterAiService
+@ApplicationScoped
+public interface TripPlanner {
+
+    @SessionMemory(step = "suggest")
+    @SystemMessage("""
+            You are a travel planner. Answer in at most two sentences and respect every constraint.
+            {inject:memory.block}""")
+    String suggest(@MemoryId String sessionId, @UserMessage String request);
+}

@@ -1,0 +1,56 @@
+package org.acme.trips;
+
+import dev.mnemos.session.SessionPatch;
+import dev.mnemos.session.SessionStore;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+import java.util.UUID;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.startsWith;
+import static org.hamcrest.Matchers.startsWithIgnoringCase;
+
+/**
+ * The same application built with Mnemos' REST API switched on (a build-time property: the test
+ * profile re-augments the application).
+ */
+@QuarkusTest
+@QuarkusTestResource(OpenAiStub.class)
+@TestProfile(MnemosRestEnabledTest.RestEnabled.class)
+class MnemosRestEnabledTest {
+
+    public static class RestEnabled implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            // Mnemos' API is @Authenticated, so an application that mounts it has an authentication
+            // mechanism: HTTP Basic with BasicUsers here. (With none at all, Quarkus answers 403, not 401,
+            // to every secured route: there is no challenge it could send.)
+            return Map.of("quarkus.mnemos.rest.enabled", "true", "quarkus.http.auth.basic", "true");
+        }
+    }
+
+    @Inject SessionStore sessions;
+
+    @Test
+    void mnemosRoutesAreMountedAndSecuredWhileTheAppsOwnErrorsKeepTheirShape() {
+        String owner = "traveller-" + UUID.randomUUID();
+        String id = sessions.create(owner, SessionPatch.builder().goal("Five days in Seville").build(), "test").sessionId();
+
+        given().get("/v1/sessions/{id}", id).then().statusCode(401).header("WWW-Authenticate", startsWithIgnoringCase("basic"));
+        given().auth().preemptive().basic(owner, BasicUsers.PASSWORD).get("/v1/sessions/{id}", id).then()
+                .statusCode(200).body("goal", equalTo("Five days in Seville"));
+        given().auth().preemptive().basic("someone-else", BasicUsers.PASSWORD).get("/v1/sessions/{id}", id).then()
+                .statusCode(404).contentType("application/problem+json");
+
+        given().get("/trips/unknown").then().statusCode(404)
+                .header("Content-Type", not(startsWith("application/problem+json")));
+    }
+}

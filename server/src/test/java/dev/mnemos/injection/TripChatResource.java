@@ -1,0 +1,28 @@
+package dev.mnemos.injection;
+
+import io.quarkus.security.Authenticated;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+/** An application endpoint of the kind a Mnemos user writes: the caller's token is the request's SecurityIdentity. */
+@Path("/test/trip-chat/{sessionId}")
+@Authenticated
+public class TripChatResource {
+
+    private final TripAi ai;
+
+    public TripChatResource(TripAi ai) {
+        this.ai = ai;
+    }
+
+    @POST
+    @Consumes(MediaType.TEXT_PLAIN)
+    @Produces(MediaType.TEXT_PLAIN)
+    public String chat(@PathParam("sessionId") String sessionId, String message) {
+        return ai.chat(sessionId, message);
+    }
+}
