@@ -32,7 +32,7 @@ final class McpClients {
                     }
                 })
                 .build();
-        return McpClient.sync(transport).requestTimeout(Duration.ofSeconds(30))
+        return McpClient.sync(transport).requestTimeout(Duration.ofMinutes(2))
                 .initializationTimeout(Duration.ofSeconds(30)).build();
     }
 
