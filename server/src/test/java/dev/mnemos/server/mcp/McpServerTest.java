@@ -48,6 +48,7 @@ class McpServerTest {
     @Test
     void listsEveryToolWithAStrictSchemaAndTheMemoryBlockFeatures() {
         McpSyncClient client = as(alice);
+        assertThat(client.getServerInfo().name()).isEqualTo("mnemos");
         List<McpSchema.Tool> tools = client.listTools().tools();
         assertThat(tools).extracting(McpSchema.Tool::name).containsExactlyInAnyOrderElementsOf(TOOLS);
         for (McpSchema.Tool tool : tools) {
