@@ -19,6 +19,10 @@ public class ProfileReader {
 
     private final ProfileSource source;
 
+    /** Field-injected so that tests may build the reader with {@code new}; null there. */
+    @jakarta.inject.Inject
+    dev.mnemos.metrics.MnemosMeters meters;
+
     public ProfileReader(ProfileSource source) {
         this.source = source;
     }
@@ -33,6 +37,9 @@ public class ProfileReader {
 
     ProfileSnapshot missing(String userId) {
         LOG.warnf("profile of user %s could not be read; the step goes on with the session only", userId);
+        if (meters != null) {
+            meters.profileUnavailable();
+        }
         return ProfileSnapshot.missing();
     }
 }
