@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
  * {@code mnemos.profile.loads{status}} and {@code mnemos.store.unavailable{store=redis}} (see {@link MnemosMeters}).
  */
 @ApplicationScoped
+@io.quarkus.runtime.Startup // series exist (at zero) from boot, so alerts and dashboards never see gaps
 public class InjectionMetrics {
 
     private final Timer load;

@@ -28,6 +28,7 @@ import java.util.function.Supplier;
  * </ul>
  */
 @ApplicationScoped
+@io.quarkus.runtime.Startup // series exist (at zero) from boot, so alerts and dashboards never see gaps
 public class MnemosMeters {
 
     public static final String STEP_WRITES = "mnemos.step.writes";
