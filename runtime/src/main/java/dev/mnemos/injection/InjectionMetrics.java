@@ -1,28 +1,64 @@
 package dev.mnemos.injection;
 
+import dev.mnemos.metrics.MnemosMeters;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.concurrent.TimeUnit;
 
-/** Micrometer timers of the step phases: {@code mnemos.injection.load}, {@code .render}, {@code .write}. */
+/**
+ * Micrometer meters of the agent's step cycle: timers {@code mnemos.injection.load}, {@code .render},
+ * {@code .write}; counters {@code mnemos.step.writes{path=agent,outcome}}, {@code mnemos.step.write.retries},
+ * {@code mnemos.profile.loads{status}} and {@code mnemos.store.unavailable{store=redis}} (see {@link MnemosMeters}).
+ */
 @ApplicationScoped
+@io.quarkus.runtime.Startup // series exist (at zero) from boot, so alerts and dashboards never see gaps
 public class InjectionMetrics {
 
     private final Timer load;
     private final Timer render;
     private final Timer write;
+    private final MeterRegistry registry;
+    private final Counter retries;
 
     public InjectionMetrics(MeterRegistry registry) {
         this.load = timer(registry, "load", "session and profile read before a step");
         this.render = timer(registry, "render", "memory block rendering");
         this.write = timer(registry, "write", "step write-back after the model call");
+        this.registry = registry;
+        this.retries = Counter.builder(MnemosMeters.STEP_WRITE_RETRIES)
+                .description("compare-and-set retries of the agent's step write-back").register(registry);
+        for (var status : ProfileSnapshot.Status.values()) {
+            profileLoads(status);
+        }
     }
 
     void load(long nanos) { load.record(nanos, TimeUnit.NANOSECONDS); }
     void render(long nanos) { render.record(nanos, TimeUnit.NANOSECONDS); }
     void write(long nanos) { write.record(nanos, TimeUnit.NANOSECONDS); }
+
+    void written(int casRetries) {
+        MnemosMeters.stepWrites(registry, "agent", "written").increment();
+        retries.increment(casRetries);
+    }
+
+    void writeFailed(Throwable e) { MnemosMeters.stepWriteFailed(registry, "agent", e); }
+
+    void loadFailed(Throwable e) {
+        if (e instanceof SessionMemoryUnavailableException || e instanceof dev.mnemos.session.SessionStoreUnavailableException
+                || e instanceof org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException) {
+            MnemosMeters.unavailable(registry, "redis").increment();
+        }
+    }
+
+    void profileLoaded(ProfileSnapshot.Status status) { profileLoads(status).increment(); }
+
+    private Counter profileLoads(ProfileSnapshot.Status status) {
+        return Counter.builder(MnemosMeters.PROFILE_LOADS).description("profile reads before a step by status")
+                .tag("status", status.name().toLowerCase(java.util.Locale.ROOT)).register(registry);
+    }
 
     private static Timer timer(MeterRegistry registry, String phase, String description) {
         return Timer.builder("mnemos.injection." + phase).description(description).register(registry);

@@ -2,6 +2,7 @@ package dev.mnemos.injection;
 
 import io.smallrye.faulttolerance.api.TypedGuard;
 import jakarta.enterprise.context.ApplicationScoped;
+import dev.mnemos.metrics.MnemosMeters;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
@@ -24,8 +25,8 @@ public class ProfileReader {
     private final Function<Supplier<ProfileSnapshot>, ProfileSnapshot> guard;
 
     @Inject
-    public ProfileReader(ProfileSource source, InjectionConfig config) {
-        this(source, guard(config)::get);
+    public ProfileReader(ProfileSource source, InjectionConfig config, MnemosMeters meters) {
+        this(source, guard(config, meters)::get);
     }
 
     /** A reader whose every call goes through {@code guard}; {@code Supplier::get} for none (tests without CDI). */
@@ -51,18 +52,19 @@ public class ProfileReader {
         });
     }
 
-    private static TypedGuard<ProfileSnapshot> guard(InjectionConfig config) {
+    private static TypedGuard<ProfileSnapshot> guard(InjectionConfig config, MnemosMeters meters) {
         return TypedGuard.create(ProfileSnapshot.class).withDescription("mnemos profile for a step")
                 .withTimeout().duration(config.profileTimeout().toMillis(), ChronoUnit.MILLIS).done()
                 .withCircuitBreaker().requestVolumeThreshold(config.profileBreakerRequests())
                 .failureRatio(config.profileBreakerFailureRatio())
                 .delay(config.profileBreakerDelay().toMillis(), ChronoUnit.MILLIS).done()
-                .withFallback().handler(ProfileReader::missing).done()
+                .withFallback().handler(failure -> missing(failure, meters)).done()
                 .build();
     }
 
-    private static ProfileSnapshot missing(Throwable failure) {
+    private static ProfileSnapshot missing(Throwable failure, MnemosMeters meters) {
         LOG.warnf("the profile could not be read (%s); the step goes on with the session only", failure.toString());
+        meters.profileUnavailable();
         return ProfileSnapshot.missing();
     }
 }

@@ -13,6 +13,7 @@ public record ProfileSnapshot(List<ProfileLine> facts, Cache cache, Status statu
 
     public enum Cache { HIT, MISS, UNKNOWN }
 
+    @org.eclipse.microprofile.openapi.annotations.media.Schema(name = "ProfileLoadStatus")
     public enum Status { LOADED, MISSING }
 
     public ProfileSnapshot {

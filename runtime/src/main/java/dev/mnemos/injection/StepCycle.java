@@ -32,16 +32,30 @@ public class StepCycle {
     }
 
     public Object run(AiMethod method, Object[] args, Callable<Object> call) throws Exception {
-        LoadedStep loaded = loader.load(method, args);
+        LoadedStep loaded;
+        try {
+            loaded = loader.load(method, args);
+        } catch (RuntimeException e) {
+            metrics.loadFailed(e);
+            throw e;
+        }
         metrics.load(loaded.loadNanos());
+        metrics.profileLoaded(loaded.profile().status());
         metrics.render(loaded.renderNanos());
         try (MemoryContext.Scope ignored = memory.enter(loaded.active())) {
             long modelStart = System.nanoTime();
             Object result = call.call();
             long writeStart = System.nanoTime();
-            StepWriteBack.Result written = writeBack.write(loaded, method, args, result);
+            StepWriteBack.Result written;
+            try {
+                written = writeBack.write(loaded, method, args, result);
+            } catch (RuntimeException e) {
+                metrics.writeFailed(e);
+                throw e;
+            }
             long writeNanos = System.nanoTime() - writeStart;
             metrics.write(writeNanos);
+            metrics.written(written.retries());
             saveTrace(trace(method, loaded, written, writeStart - modelStart, writeNanos));
             return result;
         }

@@ -42,6 +42,7 @@ public record StepTrace(String sessionId, String userId, long version, String st
      * @param retries compare-and-set attempts lost before this one won
      * @param fields  the patch fields the step wrote
      */
+    @org.eclipse.microprofile.openapi.annotations.media.Schema(name = "StepTraceWrite")
     public record Written(long basedOn, long version, int retries, List<String> fields) {
     }
 

@@ -20,8 +20,11 @@ public class ProfileResource {
     private final ProfileImporter importer;
     private final PendingCandidates pending;
     private final Caller caller;
+    private final dev.mnemos.metrics.MnemosMeters meters;
 
-    public ProfileResource(ProfileService profiles, ProfileImporter importer, PendingCandidates pending, Caller caller) {
+    public ProfileResource(ProfileService profiles, ProfileImporter importer, PendingCandidates pending, Caller caller,
+                           dev.mnemos.metrics.MnemosMeters meters) {
+        this.meters = meters;
         this.profiles = profiles;
         this.importer = importer;
         this.pending = pending;
@@ -30,11 +33,11 @@ public class ProfileResource {
 
     @Path("/profile")
     public ProfileOperations mine() {
-        return new ProfileOperations(caller.userId(), caller.userId(), profiles, importer, pending);
+        return new ProfileOperations(caller.userId(), caller.userId(), profiles, importer, pending, meters);
     }
 
     @Path("/users/{userId}/profile")
     public ProfileOperations of(@PathParam("userId") String userId) {
-        return new ProfileOperations(caller.actFor(userId), caller.userId(), profiles, importer, pending);
+        return new ProfileOperations(caller.actFor(userId), caller.userId(), profiles, importer, pending, meters);
     }
 }

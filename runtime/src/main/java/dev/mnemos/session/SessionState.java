@@ -26,6 +26,7 @@ public record SessionState(
         String summary,
         ForkOrigin forkedFrom) {
 
+    @org.eclipse.microprofile.openapi.annotations.media.Schema(name = "SessionStatus")
     public enum Status { ACTIVE, ENDED }
 
     public SessionState {

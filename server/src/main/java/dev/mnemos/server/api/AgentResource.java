@@ -1,5 +1,10 @@
 package dev.mnemos.server.api;
 
+import dev.mnemos.rest.Problem;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import dev.mnemos.rest.*;
 import dev.langchain4j.exception.LangChain4jException;
 import dev.mnemos.agent.AgentConfig;
@@ -40,12 +45,32 @@ public class AgentResource {
         this.caller = caller;
     }
 
+    @Operation(summary = "Chat with the task-breakdown agent",
+            description = "Sends one message: the agent reads the session memory (and the profile when Postgres is up), calls the model and writes the step back. Without `sessionId` a new session starts.")
+    @APIResponse(responseCode = "400", description = "Invalid request (missing message, unknown field).", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "200", description = "The agent's reply, the session and the version the step wrote.",
+            content = @Content(mediaType = "application/json", schema = @Schema(implementation = AgentRequests.Reply.class)))
+    @APIResponse(responseCode = "401", description = "No valid bearer token.")
+    @APIResponse(responseCode = "404", description = "No such session for this caller.", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "409", description = "The session has ended, or a concurrent step wrote first: retry the message.", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "413", description = "The request body exceeds the configured limit.", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = "Session memory (Redis) is unavailable: the model was not called and nothing was written; retry after Retry-After seconds.", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @POST
     @Path("/agent/chat")
     public AgentRequests.Reply chat(AgentRequests.Chat body) {
         return chatAs(caller.userId(), body);
     }
 
+    @Operation(summary = "Chat on behalf of a user (service token)",
+            description = "As `POST /v1/agent/chat`, for the user `userId`; only service tokens may act for another user.")
+    @APIResponse(responseCode = "400", description = "Invalid request (missing message, unknown field).", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "200", description = "The agent's reply, the session and the version the step wrote.",
+            content = @Content(mediaType = "application/json", schema = @Schema(implementation = AgentRequests.Reply.class)))
+    @APIResponse(responseCode = "401", description = "No valid bearer token.")
+    @APIResponse(responseCode = "404", description = "No such session for this user, or a user token naming another user.", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "409", description = "The session has ended, or a concurrent step wrote first: retry the message.", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "413", description = "The request body exceeds the configured limit.", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = "Session memory (Redis) is unavailable: the model was not called and nothing was written; retry after Retry-After seconds.", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @POST
     @Path("/users/{userId}/agent/chat")
     public AgentRequests.Reply chatFor(@PathParam("userId") String userId, AgentRequests.Chat body) {

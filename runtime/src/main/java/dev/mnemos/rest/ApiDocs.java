@@ -1,0 +1,47 @@
+package dev.mnemos.rest;
+
+/** Shared OpenAPI texts and examples of the REST API (constants, so annotations can use them). */
+final class ApiDocs {
+
+    private ApiDocs() {
+    }
+
+    static final String PROBLEM = Problem.MEDIA_TYPE;
+
+    static final String BAD_REQUEST = "Invalid request: a field is missing, unknown, of the wrong type or out of range; "
+            + "`field` names it.";
+    static final String UNAUTHORIZED = "No valid bearer token.";
+    static final String SESSION_NOT_FOUND = "No such session for this caller (another user's session answers 404 too).";
+    static final String VERSION_NOT_FOUND = "No such session, or the version does not exist yet.";
+    static final String STALE = "Conflict: `expectedVersion` is not the current version (the body's `currentVersion` "
+            + "says which is), or the session has ended. Re-read and retry.";
+    static final String ENDED = "Conflict: the session has ended.";
+    static final String GONE = "The version is older than the retained history (`oldestVersion` says the oldest kept).";
+    static final String TOO_LARGE = "The request body exceeds the configured limit (quarkus.mnemos.rest.max-body-bytes).";
+    static final String REDIS_DOWN = "Session memory (Redis) is unavailable or timed out: nothing was written. "
+            + "Retry after the `Retry-After` seconds.";
+    static final String POSTGRES_DOWN = "The profile store (Postgres) is unavailable: nothing was written. Retry later.";
+    static final String END_DOWN = "The profile store (Postgres) or session memory is unavailable: the session is kept "
+            + "(nothing promoted, archived or cleared). Retry later.";
+    static final String FACT_NOT_FOUND = "No such profile fact for this user.";
+    static final String CANDIDATE_NOT_FOUND = "No such pending promotion candidate for this user.";
+    static final String PROFILE_FULL = "Conflict: the profile already holds its maximum number of facts.";
+    static final String FORBIDDEN_USER = "404 also when a user token names another user (only service tokens act for users).";
+
+    static final String STEP_EXAMPLE = """
+            {"expectedVersion": 3, "patch": {"putCollected": {"destination": "Lisbon"},
+             "addOpenQuestions": ["Which dates?"]}, "note": "user named the destination"}""";
+    static final String WRITTEN_EXAMPLE = """
+            {"sessionId": "s-6f1c2a", "version": 4}""";
+    static final String CREATE_EXAMPLE = """
+            {"goal": "Plan a 3-day trip to Lisbon", "context": "travelling with a toddler",
+             "constraints": [{"text": "budget under 1200 EUR", "scope": "TASK"}]}""";
+    static final String FACT_EXAMPLE = """
+            {"category": "PREFERENCE", "slot": "diet", "text": "vegetarian", "confidence": 0.9}""";
+    static final String CONFLICT_EXAMPLE = """
+            {"type": "about:blank", "title": "Conflict", "status": 409,
+             "detail": "expectedVersion 3 is not the current version 4", "field": "expectedVersion", "currentVersion": 4}""";
+    static final String UNAVAILABLE_EXAMPLE = """
+            {"type": "about:blank", "title": "Service Unavailable", "status": 503,
+             "detail": "session memory is unavailable; nothing was written, try again later"}""";
+}
