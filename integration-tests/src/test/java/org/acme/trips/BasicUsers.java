@@ -28,7 +28,7 @@ public class BasicUsers implements IdentityProvider<UsernamePasswordAuthenticati
 
     @Override
     public Uni<SecurityIdentity> authenticate(UsernamePasswordAuthenticationRequest request,
-                                              AuthenticationRequestContext context) {
+            AuthenticationRequestContext context) {
         if (!PASSWORD.equals(new String(request.getPassword().getPassword()))) {
             return Uni.createFrom().failure(new AuthenticationFailedException());
         }

@@ -37,7 +37,8 @@ class MnemosRestEnabledTest {
         }
     }
 
-    @Inject SessionStore sessions;
+    @Inject
+    SessionStore sessions;
 
     @Test
     void mnemosRoutesAreMountedAndSecuredWhileTheAppsOwnErrorsKeepTheirShape() {

@@ -31,10 +31,14 @@ import static org.hamcrest.Matchers.startsWith;
 @QuarkusTestResource(OpenAiStub.class)
 class TripPlannerTest {
 
-    @Inject TripPlanner planner;
-    @Inject SessionStore sessions;
-    @Inject ProfileService profiles;
-    @Inject AgroalDataSource dataSource;
+    @Inject
+    TripPlanner planner;
+    @Inject
+    SessionStore sessions;
+    @Inject
+    ProfileService profiles;
+    @Inject
+    AgroalDataSource dataSource;
 
     private static String freshId() {
         return "trip-" + UUID.randomUUID();
@@ -108,12 +112,15 @@ class TripPlannerTest {
     void appsFlywayAndMnemosMigrationsLiveSideBySideInTheAppsSchema() throws SQLException {
         assertThat(rows("select table_name from information_schema.tables where table_schema = 'consumer_app'"))
                 .contains("trip", "flyway_schema_history", "mnemos_schema_history");
-        assertThat(rows("select version || ':' || script from consumer_app.flyway_schema_history where success and type = 'SQL'"))
+        assertThat(
+                rows("select version || ':' || script from consumer_app.flyway_schema_history where success and type = 'SQL'"))
                 .containsExactly("1:db/migration/V1__trips.sql");
-        assertThat(rows("select version from consumer_app.mnemos_schema_history where success and type = 'SQL' order by installed_rank"))
+        assertThat(rows(
+                "select version from consumer_app.mnemos_schema_history where success and type = 'SQL' order by installed_rank"))
                 .containsExactly("1", "2", "3");
         // Mnemos' tables are in the application's schema, next to its own
-        assertThat(rows("select count(*) from information_schema.tables where table_schema = 'consumer_app' and table_name = 'session_archive'"))
+        assertThat(rows(
+                "select count(*) from information_schema.tables where table_schema = 'consumer_app' and table_name = 'session_archive'"))
                 .containsExactly("1");
         assertThat(rows("select title from consumer_app.trip where id = 'lisbon'")).containsExactly("A weekend in Lisbon");
     }

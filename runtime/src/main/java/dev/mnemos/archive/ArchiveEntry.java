@@ -13,5 +13,5 @@ import java.util.List;
  * JSON, read back with {@link EndedSessions#report}).
  */
 public record ArchiveEntry(SessionState finalState, List<SessionEvent> events, List<StepTrace> traces, Object report,
-                           Instant endedAt) {
+        Instant endedAt) {
 }

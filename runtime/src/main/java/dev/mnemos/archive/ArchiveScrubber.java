@@ -27,15 +27,15 @@ public class ArchiveScrubber {
     void onForget(@Observes FactForgotten fact) {
         String escaped = escaped(fact.text());
         Panache.getEntityManager().createNativeQuery("update session_archive set final_state = replace(final_state, ?1, ?2),"
-                        + " events = replace(events, ?1, ?2), report = replace(report, ?1, ?2), traces = replace(traces, ?1, ?2)"
-                        + " where user_id = ?3 and (strpos(final_state, ?1) > 0 or strpos(events, ?1) > 0"
-                        + " or strpos(report, ?1) > 0 or strpos(coalesce(traces, ''), ?1) > 0)")
+                + " events = replace(events, ?1, ?2), report = replace(report, ?1, ?2), traces = replace(traces, ?1, ?2)"
+                + " where user_id = ?3 and (strpos(final_state, ?1) > 0 or strpos(events, ?1) > 0"
+                + " or strpos(report, ?1) > 0 or strpos(coalesce(traces, ''), ?1) > 0)")
                 .setParameter(1, escaped).setParameter(2, FORGOTTEN).setParameter(3, fact.userId()).executeUpdate();
         // in a trace the text sits inside the memory block, quoted by the block first and by JSON then
         String quoted = BlockText.quote(fact.text());
         String inBlock = escaped(quoted.substring(1, quoted.length() - 1));
         Panache.getEntityManager().createNativeQuery("update session_archive set traces = replace(traces, ?1, ?2)"
-                        + " where user_id = ?3 and strpos(traces, ?1) > 0")
+                + " where user_id = ?3 and strpos(traces, ?1) > 0")
                 .setParameter(1, inBlock).setParameter(2, FORGOTTEN).setParameter(3, fact.userId()).executeUpdate();
     }
 

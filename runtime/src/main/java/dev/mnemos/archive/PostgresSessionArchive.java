@@ -38,16 +38,16 @@ public class PostgresSessionArchive implements EndedSessions {
     @Override
     @Transactional
     public Optional<Archived> find(String sessionId) {
-        return ArchivedSession.<ArchivedSession>findByIdOptional(sessionId).map(a -> new Archived(a.sessionId, a.userId,
+        return ArchivedSession.<ArchivedSession> findByIdOptional(sessionId).map(a -> new Archived(a.sessionId, a.userId,
                 read(a.events, type(EVENTS)), read(a.finalState, type(SessionState.class))));
     }
 
     @Override
     @Transactional
     public Optional<StepTrace> trace(String sessionId, long version) {
-        return ArchivedSession.<ArchivedSession>findByIdOptional(sessionId)
+        return ArchivedSession.<ArchivedSession> findByIdOptional(sessionId)
                 .filter(a -> a.traces != null)
-                .flatMap(a -> this.<List<StepTrace>>read(a.traces, type(TRACES)).stream()
+                .flatMap(a -> this.<List<StepTrace>> read(a.traces, type(TRACES)).stream()
                         .filter(t -> t.version() == version).findFirst());
     }
 
@@ -55,13 +55,13 @@ public class PostgresSessionArchive implements EndedSessions {
     @Override
     @Transactional
     public Optional<String> owner(String sessionId) {
-        return ArchivedSession.<ArchivedSession>findByIdOptional(sessionId).map(a -> a.userId);
+        return ArchivedSession.<ArchivedSession> findByIdOptional(sessionId).map(a -> a.userId);
     }
 
     @Override
     @Transactional
     public <T> Optional<T> report(String sessionId, Class<T> type) {
-        return ArchivedSession.<ArchivedSession>findByIdOptional(sessionId).map(a -> read(a.report, type(type)));
+        return ArchivedSession.<ArchivedSession> findByIdOptional(sessionId).map(a -> read(a.report, type(type)));
     }
 
     @Override

@@ -13,7 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * the generated implementation method, whose parameters carry no annotations, so the binding and
  * the {@code @MemoryId} / {@code @UserMessage} positions are read from the interface method.
  *
- * @param memoryIdIndex    position of the {@code @MemoryId} parameter
+ * @param memoryIdIndex position of the {@code @MemoryId} parameter
  * @param userMessageIndex position of the user's message ({@code @UserMessage}, else the only other String), or -1
  */
 public record AiMethod(Method method, SessionMemory binding, int memoryIdIndex, int userMessageIndex) {
@@ -55,7 +55,8 @@ public record AiMethod(Method method, SessionMemory binding, int memoryIdIndex, 
         }
         int memoryId = indexOf(declared, MemoryId.class);
         if (binding == null || memoryId < 0) {
-            throw new IllegalStateException("@SessionMemory method " + declared + " needs a @MemoryId String sessionId parameter");
+            throw new IllegalStateException(
+                    "@SessionMemory method " + declared + " needs a @MemoryId String sessionId parameter");
         }
         return new AiMethod(declared, binding, memoryId, userMessageIndex(declared, memoryId));
     }

@@ -13,7 +13,10 @@ import java.time.Duration;
 public interface InjectionConfig {
 
     /** How the rolling summary is folded when a session outgrows the block. */
-    enum SummaryMode { DETERMINISTIC, MODEL }
+    enum SummaryMode {
+        DETERMINISTIC,
+        MODEL
+    }
 
     /** Largest injected memory block, in estimated tokens (see {@link TokenEstimator}). */
     @WithDefault("1000")

@@ -35,16 +35,26 @@ public class InjectionMetrics {
         }
     }
 
-    void load(long nanos) { load.record(nanos, TimeUnit.NANOSECONDS); }
-    void render(long nanos) { render.record(nanos, TimeUnit.NANOSECONDS); }
-    void write(long nanos) { write.record(nanos, TimeUnit.NANOSECONDS); }
+    void load(long nanos) {
+        load.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    void render(long nanos) {
+        render.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    void write(long nanos) {
+        write.record(nanos, TimeUnit.NANOSECONDS);
+    }
 
     void written(int casRetries) {
         MnemosMeters.stepWrites(registry, "agent", "written").increment();
         retries.increment(casRetries);
     }
 
-    void writeFailed(Throwable e) { MnemosMeters.stepWriteFailed(registry, "agent", e); }
+    void writeFailed(Throwable e) {
+        MnemosMeters.stepWriteFailed(registry, "agent", e);
+    }
 
     void loadFailed(Throwable e) {
         if (e instanceof SessionMemoryUnavailableException || e instanceof dev.mnemos.session.SessionStoreUnavailableException
@@ -53,7 +63,9 @@ public class InjectionMetrics {
         }
     }
 
-    void profileLoaded(ProfileSnapshot.Status status) { profileLoads(status).increment(); }
+    void profileLoaded(ProfileSnapshot.Status status) {
+        profileLoads(status).increment();
+    }
 
     private Counter profileLoads(ProfileSnapshot.Status status) {
         return Counter.builder(MnemosMeters.PROFILE_LOADS).description("profile reads before a step by status")

@@ -6,7 +6,7 @@ import java.util.List;
 
 /** What a step read and rendered before the model call. */
 record LoadedStep(String sessionId, SessionState state, ProfileSnapshot profile, List<TurnOverride> overrides,
-                  MemoryBlock block, String userMessage, long loadNanos, long renderNanos) {
+        MemoryBlock block, String userMessage, long loadNanos, long renderNanos) {
 
     MemoryContext.ActiveStep active() {
         return new MemoryContext.ActiveStep(sessionId, state.userId(), state.version(), block);

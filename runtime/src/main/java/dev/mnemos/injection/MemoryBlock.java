@@ -9,16 +9,16 @@ import java.util.List;
 /**
  * One rendered memory block.
  *
- * @param text         the framed block, ready for a system message
- * @param tokens       its estimated size ({@link TokenEstimator})
- * @param budget       the token budget it was rendered for
- * @param overBudget   true only when the never-dropped part (goal, step, constraints, overrides) alone exceeds the budget
- * @param plansShown   versions of the plans rendered in full, newest first
+ * @param text the framed block, ready for a system message
+ * @param tokens its estimated size ({@link TokenEstimator})
+ * @param budget the token budget it was rendered for
+ * @param overBudget true only when the never-dropped part (goal, step, constraints, overrides) alone exceeds the budget
+ * @param plansShown versions of the plans rendered in full, newest first
  * @param profileShown ids (or texts) of the profile facts rendered, in rendered order
  * @param profileTotal how many profile facts were offered
  */
 public record MemoryBlock(String text, int tokens, int budget, boolean overBudget, List<Integer> plansShown,
-                          List<String> profileShown, int profileTotal) {
+        List<String> profileShown, int profileTotal) {
 
     public MemoryBlock {
         plansShown = List.copyOf(plansShown);

@@ -45,7 +45,7 @@ public final class MemoryBlockRenderer {
 
     /**
      * @param overrides this turn's overrides of profile preferences (earlier ones come from the state's observations)
-     * @param message   the user's message of this step, for relevance; may be null
+     * @param message the user's message of this step, for relevance; may be null
      */
     public MemoryBlock render(SessionState s, List<ProfileLine> profile, List<TurnOverride> overrides, String message) {
         BlockLines out = new BlockLines(budget);

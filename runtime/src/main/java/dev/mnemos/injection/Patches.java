@@ -34,19 +34,31 @@ final class Patches {
     /** Names of the parts of the state a patch changes, for traces. */
     static List<String> fields(SessionPatch patch) {
         List<String> fields = new ArrayList<>();
-        if (patch.goal() != null) fields.add("goal");
-        if (patch.context() != null) fields.add("context");
-        if (patch.summary() != null) fields.add("summary");
-        if (!patch.addConstraints().isEmpty()) fields.add("addConstraints");
-        if (!patch.removeConstraints().isEmpty()) fields.add("removeConstraints");
+        if (patch.goal() != null)
+            fields.add("goal");
+        if (patch.context() != null)
+            fields.add("context");
+        if (patch.summary() != null)
+            fields.add("summary");
+        if (!patch.addConstraints().isEmpty())
+            fields.add("addConstraints");
+        if (!patch.removeConstraints().isEmpty())
+            fields.add("removeConstraints");
         patch.putCollected().keySet().forEach(k -> fields.add("collected." + k));
-        if (!patch.removeCollected().isEmpty()) fields.add("removeCollected");
-        if (patch.stepPointer() != null) fields.add("stepPointer");
-        if (patch.addPlan() != null) fields.add("addPlan");
-        if (patch.evaluatePlan() != null) fields.add("evaluatePlan");
-        if (!patch.addOpenQuestions().isEmpty()) fields.add("addOpenQuestions");
-        if (!patch.answerOpenQuestions().isEmpty()) fields.add("answerOpenQuestions");
-        if (!patch.addObservations().isEmpty()) fields.add("addObservations");
+        if (!patch.removeCollected().isEmpty())
+            fields.add("removeCollected");
+        if (patch.stepPointer() != null)
+            fields.add("stepPointer");
+        if (patch.addPlan() != null)
+            fields.add("addPlan");
+        if (patch.evaluatePlan() != null)
+            fields.add("evaluatePlan");
+        if (!patch.addOpenQuestions().isEmpty())
+            fields.add("addOpenQuestions");
+        if (!patch.answerOpenQuestions().isEmpty())
+            fields.add("answerOpenQuestions");
+        if (!patch.addObservations().isEmpty())
+            fields.add("addObservations");
         return fields;
     }
 }

@@ -1,8 +1,8 @@
 package dev.mnemos.injection;
 
+import dev.mnemos.metrics.MnemosMeters;
 import io.smallrye.faulttolerance.api.TypedGuard;
 import jakarta.enterprise.context.ApplicationScoped;
-import dev.mnemos.metrics.MnemosMeters;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 

@@ -27,7 +27,7 @@ final class ProfileRelevance {
         StringBuilder word = new StringBuilder();
         String lower = text.toLowerCase(Locale.ROOT);
         int previousWide = -1;
-        for (int i = 0; i < lower.length(); ) {
+        for (int i = 0; i < lower.length();) {
             int cp = lower.codePointAt(i);
             i += Character.charCount(cp);
             if (TokenEstimator.isWide(cp)) {

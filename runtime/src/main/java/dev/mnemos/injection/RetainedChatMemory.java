@@ -19,10 +19,25 @@ final class RetainedChatMemory implements ChatMemory {
         this.delegate = delegate;
     }
 
-    @Override public Object id() { return delegate.id(); }
-    @Override public void add(ChatMessage message) { delegate.add(message); }
-    @Override public void set(Iterable<ChatMessage> messages) { delegate.set(messages); }
-    @Override public List<ChatMessage> messages() { return delegate.messages(); }
+    @Override
+    public Object id() {
+        return delegate.id();
+    }
+
+    @Override
+    public void add(ChatMessage message) {
+        delegate.add(message);
+    }
+
+    @Override
+    public void set(Iterable<ChatMessage> messages) {
+        delegate.set(messages);
+    }
+
+    @Override
+    public List<ChatMessage> messages() {
+        return delegate.messages();
+    }
 
     @Override
     public void clear() {

@@ -35,7 +35,8 @@ public class RollingSummary {
 
     @Inject
     public RollingSummary(InjectionConfig config, LlmConfig llm, Instance<SessionSummaryAi> ai) {
-        this(config, llm.enabled() && MnemosModelSupplier.find().isPresent(), (summary, plans, max) -> ai.get().fold(summary, plans, max));
+        this(config, llm.enabled() && MnemosModelSupplier.find().isPresent(),
+                (summary, plans, max) -> ai.get().fold(summary, plans, max));
     }
 
     RollingSummary(InjectionConfig config, boolean modelConfigured, Summarizer model) {

@@ -46,6 +46,7 @@ public class SecurityActingUser implements ActingUser {
     private static String userId(SecurityIdentity identity) {
         // the token's subject, never upn or preferred_username (smallrye-jwt's getName() prefers those)
         return identity.getPrincipal() instanceof JsonWebToken jwt && jwt.getSubject() != null
-                ? jwt.getSubject() : identity.getPrincipal().getName();
+                ? jwt.getSubject()
+                : identity.getPrincipal().getName();
     }
 }

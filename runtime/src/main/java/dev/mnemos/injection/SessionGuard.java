@@ -23,9 +23,10 @@ final class SessionGuard {
      * same user, with the same call still current on this thread.
      */
     static void checkWrite(SessionState loaded, String writeSessionId, SessionState current,
-                           Optional<MemoryContext.ActiveStep> active, Optional<String> actingUser) {
+            Optional<MemoryContext.ActiveStep> active, Optional<String> actingUser) {
         if (!loaded.sessionId().equals(writeSessionId) || !loaded.sessionId().equals(current.sessionId())) {
-            throw new SessionMixUpException("loaded session " + loaded.sessionId() + " but the write targets " + writeSessionId);
+            throw new SessionMixUpException(
+                    "loaded session " + loaded.sessionId() + " but the write targets " + writeSessionId);
         }
         if (!loaded.userId().equals(current.userId())) {
             throw new SessionMixUpException("session " + writeSessionId + " changed owner during the step");

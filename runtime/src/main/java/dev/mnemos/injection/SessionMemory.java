@@ -17,7 +17,7 @@ import java.lang.annotation.Target;
  * compare-and-set on the version that was loaded.
  */
 @InterceptorBinding
-@Target({ElementType.TYPE, ElementType.METHOD})
+@Target({ ElementType.TYPE, ElementType.METHOD })
 @Retention(RetentionPolicy.RUNTIME)
 public @interface SessionMemory {
 

@@ -23,7 +23,7 @@ public class StepCycle {
     private final InjectionMetrics metrics;
 
     public StepCycle(StepLoader loader, StepWriteBack writeBack, StepTraceStore traces, MemoryContext memory,
-                     InjectionMetrics metrics) {
+            InjectionMetrics metrics) {
         this.loader = loader;
         this.writeBack = writeBack;
         this.traces = traces;
@@ -71,7 +71,7 @@ public class StepCycle {
     }
 
     private static StepTrace trace(AiMethod method, LoadedStep loaded, StepWriteBack.Result written, long modelNanos,
-                                   long writeNanos) {
+            long writeNanos) {
         MemoryBlock block = loaded.block();
         StepTrace.Read read = new StepTrace.Read(loaded.state().version(), loaded.profile().status(),
                 loaded.profile().cache(), loaded.profile().facts().size());

@@ -19,7 +19,8 @@ import java.util.function.Supplier;
  * The read half of a step: the session (fail fast when the store is down), the profile (go on
  * without it when it is not), this turn's overrides, and the rendered block.
  *
- * <p>The first call with a {@code @MemoryId} that names no session starts that session, the way
+ * <p>
+ * The first call with a {@code @MemoryId} that names no session starts that session, the way
  * LangChain4j's chat memory appears on first use: it is created with exactly that id, owned by the
  * authenticated caller ({@link ActingUser#authenticated()}) or, without one, by
  * {@link InjectionConfig#anonymousUser()}. Creation is create-if-absent in one atomic store call, so
@@ -42,7 +43,7 @@ public class StepLoader {
     private final String anonymousUser;
 
     public StepLoader(SessionStore store, SessionArchive archive, ProfileReader profiles, InjectionConfig config,
-                      ActingUser actingUser) {
+            ActingUser actingUser) {
         this.store = store;
         this.archive = archive;
         this.plansShown = config.plansShown();
@@ -54,8 +55,8 @@ public class StepLoader {
 
     /**
      * @throws SessionMemoryUnavailableException when the session store (or, for a first call, the archive) cannot be read
-     * @throws SessionNotFoundException          when the session belongs to another user
-     * @throws SessionEndedException             when the session has ended
+     * @throws SessionNotFoundException when the session belongs to another user
+     * @throws SessionEndedException when the session has ended
      */
     LoadedStep load(AiMethod method, Object[] args) {
         long start = System.nanoTime();
@@ -89,7 +90,8 @@ public class StepLoader {
         Optional<String> archivedOwner = guarded(sessionId, () -> archive.owner(sessionId));
         if (archivedOwner.isPresent()) {
             throw restricted.isEmpty() || restricted.get().equals(archivedOwner.get())
-                    ? new SessionEndedException(sessionId) : new SessionNotFoundException(sessionId);
+                    ? new SessionEndedException(sessionId)
+                    : new SessionNotFoundException(sessionId);
         }
         String owner = actingUser.authenticated().orElse(anonymousUser);
         Optional<SessionState> created = guarded(sessionId,

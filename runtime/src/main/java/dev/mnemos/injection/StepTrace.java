@@ -8,39 +8,39 @@ import java.util.List;
  * was the newest state read, was it injected" for any step. Stored per written version.
  *
  * @param version the session version this step wrote
- * @param step    the step name
- * @param method  {@code Interface.method} of the AI service
+ * @param step the step name
+ * @param method {@code Interface.method} of the AI service
  */
 public record StepTrace(String sessionId, String userId, long version, String step, String method, Instant at,
-                        Read read, Injected injected, Written written, Timings timings) {
+        Read read, Injected injected, Written written, Timings timings) {
 
     /**
      * @param sessionVersion the version loaded before the model call
-     * @param profile        LOADED, or MISSING when the step went on without the profile
-     * @param profileCache   whether the profile came from its read cache
-     * @param profileFacts   how many active facts were read
+     * @param profile LOADED, or MISSING when the step went on without the profile
+     * @param profileCache whether the profile came from its read cache
+     * @param profileFacts how many active facts were read
      */
     public record Read(long sessionVersion, ProfileSnapshot.Status profile, ProfileSnapshot.Cache profileCache,
-                       int profileFacts) {
+            int profileFacts) {
     }
 
     /**
-     * @param sha256       hash of the injected block
-     * @param chars        its length in characters
-     * @param tokens       its estimated tokens, against {@code budget}
-     * @param plans        plan versions rendered in full
+     * @param sha256 hash of the injected block
+     * @param chars its length in characters
+     * @param tokens its estimated tokens, against {@code budget}
+     * @param plans plan versions rendered in full
      * @param profileFacts ids of the profile facts rendered
-     * @param overrides    this turn's overrides of profile preferences
-     * @param block        the block itself
+     * @param overrides this turn's overrides of profile preferences
+     * @param block the block itself
      */
     public record Injected(String sha256, int chars, int tokens, int budget, boolean overBudget, List<Integer> plans,
-                           List<String> profileFacts, List<TurnOverride> overrides, String block) {
+            List<String> profileFacts, List<TurnOverride> overrides, String block) {
     }
 
     /**
      * @param basedOn the version the write was a compare-and-set on (the loaded one, or a re-read one after a conflict)
      * @param retries compare-and-set attempts lost before this one won
-     * @param fields  the patch fields the step wrote
+     * @param fields the patch fields the step wrote
      */
     @org.eclipse.microprofile.openapi.annotations.media.Schema(name = "StepTraceWrite")
     public record Written(long basedOn, long version, int retries, List<String> fields) {

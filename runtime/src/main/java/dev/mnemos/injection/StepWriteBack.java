@@ -35,7 +35,7 @@ public class StepWriteBack {
     private final RollingSummary summary;
 
     public StepWriteBack(SessionStore store, InjectionConfig config, ActingUser actingUser, MemoryContext memory,
-                         RollingSummary summary) {
+            RollingSummary summary) {
         this.store = store;
         this.config = config;
         this.actingUser = actingUser;
@@ -50,7 +50,7 @@ public class StepWriteBack {
     Result write(LoadedStep loaded, AiMethod method, Object[] args, Object result) {
         StepWriter writer = StepWriters.get(method.binding().writer());
         SessionState basis = loaded.state();
-        for (int attempt = 0; ; attempt++) {
+        for (int attempt = 0;; attempt++) {
             SessionGuard.checkWrite(loaded.state(), method.sessionId(args), basis, memory.current(), actingUser.restrictedTo());
             SessionPatch patch = complete(writer.patch(call(method, args, result, basis, loaded.userMessage())), basis, loaded,
                     method.step());

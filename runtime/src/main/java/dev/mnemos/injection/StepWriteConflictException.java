@@ -18,7 +18,15 @@ public class StepWriteConflictException extends RuntimeException {
         this.attempts = attempts;
     }
 
-    public String sessionId() { return sessionId; }
-    public long readVersion() { return readVersion; }
-    public int attempts() { return attempts; }
+    public String sessionId() {
+        return sessionId;
+    }
+
+    public long readVersion() {
+        return readVersion;
+    }
+
+    public int attempts() {
+        return attempts;
+    }
 }

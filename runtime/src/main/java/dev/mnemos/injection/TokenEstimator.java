@@ -16,7 +16,7 @@ public final class TokenEstimator {
         }
         int wide = 0;
         int narrow = 0;
-        for (int i = 0; i < text.length(); ) {
+        for (int i = 0; i < text.length();) {
             int cp = text.codePointAt(i);
             if (isWide(cp)) {
                 wide++;

@@ -7,8 +7,8 @@ import dev.mnemos.session.Scope;
  * The current turn asks for something a profile preference says otherwise; the turn wins for this
  * session only.
  *
- * @param slot    the profile slot, for example {@code output.language}
- * @param value   what this turn asks for ("French")
+ * @param slot the profile slot, for example {@code output.language}
+ * @param value what this turn asks for ("French")
  * @param profile the profile fact it overrides (its text)
  */
 public record TurnOverride(String slot, String value, String profile) {

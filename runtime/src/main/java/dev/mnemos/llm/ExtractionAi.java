@@ -6,8 +6,7 @@ import io.quarkiverse.langchain4j.RegisterAiService;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /** The fact extraction prompt ({@code prompts/fact-extraction.txt}); use {@link ExtractionModel}. */
-@RegisterAiService(chatLanguageModelSupplier = MnemosModelSupplier.class,
-        chatMemoryProviderSupplier = RegisterAiService.NoChatMemoryProviderSupplier.class)
+@RegisterAiService(chatLanguageModelSupplier = MnemosModelSupplier.class, chatMemoryProviderSupplier = RegisterAiService.NoChatMemoryProviderSupplier.class)
 @ApplicationScoped
 public interface ExtractionAi {
 

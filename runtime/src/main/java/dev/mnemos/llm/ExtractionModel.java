@@ -26,7 +26,8 @@ public class ExtractionModel {
     public ExtractionModel(ExtractionAi ai, LlmConfig config) {
         this.ai = ai;
         this.config = config;
-        this.guard = TypedGuard.create(new TypeLiteral<Optional<List<ExtractedFact>>>() { })
+        this.guard = TypedGuard.create(new TypeLiteral<Optional<List<ExtractedFact>>>() {
+        })
                 .withDescription("mnemos extraction model")
                 .withTimeout().duration(config.timeout().toMillis(), ChronoUnit.MILLIS).done()
                 .withFallback().handler(this::noAnswer).done()

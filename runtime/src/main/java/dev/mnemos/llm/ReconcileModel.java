@@ -25,7 +25,8 @@ public class ReconcileModel {
     public ReconcileModel(ReconcileAi ai, LlmConfig config) {
         this.ai = ai;
         this.config = config;
-        this.guard = TypedGuard.create(new TypeLiteral<Optional<List<ReconcileOp>>>() { })
+        this.guard = TypedGuard.create(new TypeLiteral<Optional<List<ReconcileOp>>>() {
+        })
                 .withDescription("mnemos reconcile model")
                 .withTimeout().duration(config.timeout().toMillis(), ChronoUnit.MILLIS).done()
                 .withFallback().handler(this::noAnswer).done()
@@ -49,7 +50,8 @@ public class ReconcileModel {
         String answer = ai.reconcile(request.render(config.maxInputChars()));
         Optional<List<ReconcileOp>> ops = ReconcileParser.parse(answer, request.memories().size());
         if (ops.isEmpty()) {
-            LOG.warnf("reconcile model answered no usable JSON (%d characters); falling back", answer == null ? 0 : answer.length());
+            LOG.warnf("reconcile model answered no usable JSON (%d characters); falling back",
+                    answer == null ? 0 : answer.length());
         }
         return ops;
     }

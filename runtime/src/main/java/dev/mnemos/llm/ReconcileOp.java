@@ -7,5 +7,10 @@ package dev.mnemos.llm;
  */
 public record ReconcileOp(Op op, Integer id, String text, String category, String slot) {
 
-    public enum Op { ADD, UPDATE, DELETE, NONE }
+    public enum Op {
+        ADD,
+        UPDATE,
+        DELETE,
+        NONE
+    }
 }

@@ -11,7 +11,8 @@ import java.util.Optional;
  * Turns a reconcile answer into validated operations. Lenient on form (prose around the JSON,
  * {@code "event"} for {@code "op"}, ids as strings, bare strings as ADDs), strict on meaning: an
  * UPDATE of an id that was never shown becomes an ADD (the text is not lost), a DELETE of an unknown
- * id is dropped, an operation without its text (or whose text has no letter at all) is dropped. Empty when the answer holds no usable
+ * id is dropped, an operation without its text (or whose text has no letter at all) is dropped. Empty when the answer holds no
+ * usable
  * operation list at all, so the caller falls back.
  */
 public final class ReconcileParser {
@@ -55,7 +56,8 @@ public final class ReconcileParser {
             case ADD -> text == null ? Optional.empty()
                     : Optional.of(new ReconcileOp(ReconcileOp.Op.ADD, null, text, category, slot));
             case UPDATE -> text == null ? Optional.empty()
-                    : Optional.of(new ReconcileOp(id == null ? ReconcileOp.Op.ADD : ReconcileOp.Op.UPDATE, id, text, category, slot));
+                    : Optional.of(
+                            new ReconcileOp(id == null ? ReconcileOp.Op.ADD : ReconcileOp.Op.UPDATE, id, text, category, slot));
             case DELETE -> id == null ? Optional.empty()
                     : Optional.of(new ReconcileOp(ReconcileOp.Op.DELETE, id, null, null, null));
             case NONE -> Optional.of(new ReconcileOp(ReconcileOp.Op.NONE, null, null, null, null));

@@ -18,13 +18,13 @@ import java.util.function.Supplier;
 /**
  * The counters an operator alerts on (docs/operations.md "Alerts"). Every name starts with {@code mnemos.}:
  * <ul>
- *   <li>{@code mnemos.step.writes{path=rest|agent, outcome=written|stale|conflict|rejected|unavailable}}</li>
- *   <li>{@code mnemos.step.write.retries} — compare-and-set retries of the agent's step write-back</li>
- *   <li>{@code mnemos.profile.loads{status=loaded|missing}} — profile reads before a step</li>
- *   <li>{@code mnemos.profile.writes{operation, outcome=ok|rejected|unavailable}}</li>
- *   <li>{@code mnemos.promotion.decisions{verdict=PROMOTE|PENDING|REJECT}}</li>
- *   <li>{@code mnemos.session.ends{outcome=ended|unavailable|failed}}</li>
- *   <li>{@code mnemos.store.unavailable{store=redis|postgres}} — each time a store did not answer</li>
+ * <li>{@code mnemos.step.writes{path=rest|agent, outcome=written|stale|conflict|rejected|unavailable}}</li>
+ * <li>{@code mnemos.step.write.retries} — compare-and-set retries of the agent's step write-back</li>
+ * <li>{@code mnemos.profile.loads{status=loaded|missing}} — profile reads before a step</li>
+ * <li>{@code mnemos.profile.writes{operation, outcome=ok|rejected|unavailable}}</li>
+ * <li>{@code mnemos.promotion.decisions{verdict=PROMOTE|PENDING|REJECT}}</li>
+ * <li>{@code mnemos.session.ends{outcome=ended|unavailable|failed}}</li>
+ * <li>{@code mnemos.store.unavailable{store=redis|postgres}} — each time a store did not answer</li>
  * </ul>
  */
 @ApplicationScoped
@@ -44,14 +44,14 @@ public class MnemosMeters {
     public MnemosMeters(MeterRegistry registry) {
         this.registry = registry;
         // Registered up front so dashboards and alerts see zeros rather than absent series.
-        for (String outcome : new String[] {"written", "stale", "conflict", "rejected", "unavailable"}) {
+        for (String outcome : new String[] { "written", "stale", "conflict", "rejected", "unavailable" }) {
             stepWrites(registry, "rest", outcome);
             stepWrites(registry, "agent", outcome);
         }
-        for (String store : new String[] {"redis", "postgres"}) {
+        for (String store : new String[] { "redis", "postgres" }) {
             unavailable(registry, store);
         }
-        for (String verdict : new String[] {"PROMOTE", "PENDING", "REJECT"}) {
+        for (String verdict : new String[] { "PROMOTE", "PENDING", "REJECT" }) {
             decisions(registry, verdict);
         }
     }

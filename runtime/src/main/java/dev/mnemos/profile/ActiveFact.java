@@ -7,5 +7,5 @@ import java.time.Instant;
  * {@code taskState} may be null (no slot; the fact records no task).
  */
 public record ActiveFact(long id, Category category, String slot, String text, double confidence,
-                         Instant updatedAt, TaskState taskState) {
+        Instant updatedAt, TaskState taskState) {
 }

@@ -1,4 +1,12 @@
 package dev.mnemos.profile;
 
 /** What kind of knowledge a profile fact holds. */
-public enum Category { LANGUAGE, FORMAT, DOMAIN, PREFERENCE, PERSONA, INSTRUCTION, FACT }
+public enum Category {
+    LANGUAGE,
+    FORMAT,
+    DOMAIN,
+    PREFERENCE,
+    PERSONA,
+    INSTRUCTION,
+    FACT
+}

@@ -22,21 +22,25 @@ record EmbeddingModelChoice(Source source, Supplier<EmbeddingModel> loader, Stri
     static final String ALL_MINILM_L6_V2 = "dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel";
 
     /** Where the model comes from. */
-    enum Source { APPLICATION_BEAN, ALL_MINILM_L6_V2, NONE }
+    enum Source {
+        APPLICATION_BEAN,
+        ALL_MINILM_L6_V2,
+        NONE
+    }
 
     /**
      * One {@link EmbeddingModel} bean of the application.
      *
-     * @param type  its bean class, for the log
+     * @param type its bean class, for the log
      * @param model gives the bean's instance (created on first use)
      */
     record Bean(String type, Supplier<EmbeddingModel> model) {
     }
 
     /**
-     * @param mode         {@code quarkus.mnemos.profile.embeddings}
+     * @param mode {@code quarkus.mnemos.profile.embeddings}
      * @param applications the application's {@link EmbeddingModel} beans (not yet created)
-     * @param classes      where to look for all-MiniLM-L6-v2
+     * @param classes where to look for all-MiniLM-L6-v2
      */
     static EmbeddingModelChoice choose(ProfileConfig.Embeddings mode, List<Bean> applications, ClassLoader classes) {
         if (mode == ProfileConfig.Embeddings.NONE) {

@@ -6,8 +6,8 @@ package dev.mnemos.profile;
  * computed. Identity for the three-way merge is {@link #key()}.
  */
 public record FactDraft(Long id, Category category, String slot, String text, double confidence,
-                        SourceKind sourceKind, String sessionId, TaskState taskState, Long replaces,
-                        float[] embedding) {
+        SourceKind sourceKind, String sessionId, TaskState taskState, Long replaces,
+        float[] embedding) {
 
     public FactDraft {
         category = category == null ? Category.FACT : category;
@@ -35,7 +35,7 @@ public record FactDraft(Long id, Category category, String slot, String text, do
 
     /** A new fact. */
     public static FactDraft fresh(Category category, String slot, String text, double confidence,
-                                  SourceKind kind, String sessionId) {
+            SourceKind kind, String sessionId) {
         return new FactDraft(null, category, slot, text, confidence, kind, sessionId, null, null, null);
     }
 

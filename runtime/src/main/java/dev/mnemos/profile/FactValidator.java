@@ -19,7 +19,8 @@ final class FactValidator {
         }
         text("text", fact.text(), config.maxFactChars());
         if (fact.slot() != null && !SLOT.matcher(fact.slot()).matches()) {
-            throw new InvalidFactException("slot", "a slot name of lower-case letters, digits and . _ - (for example output.language)");
+            throw new InvalidFactException("slot",
+                    "a slot name of lower-case letters, digits and . _ - (for example output.language)");
         }
         Double c = fact.confidence();
         if (c != null && (c.isNaN() || c < 0 || c > 1)) {

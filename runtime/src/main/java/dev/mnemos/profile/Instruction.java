@@ -34,7 +34,8 @@ public sealed interface Instruction {
             Pattern.compile("^\\s*I\\s+(?:do\\s+)?no\\s+longer\\s+(?<t>.+?)[.!。！]*\\s*$", FLAGS),
             Pattern.compile("^\\s*I\\s+don'?t\\s+(?<t>.+?)\\s+any\\s*more[.!。！]*\\s*$", FLAGS),
             Pattern.compile("^\\s*我(已经)?不再(?<t>.+?)[.!。！了]*\\s*$", FLAGS));
-    Pattern REMEMBER = Pattern.compile("^\\s*(?:please\\s+)?(?:remember|note)(?:\\s+that)?[\\s:,]+|^\\s*(?:请)?记住[：:，,\\s]*", FLAGS);
+    Pattern REMEMBER = Pattern.compile("^\\s*(?:please\\s+)?(?:remember|note)(?:\\s+that)?[\\s:,]+|^\\s*(?:请)?记住[：:，,\\s]*",
+            FLAGS);
 
     static Instruction parse(String text) {
         Optional<String> forget = first(FORGET, text);

@@ -29,7 +29,7 @@ public class ProfileImporter {
     private final ProfileConfig config;
 
     public ProfileImporter(ExtractionModel model, FactEmbeddings embeddings, ProfileReader reader,
-                           ProfileWriter writer, ProfileConfig config) {
+            ProfileWriter writer, ProfileConfig config) {
         this.model = model;
         this.embeddings = embeddings;
         this.reader = reader;
@@ -45,7 +45,8 @@ public class ProfileImporter {
                 .orElseGet(() -> lines(text));
         List<FactDraft> base = reader.snapshot(userId);
         List<FactDraft> incoming = new ArrayList<>(base);
-        DeterministicReconcile drafts = new DeterministicReconcile(embeddings, config, SourceKind.IMPORT, config.importConfidence());
+        DeterministicReconcile drafts = new DeterministicReconcile(embeddings, config, SourceKind.IMPORT,
+                config.importConfidence());
         for (ExtractedFact fact : facts) {
             FactDraft draft = drafts.draft(fact.text(), fact.category(), null);
             incoming.add(FactEmbeddings.nearest(draft.embedding(), base, config.duplicateSimilarity(), 1).stream()

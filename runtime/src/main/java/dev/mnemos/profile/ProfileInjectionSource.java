@@ -25,7 +25,7 @@ public class ProfileInjectionSource implements ProfileSource {
     public ProfileSnapshot load(String userId) {
         ProfileReader.Read read = reader.read(userId);
         return ProfileSnapshot.of(read.facts().stream().map(f -> new ProfileLine(String.valueOf(f.id()),
-                        f.category().name(), f.slot(), f.text(), f.confidence())).toList(),
+                f.category().name(), f.slot(), f.text(), f.confidence())).toList(),
                 read.cached() ? ProfileSnapshot.Cache.HIT : ProfileSnapshot.Cache.MISS);
     }
 }

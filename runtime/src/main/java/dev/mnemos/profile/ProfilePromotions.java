@@ -22,7 +22,7 @@ public class ProfilePromotions {
     private final ProfileConfig config;
 
     public ProfilePromotions(ProfileRepository repository, ProfileTransaction transaction, FactEmbeddings embeddings,
-                             ProfileConfig config) {
+            ProfileConfig config) {
         this.repository = repository;
         this.transaction = transaction;
         this.embeddings = embeddings;
@@ -53,7 +53,8 @@ public class ProfilePromotions {
         List<FactDraft> base = transaction.snapshot(userId);
         List<FactDraft> incoming = new ArrayList<>(base);
         facts.forEach(f -> incoming.add(FactDraft.of(f, SourceKind.PROMOTION, config)));
-        WriteContext ctx = new WriteContext(userId, actor, sessionId, WriteContext.Mode.AUTOMATIC, ProfileAction.PROMOTE, reason);
+        WriteContext ctx = new WriteContext(userId, actor, sessionId, WriteContext.Mode.AUTOMATIC, ProfileAction.PROMOTE,
+                reason);
         return transaction.apply(ctx, new ChangeSet(base, incoming, Set.of()));
     }
 

@@ -25,7 +25,7 @@ public class ProfileReader {
     private final TypedGuard<List<HistoryEntry>> historyGuard;
 
     public ProfileReader(ProfileRepository repository, ProfileTransaction transaction, ProfileCache cache,
-                         ProfileConfig config) {
+            ProfileConfig config) {
         this.repository = repository;
         this.transaction = transaction;
         this.cache = cache;
@@ -37,7 +37,8 @@ public class ProfileReader {
                 .delay(config.retryDelay().toMillis(), ChronoUnit.MILLIS)
                 .retryOn(ProfileUnavailableException.class).done()
                 .build();
-        this.historyGuard = TypedGuard.create(new TypeLiteral<List<HistoryEntry>>() { })
+        this.historyGuard = TypedGuard.create(new TypeLiteral<List<HistoryEntry>>() {
+        })
                 .withDescription("mnemos profile history")
                 .withTimeout().duration(timeout, ChronoUnit.MILLIS).done()
                 .build();
@@ -65,7 +66,8 @@ public class ProfileReader {
     }
 
     public List<HistoryEntry> history(String userId) {
-        return historyGuard.get(() -> ProfileUnavailableException.guard(() -> transaction.history(userId, config.historyLimit())));
+        return historyGuard
+                .get(() -> ProfileUnavailableException.guard(() -> transaction.history(userId, config.historyLimit())));
     }
 
     public List<FactDraft> snapshot(String userId) {

@@ -45,7 +45,7 @@ public class ProfileRepository {
 
     /** The user's fact of this id, in any status; empty for another user's fact. */
     public Optional<ProfileFact> find(String userId, long factId) {
-        return ProfileFact.<ProfileFact>findByIdOptional(factId).filter(f -> f.userId.equals(userId));
+        return ProfileFact.<ProfileFact> findByIdOptional(factId).filter(f -> f.userId.equals(userId));
     }
 
     public List<ProfileFact> slotHistory(String userId, String slot) {
@@ -60,7 +60,7 @@ public class ProfileRepository {
     /** The profile's revision (0 before the first write), read without a transaction. */
     public long revision(String userId) {
         try (Connection c = dataSource.getConnection();
-             PreparedStatement s = c.prepareStatement("select revision from profile_owner where user_id = ?")) {
+                PreparedStatement s = c.prepareStatement("select revision from profile_owner where user_id = ?")) {
             s.setString(1, userId);
             try (ResultSet rs = s.executeQuery()) {
                 return rs.next() ? rs.getLong(1) : 0L;

@@ -31,7 +31,7 @@ public class ProfileTransaction {
     private final Event<FactForgotten> forgotten;
 
     public ProfileTransaction(ProfileRepository repository, ProfileConfig config, FactEmbeddings embeddings,
-                         Event<FactForgotten> forgotten) {
+            Event<FactForgotten> forgotten) {
         this.repository = repository;
         this.config = config;
         this.embeddings = embeddings;
@@ -131,7 +131,7 @@ public class ProfileTransaction {
     }
 
     private List<FactDraft> enforceCap(WriteContext ctx, List<FactDraft> keep, Map<Long, ProfileFact> current,
-                                       List<Change> report, Instant now) {
+            List<Change> report, Instant now) {
         int excess = keep.size() - config.maxFacts();
         if (excess <= 0) {
             return keep;
@@ -182,7 +182,8 @@ public class ProfileTransaction {
         fact.persist();
         if (replaced != null) {
             return audit(ctx, fact.id, ctx.addAction() == ProfileAction.PROMOTE ? ProfileAction.PROMOTE : ProfileAction.UPDATE,
-                    replaced.text, fact.text, "replaces fact " + replaced.id + (ctx.reason() == null ? "" : "; " + ctx.reason()), now);
+                    replaced.text, fact.text,
+                    "replaces fact " + replaced.id + (ctx.reason() == null ? "" : "; " + ctx.reason()), now);
         }
         return audit(ctx, fact.id, ctx.addAction(), null, fact.text, ctx.reason(), now);
     }
@@ -194,7 +195,7 @@ public class ProfileTransaction {
     }
 
     private static Change audit(WriteContext ctx, Long factId, ProfileAction action, String before, String after,
-                                String reason, Instant now) {
+            String reason, Instant now) {
         ProfileEvent event = new ProfileEvent();
         event.userId = ctx.userId();
         event.factId = factId;

@@ -38,8 +38,8 @@ public class ProfileUnavailableException extends RuntimeException {
             }
             if (t instanceof SQLException sql && sql.getSQLState() != null
                     && (sql.getSQLState().startsWith("08") || sql.getSQLState().equals("55P03")
-                    || sql.getSQLState().equals("57014") || sql.getSQLState().equals("40001")
-                    || sql.getSQLState().equals("40P01"))) {
+                            || sql.getSQLState().equals("57014") || sql.getSQLState().equals("40001")
+                            || sql.getSQLState().equals("40P01"))) {
                 return true;
             }
             if (t instanceof SQLException sql && String.valueOf(sql.getMessage()).contains("acquisition timeout")) {

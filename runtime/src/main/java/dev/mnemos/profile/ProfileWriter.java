@@ -23,7 +23,8 @@ public class ProfileWriter {
     public ProfileWriter(ProfileTransaction transaction, ProfileCache cache, ProfileConfig config) {
         this.transaction = transaction;
         this.cache = cache;
-        this.retry = TypedGuard.create(new TypeLiteral<List<Change>>() { }).withDescription("mnemos profile write")
+        this.retry = TypedGuard.create(new TypeLiteral<List<Change>>() {
+        }).withDescription("mnemos profile write")
                 .withRetry().maxRetries(config.writeRetries())
                 .delay(config.retryDelay().toMillis(), ChronoUnit.MILLIS)
                 .retryOn(ProfileUnavailableException.class).done()

@@ -23,7 +23,10 @@ import java.util.Set;
 public class Reconciler {
 
     /** Which path produced a plan. */
-    public enum Path { MODEL, DETERMINISTIC }
+    public enum Path {
+        MODEL,
+        DETERMINISTIC
+    }
 
     /** The change set and how it was decided. */
     public record Plan(ChangeSet changes, Path path) {
@@ -53,15 +56,14 @@ public class Reconciler {
 
     private List<FactDraft> candidates(List<FactDraft> base, String text) {
         Set<FactDraft> result = new LinkedHashSet<>();
-        SlotRules.detect(text).ifPresent(slot ->
-                base.stream().filter(f -> slot.name().equals(f.slot())).forEach(result::add));
+        SlotRules.detect(text).ifPresent(slot -> base.stream().filter(f -> slot.name().equals(f.slot())).forEach(result::add));
         FactEmbeddings.nearest(embeddings.embed(text), base, config.candidateSimilarity(), config.reconcileCandidates())
                 .forEach(s -> result.add(s.fact()));
         return List.copyOf(result);
     }
 
     private ChangeSet apply(List<FactDraft> base, List<FactDraft> candidates, List<ReconcileOp> ops,
-                            Instruction instruction, DeterministicReconcile fallback) {
+            Instruction instruction, DeterministicReconcile fallback) {
         List<FactDraft> incoming = new ArrayList<>(base);
         Set<Long> forget = new HashSet<>();
         boolean wrote = false;
@@ -71,7 +73,8 @@ public class Reconciler {
                 case UPDATE -> {
                     FactDraft old = candidates.get(op.id());
                     incoming.remove(old);
-                    wrote = incoming.add(fallback.draft(op.text(), op.category(), op.slot()).replacing(old.id(), old.taskState()));
+                    wrote = incoming
+                            .add(fallback.draft(op.text(), op.category(), op.slot()).replacing(old.id(), old.taskState()));
                 }
                 case DELETE -> {
                     FactDraft old = candidates.get(op.id());

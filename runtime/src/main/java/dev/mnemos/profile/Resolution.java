@@ -11,7 +11,7 @@ import java.util.Map;
  * (the kept fact gains evidence instead); a new fact on a slot replaces the fact holding that slot,
  * and the last new fact on a slot wins. Pure.
  *
- * @param keep       the facts to be active afterwards, in order
+ * @param keep the facts to be active afterwards, in order
  * @param duplicates id of an existing fact → how many new duplicates of it were dropped
  */
 public record Resolution(List<FactDraft> keep, Map<Long, Integer> duplicates) {

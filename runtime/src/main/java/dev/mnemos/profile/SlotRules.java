@@ -24,13 +24,17 @@ public final class SlotRules {
     private static final List<Rule> RULES = List.of(
             new Rule(new Slot("output.language", Category.LANGUAGE), Pattern.compile(
                     "\\b(reply|replies|answer|answers|respond|write|speak|talk|language)\\b.*\\b(" + LANGUAGES + ")\\b"
-                            + "|\\bin (" + LANGUAGES + ")\\b|(用|说|讲|以)(" + ZH_LANGUAGES + ")|(" + ZH_LANGUAGES + ")(回答|回复|交流|输出)", FLAGS)),
+                            + "|\\bin (" + LANGUAGES + ")\\b|(用|说|讲|以)(" + ZH_LANGUAGES + ")|(" + ZH_LANGUAGES
+                            + ")(回答|回复|交流|输出)",
+                    FLAGS)),
             new Rule(new Slot("output.format", Category.FORMAT), Pattern.compile(
                     "\\b(bullet points?|bulleted|markdown|tables?|numbered lists?|plain text|json)\\b.*\\b(format|answers?|replies|responses?|output)\\b"
                             + "|\\b(format|answers?|replies|responses?|output)\\b.*\\b(bullet points?|markdown|tables?|numbered lists?|plain text)\\b"
-                            + "|(用|以)(表格|列表|要点|markdown)", FLAGS)),
+                            + "|(用|以)(表格|列表|要点|markdown)",
+                    FLAGS)),
             new Rule(new Slot("home.location", Category.PERSONA), Pattern.compile(
-                    "\\bI (live|am living|'m living|am based|'m based) in\\b|\\bwhere I live\\b|\\bmy home (town|city)\\b|住在|住哪|我的住址", FLAGS)));
+                    "\\bI (live|am living|'m living|am based|'m based) in\\b|\\bwhere I live\\b|\\bmy home (town|city)\\b|住在|住哪|我的住址",
+                    FLAGS)));
 
     private SlotRules() {
     }

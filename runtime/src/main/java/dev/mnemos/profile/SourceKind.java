@@ -1,4 +1,9 @@
 package dev.mnemos.profile;
 
 /** Where a fact came from. */
-public enum SourceKind { USER_STATEMENT, INSTRUCTION, IMPORT, PROMOTION }
+public enum SourceKind {
+    USER_STATEMENT,
+    INSTRUCTION,
+    IMPORT,
+    PROMOTION
+}

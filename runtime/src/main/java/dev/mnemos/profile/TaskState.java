@@ -5,7 +5,9 @@ package dev.mnemos.profile;
  * every merge or replacement: a closed task never comes back as open.
  */
 public enum TaskState {
-    OPEN, DONE, DROPPED;
+    OPEN,
+    DONE,
+    DROPPED;
 
     public boolean closed() {
         return this != OPEN;

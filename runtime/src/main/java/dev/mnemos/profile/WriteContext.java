@@ -6,9 +6,12 @@ package dev.mnemos.profile;
  * and audit the eviction. {@code addAction} is the audit verb of new facts (ADD, or PROMOTE).
  */
 public record WriteContext(String userId, String actor, String sessionId, Mode mode, ProfileAction addAction,
-                           String reason) {
+        String reason) {
 
-    public enum Mode { DIRECT, AUTOMATIC }
+    public enum Mode {
+        DIRECT,
+        AUTOMATIC
+    }
 
     public static WriteContext direct(String userId, String actor, String reason) {
         return new WriteContext(userId, actor, null, Mode.DIRECT, ProfileAction.ADD, reason);

@@ -13,10 +13,10 @@ import dev.mnemos.session.Scope;
  * (may be null) recognises the same preference worded differently in another session.
  */
 public record Candidate(String observationId, String text, Category category, String slot, Scope scope,
-                        boolean explicit, String words, float[] embedding) {
+        boolean explicit, String words, float[] embedding) {
 
     public Candidate(String observationId, String text, Category category, String slot, Scope scope,
-                     boolean explicit, String words) {
+            boolean explicit, String words) {
         this(observationId, text, category, slot, scope, explicit, words, null);
     }
 

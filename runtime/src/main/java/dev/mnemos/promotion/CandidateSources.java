@@ -33,7 +33,7 @@ public class CandidateSources {
     private final PromotionConfig config;
 
     public CandidateSources(ExtractionModel extraction, ProfilePromotions profile, Instance<ChatMemoryStore> chats,
-                            PromotionConfig config) {
+            PromotionConfig config) {
         this.extraction = extraction;
         this.profile = profile;
         this.chats = chats;
@@ -61,7 +61,8 @@ public class CandidateSources {
 
     private static Candidate of(ExtractedFact fact) {
         var detected = SlotRules.detect(fact.text());
-        Category category = category(fact.category()).orElse(detected.map(SlotRules.Slot::category).orElse(Category.PREFERENCE));
+        Category category = category(fact.category())
+                .orElse(detected.map(SlotRules.Slot::category).orElse(Category.PREFERENCE));
         Scope scope = fact.scope() == null ? Scope.UNKNOWN : switch (fact.scope()) {
             case "TASK" -> Scope.TASK;
             case "STABLE" -> Scope.STABLE;
@@ -73,7 +74,8 @@ public class CandidateSources {
 
     private static java.util.Optional<Category> category(String value) {
         try {
-            return value == null ? java.util.Optional.empty() : java.util.Optional.of(Category.valueOf(value.toUpperCase(Locale.ROOT)));
+            return value == null ? java.util.Optional.empty()
+                    : java.util.Optional.of(Category.valueOf(value.toUpperCase(Locale.ROOT)));
         } catch (IllegalArgumentException e) {
             return java.util.Optional.empty();
         }

@@ -8,5 +8,5 @@ import dev.mnemos.session.Scope;
  * id to confirm or reject when PENDING); {@code observationId} is null for extracted facts.
  */
 public record DecisionEntry(Long candidateId, String observationId, String text, String slot, Category category,
-                            Verdict verdict, Scope scope, double confidence, String reason) {
+        Verdict verdict, Scope scope, double confidence, String reason) {
 }

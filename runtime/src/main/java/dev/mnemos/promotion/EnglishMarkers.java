@@ -32,7 +32,9 @@ public final class EnglishMarkers implements MarkerSet {
     public List<Pattern> taskPatterns() {
         return List.of(
                 Pattern.compile("\\bbudget\\b|[$€£¥]\\s?\\d|\\d\\s?(usd|eur|gbp|rmb|cny|dollars?|euros?)\\b", FLAGS),
-                Pattern.compile("\\bdeadline\\b|\\bdue (by|on)\\b|\\bby (monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight|noon)\\b", FLAGS),
+                Pattern.compile(
+                        "\\bdeadline\\b|\\bdue (by|on)\\b|\\bby (monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight|noon)\\b",
+                        FLAGS),
                 // a one-off circumstance (something eaten, an injury, an illness) given as the reason
                 Pattern.compile("\\b(" + TRANSIENT + ")\\b.*\\b(so|therefore)\\b", FLAGS),
                 Pattern.compile("\\b(because|since|as)\\b.*\\b(" + TRANSIENT + ")\\b", FLAGS));

@@ -37,10 +37,11 @@ public class EvidenceReader {
      */
     public Found of(String userId, String sessionId, Candidate c, Collection<Candidate> thisSession) {
         List<PromotionCandidate> history = (c.slot() == null
-                ? PromotionCandidate.<PromotionCandidate>find("userId = ?1 and slot is null and sessionId <> ?2",
-                Sort.descending("id"), userId, sessionId)
-                : PromotionCandidate.<PromotionCandidate>find("userId = ?1 and slot = ?2 and sessionId <> ?3",
-                Sort.descending("id"), userId, c.slot(), sessionId)).page(0, HISTORY).list();
+                ? PromotionCandidate.<PromotionCandidate> find("userId = ?1 and slot is null and sessionId <> ?2",
+                        Sort.descending("id"), userId, sessionId)
+                : PromotionCandidate.<PromotionCandidate> find("userId = ?1 and slot = ?2 and sessionId <> ?3",
+                        Sort.descending("id"), userId, c.slot(), sessionId))
+                .page(0, HISTORY).list();
         Set<String> sessions = new HashSet<>();
         List<Long> same = new ArrayList<>();
         for (PromotionCandidate earlier : history) {
@@ -55,8 +56,9 @@ public class EvidenceReader {
                 break;
             }
         }
-        int contradictions = c.slot() == null ? 0 : (int) thisSession.stream()
-                .filter(o -> c.slot().equals(o.slot()) && !same(c, o.key(), o.embedding())).count();
+        int contradictions = c.slot() == null ? 0
+                : (int) thisSession.stream()
+                        .filter(o -> c.slot().equals(o.slot()) && !same(c, o.key(), o.embedding())).count();
         return new Found(new Evidence(sessions.size(), contradictions, false), same);
     }
 

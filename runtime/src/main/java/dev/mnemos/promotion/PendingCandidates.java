@@ -30,7 +30,7 @@ public class PendingCandidates {
     /** The user's PENDING candidates, oldest first. */
     @Transactional
     public List<PendingCandidate> list(String userId) {
-        return PromotionCandidate.<PromotionCandidate>list("userId = ?1 and status = ?2", Sort.by("id"), userId,
+        return PromotionCandidate.<PromotionCandidate> list("userId = ?1 and status = ?2", Sort.by("id"), userId,
                 CandidateStatus.PENDING).stream().map(PromotionCandidate::view).toList();
     }
 

@@ -50,8 +50,9 @@ public final class PromotionPolicy {
         }
         Optional<String> standing = markers.standing(c.words());
         int seen = e.earlierSessions() + 1;
-        double confidence = standing.isPresent() ? 0.95 : c.scope() == Scope.STABLE && c.explicit() ? 0.85
-                : c.explicit() ? 0.6 : 0.4;
+        double confidence = standing.isPresent() ? 0.95
+                : c.scope() == Scope.STABLE && c.explicit() ? 0.85
+                        : c.explicit() ? 0.6 : 0.4;
         if (seen >= sessions) {
             confidence = Math.max(confidence, 0.9);
         } else {
@@ -60,7 +61,8 @@ public final class PromotionPolicy {
         confidence = clamp(confidence - 0.3 * e.contradictions());
         Scope scope = standing.isPresent() || c.scope() == Scope.STABLE ? Scope.STABLE : Scope.UNKNOWN;
         String because = standing.map(m -> "standing preference ('" + m + "')")
-                .orElse(c.scope() == Scope.STABLE && c.explicit() ? "stated as standing" : "seen in " + seen + " of " + sessions + " sessions")
+                .orElse(c.scope() == Scope.STABLE && c.explicit() ? "stated as standing"
+                        : "seen in " + seen + " of " + sessions + " sessions")
                 + (e.contradictions() > 0 ? "; contradicted " + e.contradictions() + " time(s) in this session" : "");
         if (confidence >= promoteAt) {
             return new Decision(Verdict.PROMOTE, scope, confidence, because);

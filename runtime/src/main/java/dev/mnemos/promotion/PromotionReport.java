@@ -10,7 +10,7 @@ import java.util.List;
  * and the profile changes the promotions made (PROMOTE, UPDATE on a superseded slot, MERGE …).
  */
 public record PromotionReport(String sessionId, String userId, Instant endedAt, List<DecisionEntry> promoted,
-                              List<DecisionEntry> pending, List<DecisionEntry> rejected, List<Change> profileChanges) {
+        List<DecisionEntry> pending, List<DecisionEntry> rejected, List<Change> profileChanges) {
 
     public PromotionReport {
         promoted = List.copyOf(promoted);

@@ -1,11 +1,11 @@
 package dev.mnemos.promotion;
 
+import dev.mnemos.injection.StepTrace;
+import dev.mnemos.injection.StepTraceStore;
 import dev.mnemos.profile.ProfilePromotions;
 import dev.mnemos.profile.ProfileUnavailableException;
 import dev.mnemos.session.SessionEvent;
 import dev.mnemos.session.SessionState;
-import dev.mnemos.injection.StepTrace;
-import dev.mnemos.injection.StepTraceStore;
 import dev.mnemos.session.SessionStore;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -33,7 +33,7 @@ public class PromotionService {
     private final StepTraceStore traces;
 
     public PromotionService(SessionStore store, PromotionTransaction transaction, ProfilePromotions profile,
-                            CandidateSources sources, PromotionConfig config, StepTraceStore traces) {
+            CandidateSources sources, PromotionConfig config, StepTraceStore traces) {
         this.traces = traces;
         this.store = store;
         this.transaction = transaction;
@@ -51,7 +51,7 @@ public class PromotionService {
      * Ends a live session (the caller has checked ownership) and returns the promotion report.
      *
      * @throws dev.mnemos.session.SessionNotFoundException when there is no such live session
-     * @throws ProfileUnavailableException                 when Postgres is down: nothing was cleared
+     * @throws ProfileUnavailableException when Postgres is down: nothing was cleared
      */
     public PromotionReport end(String sessionId, String actor) {
         Optional<PromotionReport> done = endedReport(sessionId);

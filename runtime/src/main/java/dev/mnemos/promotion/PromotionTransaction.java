@@ -2,13 +2,13 @@ package dev.mnemos.promotion;
 
 import dev.mnemos.archive.ArchiveEntry;
 import dev.mnemos.archive.EndedSessions;
+import dev.mnemos.injection.StepTrace;
 import dev.mnemos.profile.Change;
 import dev.mnemos.profile.NewFact;
 import dev.mnemos.profile.ProfileAction;
 import dev.mnemos.profile.ProfilePromotions;
 import dev.mnemos.profile.WriteContext;
 import dev.mnemos.session.Scope;
-import dev.mnemos.injection.StepTrace;
 import dev.mnemos.session.SessionEvent;
 import dev.mnemos.session.SessionState;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -41,8 +41,8 @@ public class PromotionTransaction {
 
     @Transactional
     public PromotionReport commit(SessionState state, List<SessionEvent> events, List<StepTrace> traces,
-                                  List<Candidate> candidates,
-                                  PromotionPolicy policy, String actor) {
+            List<Candidate> candidates,
+            PromotionPolicy policy, String actor) {
         String userId = state.userId();
         profile.lock(userId);
         Optional<PromotionReport> done = archive.report(state.sessionId(), PromotionReport.class);
@@ -82,7 +82,8 @@ public class PromotionTransaction {
                 }
             }
         }
-        List<Change> changes = facts.isEmpty() ? List.of() : profile.promote(userId, state.sessionId(), actor, facts, ctx.reason());
+        List<Change> changes = facts.isEmpty() ? List.of()
+                : profile.promote(userId, state.sessionId(), actor, facts, ctx.reason());
         PromotionReport report = new PromotionReport(state.sessionId(), userId, now, promoted, pending, rejected, changes);
         archive.save(new ArchiveEntry(state, events, traces, report, now));
         return report;

@@ -1,4 +1,8 @@
 package dev.mnemos.promotion;
 
 /** What happens to a candidate at task end. */
-public enum Verdict { PROMOTE, PENDING, REJECT }
+public enum Verdict {
+    PROMOTE,
+    PENDING,
+    REJECT
+}

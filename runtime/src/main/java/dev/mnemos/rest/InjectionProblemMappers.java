@@ -1,11 +1,11 @@
 package dev.mnemos.rest;
 
-import io.quarkus.arc.properties.IfBuildProperty;
 import dev.mnemos.injection.MissingMemoryIdException;
 import dev.mnemos.injection.SessionMemoryUnavailableException;
 import dev.mnemos.injection.SessionMixUpException;
 import dev.mnemos.injection.StepWriteConflictException;
 import dev.mnemos.injection.StepWriteRejectedException;
+import io.quarkus.arc.properties.IfBuildProperty;
 import jakarta.ws.rs.core.Response;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;

@@ -1,12 +1,12 @@
 package dev.mnemos.rest;
 
-import io.quarkus.arc.properties.IfBuildProperty;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
+import io.quarkus.arc.properties.IfBuildProperty;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
@@ -162,12 +162,18 @@ public class ProblemMappers {
     }
 
     private static String describe(Class<?> type) {
-        if (type == String.class) return "a string";
-        if (type == Long.class || type == long.class || type == Integer.class || type == int.class) return "an integer";
-        if (type == Double.class || type == double.class) return "a number";
-        if (type == Boolean.class || type == boolean.class) return "a boolean";
-        if (java.util.Collection.class.isAssignableFrom(type)) return "an array";
-        if (java.util.Map.class.isAssignableFrom(type)) return "an object";
+        if (type == String.class)
+            return "a string";
+        if (type == Long.class || type == long.class || type == Integer.class || type == int.class)
+            return "an integer";
+        if (type == Double.class || type == double.class)
+            return "a number";
+        if (type == Boolean.class || type == boolean.class)
+            return "a boolean";
+        if (java.util.Collection.class.isAssignableFrom(type))
+            return "an array";
+        if (java.util.Map.class.isAssignableFrom(type))
+            return "an object";
         if (type.isEnum()) {
             return "one of " + java.util.Arrays.toString(type.getEnumConstants());
         }

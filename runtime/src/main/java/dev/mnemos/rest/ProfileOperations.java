@@ -1,13 +1,5 @@
 package dev.mnemos.rest;
 
-import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
-import org.eclipse.microprofile.openapi.annotations.headers.Header;
-import org.eclipse.microprofile.openapi.annotations.media.Content;
-import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
-import org.eclipse.microprofile.openapi.annotations.media.Schema;
-import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
-import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import dev.mnemos.profile.ProfileImporter;
 import dev.mnemos.profile.ProfileService;
 import dev.mnemos.profile.WriteResult;
@@ -21,6 +13,13 @@ import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 import java.util.List;
 
@@ -38,7 +37,7 @@ public class ProfileOperations {
     private final dev.mnemos.metrics.MnemosMeters meters;
 
     ProfileOperations(String user, String actor, ProfileService profiles, ProfileImporter importer,
-                      PendingCandidates pending, dev.mnemos.metrics.MnemosMeters meters) {
+            PendingCandidates pending, dev.mnemos.metrics.MnemosMeters meters) {
         this.meters = meters;
         this.user = user;
         this.actor = actor;
@@ -47,74 +46,53 @@ public class ProfileOperations {
         this.pending = pending;
     }
 
-    @Operation(summary = "Read the profile",
-            description = "The user's active long-term facts.")
-    @APIResponse(responseCode = "404", description = ApiDocs.FORBIDDEN_USER,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.POSTGRES_DOWN,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "200", description = "The active facts.",
-            content = @Content(mediaType = "application/json", schema = @Schema(implementation = ProfileResponse.class)))
+    @Operation(summary = "Read the profile", description = "The user's active long-term facts.")
+    @APIResponse(responseCode = "404", description = ApiDocs.FORBIDDEN_USER, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = ApiDocs.POSTGRES_DOWN, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "200", description = "The active facts.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = ProfileResponse.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @GET
     public ProfileResponse profile() {
         return new ProfileResponse(user, profiles.activeFacts(user));
     }
 
-    @Operation(summary = "Add a fact",
-            description = "Adds one fact to the profile; answers 201 with the write result. A fact in an already-taken slot supersedes the old one.")
-    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = ApiDocs.FORBIDDEN_USER,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "409", description = ApiDocs.PROFILE_FULL,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "413", description = ApiDocs.TOO_LARGE,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.POSTGRES_DOWN,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "201", description = "The write result.",
-            content = @Content(mediaType = "application/json", schema = @Schema(implementation = WriteResult.class)))
+    @Operation(summary = "Add a fact", description = "Adds one fact to the profile; answers 201 with the write result. A fact in an already-taken slot supersedes the old one.")
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "404", description = ApiDocs.FORBIDDEN_USER, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "409", description = ApiDocs.PROFILE_FULL, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "413", description = ApiDocs.TOO_LARGE, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = ApiDocs.POSTGRES_DOWN, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "201", description = "The write result.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = WriteResult.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @POST
     @Path("/facts")
     public Response add(
             @RequestBody(content = @Content(mediaType = "application/json", schema = @Schema(implementation = FactRequest.class), examples = @ExampleObject(name = "example", value = ApiDocs.FACT_EXAMPLE))) FactRequest request) {
-        WriteResult result = meters.profileWrite("add", () -> profiles.add(user, actor, request == null ? null : request.toFact()));
+        WriteResult result = meters.profileWrite("add",
+                () -> profiles.add(user, actor, request == null ? null : request.toFact()));
         return Response.status(Response.Status.CREATED).entity(result).build();
     }
 
-    @Operation(summary = "Correct a fact",
-            description = "Replaces the fact `id` with the corrected one; the old version stays in the history.")
-    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = ApiDocs.FACT_NOT_FOUND,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "409", description = ApiDocs.PROFILE_FULL,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "413", description = ApiDocs.TOO_LARGE,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.POSTGRES_DOWN,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "200", description = "The write result.",
-            content = @Content(mediaType = "application/json", schema = @Schema(implementation = WriteResult.class)))
+    @Operation(summary = "Correct a fact", description = "Replaces the fact `id` with the corrected one; the old version stays in the history.")
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "404", description = ApiDocs.FACT_NOT_FOUND, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "409", description = ApiDocs.PROFILE_FULL, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "413", description = ApiDocs.TOO_LARGE, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = ApiDocs.POSTGRES_DOWN, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "200", description = "The write result.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = WriteResult.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @PUT
     @Path("/facts/{id}")
     public WriteResult correct(@PathParam("id") long id, FactRequest request) {
-        return meters.profileWrite("correct", () -> profiles.correct(user, actor, id, request == null ? null : request.toFact()));
+        return meters.profileWrite("correct",
+                () -> profiles.correct(user, actor, id, request == null ? null : request.toFact()));
     }
 
-    @Operation(summary = "Forget a fact",
-            description = "Retires the fact `id`; it stays in the audit history only.")
-    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = ApiDocs.FACT_NOT_FOUND,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.POSTGRES_DOWN,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "200", description = "The write result.",
-            content = @Content(mediaType = "application/json", schema = @Schema(implementation = WriteResult.class)))
+    @Operation(summary = "Forget a fact", description = "Retires the fact `id`; it stays in the audit history only.")
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "404", description = ApiDocs.FACT_NOT_FOUND, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = ApiDocs.POSTGRES_DOWN, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "200", description = "The write result.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = WriteResult.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @DELETE
     @Path("/facts/{id}")
@@ -122,41 +100,28 @@ public class ProfileOperations {
         return meters.profileWrite("forget", () -> profiles.forget(user, actor, id));
     }
 
-    @Operation(summary = "Apply a natural-language instruction",
-            description = "Turns an instruction such as \"forget that I live in Paris\" into profile writes.")
-    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = ApiDocs.FORBIDDEN_USER,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "409", description = ApiDocs.PROFILE_FULL,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "413", description = ApiDocs.TOO_LARGE,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.POSTGRES_DOWN,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "200", description = "The write result.",
-            content = @Content(mediaType = "application/json", schema = @Schema(implementation = WriteResult.class)))
+    @Operation(summary = "Apply a natural-language instruction", description = "Turns an instruction such as \"forget that I live in Paris\" into profile writes.")
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "404", description = ApiDocs.FORBIDDEN_USER, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "409", description = ApiDocs.PROFILE_FULL, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "413", description = ApiDocs.TOO_LARGE, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = ApiDocs.POSTGRES_DOWN, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "200", description = "The write result.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = WriteResult.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @POST
     @Path("/instruct")
     public WriteResult instruct(InstructRequest request) {
-        return meters.profileWrite("instruct", () -> profiles.instruct(user, actor, request == null ? null : request.instruction()));
+        return meters.profileWrite("instruct",
+                () -> profiles.instruct(user, actor, request == null ? null : request.instruction()));
     }
 
-    @Operation(summary = "Import facts from text",
-            description = "Extracts facts from free text and writes them to the profile.")
-    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = ApiDocs.FORBIDDEN_USER,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "409", description = ApiDocs.PROFILE_FULL,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "413", description = ApiDocs.TOO_LARGE,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.POSTGRES_DOWN,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "200", description = "The write result.",
-            content = @Content(mediaType = "application/json", schema = @Schema(implementation = WriteResult.class)))
+    @Operation(summary = "Import facts from text", description = "Extracts facts from free text and writes them to the profile.")
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "404", description = ApiDocs.FORBIDDEN_USER, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "409", description = ApiDocs.PROFILE_FULL, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "413", description = ApiDocs.TOO_LARGE, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = ApiDocs.POSTGRES_DOWN, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "200", description = "The write result.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = WriteResult.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @POST
     @Path("/import")
@@ -164,14 +129,10 @@ public class ProfileOperations {
         return meters.profileWrite("import", () -> importer.importText(user, actor, request == null ? null : request.text()));
     }
 
-    @Operation(summary = "Read the profile history",
-            description = "Every change of the user's profile, oldest first, with its actor.")
-    @APIResponse(responseCode = "404", description = ApiDocs.FORBIDDEN_USER,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.POSTGRES_DOWN,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "200", description = "The profile history.",
-            content = @Content(mediaType = "application/json", schema = @Schema(implementation = HistoryResponse.class)))
+    @Operation(summary = "Read the profile history", description = "Every change of the user's profile, oldest first, with its actor.")
+    @APIResponse(responseCode = "404", description = ApiDocs.FORBIDDEN_USER, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = ApiDocs.POSTGRES_DOWN, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "200", description = "The profile history.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = HistoryResponse.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @GET
     @Path("/history")
@@ -179,14 +140,10 @@ public class ProfileOperations {
         return new HistoryResponse(user, profiles.history(user));
     }
 
-    @Operation(summary = "List pending candidates",
-            description = "Observations promotion left PENDING, awaiting the user's confirmation.")
-    @APIResponse(responseCode = "404", description = ApiDocs.FORBIDDEN_USER,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.POSTGRES_DOWN,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "200", description = "The pending candidates.",
-            content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.ARRAY, implementation = PendingCandidate.class)))
+    @Operation(summary = "List pending candidates", description = "Observations promotion left PENDING, awaiting the user's confirmation.")
+    @APIResponse(responseCode = "404", description = ApiDocs.FORBIDDEN_USER, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = ApiDocs.POSTGRES_DOWN, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "200", description = "The pending candidates.", content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.ARRAY, implementation = PendingCandidate.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @GET
     @Path("/pending")
@@ -194,18 +151,12 @@ public class ProfileOperations {
         return pending.list(user);
     }
 
-    @Operation(summary = "Confirm a pending candidate",
-            description = "Writes the candidate `id` to the profile.")
-    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = ApiDocs.CANDIDATE_NOT_FOUND,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "409", description = ApiDocs.PROFILE_FULL,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.POSTGRES_DOWN,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "200", description = "The decision.",
-            content = @Content(mediaType = "application/json", schema = @Schema(implementation = PendingDecision.class)))
+    @Operation(summary = "Confirm a pending candidate", description = "Writes the candidate `id` to the profile.")
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "404", description = ApiDocs.CANDIDATE_NOT_FOUND, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "409", description = ApiDocs.PROFILE_FULL, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = ApiDocs.POSTGRES_DOWN, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "200", description = "The decision.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = PendingDecision.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @POST
     @Path("/pending/{id}/confirm")
@@ -213,16 +164,11 @@ public class ProfileOperations {
         return meters.profileWrite("confirm", () -> pending.confirm(user, id, actor));
     }
 
-    @Operation(summary = "Reject a pending candidate",
-            description = "Discards the candidate `id`; it is never proposed again.")
-    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = ApiDocs.CANDIDATE_NOT_FOUND,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.POSTGRES_DOWN,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "200", description = "The decision.",
-            content = @Content(mediaType = "application/json", schema = @Schema(implementation = PendingDecision.class)))
+    @Operation(summary = "Reject a pending candidate", description = "Discards the candidate `id`; it is never proposed again.")
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "404", description = ApiDocs.CANDIDATE_NOT_FOUND, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = ApiDocs.POSTGRES_DOWN, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "200", description = "The decision.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = PendingDecision.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @POST
     @Path("/pending/{id}/reject")

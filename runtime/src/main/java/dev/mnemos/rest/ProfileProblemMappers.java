@@ -1,11 +1,11 @@
 package dev.mnemos.rest;
 
-import io.quarkus.arc.properties.IfBuildProperty;
 import dev.mnemos.profile.FactNotFoundException;
 import dev.mnemos.profile.InvalidFactException;
 import dev.mnemos.profile.ProfileFullException;
 import dev.mnemos.profile.ProfileUnavailableException;
 import dev.mnemos.promotion.CandidateNotFoundException;
+import io.quarkus.arc.properties.IfBuildProperty;
 import jakarta.ws.rs.core.Response;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
@@ -33,20 +33,23 @@ public class ProfileProblemMappers {
     @ServerExceptionMapper
     public Response full(ProfileFullException e) {
         return Problem.of(Response.Status.CONFLICT, "the profile already holds the maximum of " + e.maxFacts()
-                        + " active facts; forget or correct one first")
+                + " active facts; forget or correct one first")
                 .withExtras(Map.of("maxFacts", e.maxFacts())).toResponse();
     }
 
     @ServerExceptionMapper
     public Response unavailable(ProfileUnavailableException e) {
         LOG.error("profile store unavailable", e);
-        return Problem.of(Response.Status.SERVICE_UNAVAILABLE, "the profile store is unavailable; nothing was written, try again later")
+        return Problem
+                .of(Response.Status.SERVICE_UNAVAILABLE,
+                        "the profile store is unavailable; nothing was written, try again later")
                 .toResponse();
     }
 
     @ServerExceptionMapper
     public Response noCandidate(CandidateNotFoundException e) {
-        return Problem.of(Response.Status.NOT_FOUND, "no pending promotion candidate " + e.candidateId() + " exists for this user")
+        return Problem
+                .of(Response.Status.NOT_FOUND, "no pending promotion candidate " + e.candidateId() + " exists for this user")
                 .withField("id").toResponse();
     }
 

@@ -23,7 +23,7 @@ public class ProfileResource {
     private final dev.mnemos.metrics.MnemosMeters meters;
 
     public ProfileResource(ProfileService profiles, ProfileImporter importer, PendingCandidates pending, Caller caller,
-                           dev.mnemos.metrics.MnemosMeters meters) {
+            dev.mnemos.metrics.MnemosMeters meters) {
         this.meters = meters;
         this.profiles = profiles;
         this.importer = importer;

@@ -1,6 +1,5 @@
 package dev.mnemos.rest;
 
-import io.quarkus.arc.properties.IfBuildProperty;
 import dev.mnemos.session.InvalidPatchException;
 import dev.mnemos.session.SessionEndedException;
 import dev.mnemos.session.SessionNotFoundException;
@@ -8,6 +7,7 @@ import dev.mnemos.session.SessionStoreUnavailableException;
 import dev.mnemos.session.StaleVersionException;
 import dev.mnemos.session.VersionGoneException;
 import dev.mnemos.session.VersionNotFoundException;
+import io.quarkus.arc.properties.IfBuildProperty;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 import org.jboss.logging.Logger;
@@ -36,7 +36,7 @@ public class SessionProblemMappers {
     @ServerExceptionMapper
     public Response stale(StaleVersionException e) {
         return Problem.of(Response.Status.CONFLICT, "expectedVersion " + e.expected()
-                        + " is stale: the session is at version " + e.actual() + "; re-read and retry")
+                + " is stale: the session is at version " + e.actual() + "; re-read and retry")
                 .withField("expectedVersion").withExtras(Map.of("currentVersion", e.actual())).toResponse();
     }
 
@@ -48,7 +48,7 @@ public class SessionProblemMappers {
     @ServerExceptionMapper
     public Response gone(VersionGoneException e) {
         return Problem.of(Response.Status.GONE, "version " + e.version()
-                        + " is older than the retention window; the oldest version kept is " + e.oldest())
+                + " is older than the retention window; the oldest version kept is " + e.oldest())
                 .withField("version").withExtras(Map.of("oldestVersion", e.oldest())).toResponse();
     }
 

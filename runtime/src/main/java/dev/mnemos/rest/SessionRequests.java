@@ -1,9 +1,9 @@
 package dev.mnemos.rest;
 
-import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import dev.mnemos.session.Constraint;
 import dev.mnemos.session.Observation;
 import dev.mnemos.session.SessionPatch;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import java.util.List;
 
@@ -40,7 +40,7 @@ public final class SessionRequests {
     /** {@code POST /v1/sessions/{id}/observations}: one candidate preference or fact. */
     @Schema(name = "ObservationRequest")
     public record NewObservation(String text, Observation.Kind kind, dev.mnemos.session.Scope scope, String slot,
-                                 Boolean explicit, String evidence) {
+            Boolean explicit, String evidence) {
 
         Observation observation() {
             return new Observation(null, text, kind, scope, slot, Boolean.TRUE.equals(explicit), evidence);
@@ -55,6 +55,6 @@ public final class SessionRequests {
     /** One line of the version history. */
     @Schema(name = "SessionVersionEntry")
     public record VersionEntry(long version, dev.mnemos.session.SessionEvent.Type type, java.time.Instant at,
-                               String actor, String note, Long toVersion) {
+            String actor, String note, Long toVersion) {
     }
 }

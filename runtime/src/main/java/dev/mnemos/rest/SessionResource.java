@@ -1,13 +1,5 @@
 package dev.mnemos.rest;
 
-import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
-import org.eclipse.microprofile.openapi.annotations.headers.Header;
-import org.eclipse.microprofile.openapi.annotations.media.Content;
-import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
-import org.eclipse.microprofile.openapi.annotations.media.Schema;
-import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
-import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import dev.mnemos.metrics.MnemosMeters;
 import dev.mnemos.session.SessionEvent;
 import dev.mnemos.session.SessionHistory;
@@ -27,6 +19,14 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 import java.net.URI;
 import java.util.List;
@@ -53,16 +53,11 @@ public class SessionResource {
         this.caller = caller;
     }
 
-    @Operation(summary = "Start a session",
-            description = "Creates a live session for the caller with an optional goal, context and constraints. Answers 201 with the new session state (version 1) and its Location.")
-    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "413", description = ApiDocs.TOO_LARGE,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)),
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
-    @APIResponse(responseCode = "201", description = "The new session (version 1); Location names it.",
-            content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionState.class)))
+    @Operation(summary = "Start a session", description = "Creates a live session for the caller with an optional goal, context and constraints. Answers 201 with the new session state (version 1) and its Location.")
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "413", description = ApiDocs.TOO_LARGE, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
+    @APIResponse(responseCode = "201", description = "The new session (version 1); Location names it.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionState.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @POST
     @Path("/sessions")
@@ -71,18 +66,12 @@ public class SessionResource {
         return created(caller.userId(), body);
     }
 
-    @Operation(summary = "Start a session for a user (service token)",
-            description = "A service token starts a live session on behalf of `userId`; the audit trail names the service as the actor.")
-    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = ApiDocs.FORBIDDEN_USER,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "413", description = ApiDocs.TOO_LARGE,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)),
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
-    @APIResponse(responseCode = "201", description = "The new session (version 1); Location names it.",
-            content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionState.class)))
+    @Operation(summary = "Start a session for a user (service token)", description = "A service token starts a live session on behalf of `userId`; the audit trail names the service as the actor.")
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "404", description = ApiDocs.FORBIDDEN_USER, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "413", description = ApiDocs.TOO_LARGE, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
+    @APIResponse(responseCode = "201", description = "The new session (version 1); Location names it.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionState.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @POST
     @Path("/users/{userId}/sessions")
@@ -90,12 +79,9 @@ public class SessionResource {
         return created(caller.actFor(userId), body);
     }
 
-    @Operation(summary = "List my live sessions",
-            description = "Ids of the caller's sessions that have not ended and not expired.")
-    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)),
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
-    @APIResponse(responseCode = "200", description = "Ids of the live sessions.",
-            content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.ARRAY, implementation = String.class)))
+    @Operation(summary = "List my live sessions", description = "Ids of the caller's sessions that have not ended and not expired.")
+    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
+    @APIResponse(responseCode = "200", description = "Ids of the live sessions.", content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.ARRAY, implementation = String.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @GET
     @Path("/sessions")
@@ -103,14 +89,10 @@ public class SessionResource {
         return store.liveSessions(caller.userId());
     }
 
-    @Operation(summary = "List a user's live sessions (service token)",
-            description = "Ids of the live sessions of `userId`.")
-    @APIResponse(responseCode = "404", description = ApiDocs.FORBIDDEN_USER,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)),
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
-    @APIResponse(responseCode = "200", description = "Ids of the live sessions.",
-            content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.ARRAY, implementation = String.class)))
+    @Operation(summary = "List a user's live sessions (service token)", description = "Ids of the live sessions of `userId`.")
+    @APIResponse(responseCode = "404", description = ApiDocs.FORBIDDEN_USER, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
+    @APIResponse(responseCode = "200", description = "Ids of the live sessions.", content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.ARRAY, implementation = String.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @GET
     @Path("/users/{userId}/sessions")
@@ -118,16 +100,11 @@ public class SessionResource {
         return store.liveSessions(caller.actFor(userId));
     }
 
-    @Operation(summary = "Read a session",
-            description = "The current state of a session: goal, context, constraints, plan, collected facts, open questions, observations and version.")
-    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = ApiDocs.SESSION_NOT_FOUND,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)),
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
-    @APIResponse(responseCode = "200", description = "The current session state.",
-            content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionState.class)))
+    @Operation(summary = "Read a session", description = "The current state of a session: goal, context, constraints, plan, collected facts, open questions, observations and version.")
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "404", description = ApiDocs.SESSION_NOT_FOUND, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
+    @APIResponse(responseCode = "200", description = "The current session state.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionState.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @GET
     @Path("/sessions/{id}")
@@ -135,20 +112,13 @@ public class SessionResource {
         return store.get(owned(id));
     }
 
-    @Operation(summary = "Write a step",
-            description = "Applies a patch to the session as one new version. With `expectedVersion` it is a compare-and-set: a different current version answers 409 and nothing is written. Redis down answers 503 with Retry-After; nothing is written.")
-    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = ApiDocs.SESSION_NOT_FOUND,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "409", description = ApiDocs.STALE,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.CONFLICT_EXAMPLE)))
-    @APIResponse(responseCode = "413", description = ApiDocs.TOO_LARGE,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)),
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
-    @APIResponse(responseCode = "200", description = "The version the step wrote.",
-            content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionRequests.Written.class)))
+    @Operation(summary = "Write a step", description = "Applies a patch to the session as one new version. With `expectedVersion` it is a compare-and-set: a different current version answers 409 and nothing is written. Redis down answers 503 with Retry-After; nothing is written.")
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "404", description = ApiDocs.SESSION_NOT_FOUND, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "409", description = ApiDocs.STALE, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.CONFLICT_EXAMPLE)))
+    @APIResponse(responseCode = "413", description = ApiDocs.TOO_LARGE, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
+    @APIResponse(responseCode = "200", description = "The version the step wrote.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionRequests.Written.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @POST
     @Path("/sessions/{id}/steps")
@@ -164,20 +134,13 @@ public class SessionResource {
         return new SessionRequests.Written(id, version);
     }
 
-    @Operation(summary = "Record an observation",
-            description = "Adds one candidate preference or fact observed during the task; promotion to the profile is decided when the session ends.")
-    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = ApiDocs.SESSION_NOT_FOUND,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "409", description = ApiDocs.ENDED,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "413", description = ApiDocs.TOO_LARGE,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)),
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
-    @APIResponse(responseCode = "200", description = "The version the observation wrote.",
-            content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionRequests.Written.class)))
+    @Operation(summary = "Record an observation", description = "Adds one candidate preference or fact observed during the task; promotion to the profile is decided when the session ends.")
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "404", description = ApiDocs.SESSION_NOT_FOUND, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "409", description = ApiDocs.ENDED, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "413", description = ApiDocs.TOO_LARGE, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
+    @APIResponse(responseCode = "200", description = "The version the observation wrote.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionRequests.Written.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @POST
     @Path("/sessions/{id}/observations")
@@ -190,40 +153,28 @@ public class SessionResource {
         return new SessionRequests.Written(id, version);
     }
 
-    @Operation(summary = "List versions",
-            description = "One line per version from `from` (default 1), at most `limit` (1 to 1000, default 100).")
-    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = ApiDocs.SESSION_NOT_FOUND,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "410", description = ApiDocs.GONE,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)),
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
-    @APIResponse(responseCode = "200", description = "The page of versions.",
-            content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.ARRAY, implementation = SessionRequests.VersionEntry.class)))
+    @Operation(summary = "List versions", description = "One line per version from `from` (default 1), at most `limit` (1 to 1000, default 100).")
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "404", description = ApiDocs.SESSION_NOT_FOUND, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "410", description = ApiDocs.GONE, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
+    @APIResponse(responseCode = "200", description = "The page of versions.", content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.ARRAY, implementation = SessionRequests.VersionEntry.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @GET
     @Path("/sessions/{id}/versions")
     public List<SessionRequests.VersionEntry> versions(@PathParam("id") String id,
-                                                      @QueryParam("from") @DefaultValue("1") long from,
-                                                      @QueryParam("limit") @DefaultValue("100") int limit) {
+            @QueryParam("from") @DefaultValue("1") long from,
+            @QueryParam("limit") @DefaultValue("100") int limit) {
         return events(id, from, limit).stream().map(e -> new SessionRequests.VersionEntry(e.version(), e.type(),
                 e.at(), e.actor(), e.note(), e.toVersion())).toList();
     }
 
-    @Operation(summary = "Read a past version",
-            description = "The session state as it was at `version`, rebuilt from its event history.")
-    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = ApiDocs.VERSION_NOT_FOUND,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "410", description = ApiDocs.GONE,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)),
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
-    @APIResponse(responseCode = "200", description = "The state at that version.",
-            content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionState.class)))
+    @Operation(summary = "Read a past version", description = "The session state as it was at `version`, rebuilt from its event history.")
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "404", description = ApiDocs.VERSION_NOT_FOUND, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "410", description = ApiDocs.GONE, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
+    @APIResponse(responseCode = "200", description = "The state at that version.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionState.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @GET
     @Path("/sessions/{id}/versions/{version}")
@@ -232,24 +183,18 @@ public class SessionResource {
         return history.at(owned(id), version);
     }
 
-    @Operation(summary = "List events",
-            description = "The session's event log from `from`, at most `limit` (1 to 1000) events.")
-    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = ApiDocs.SESSION_NOT_FOUND,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "410", description = ApiDocs.GONE,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)),
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
-    @APIResponse(responseCode = "200", description = "The page of events.",
-            content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.ARRAY, implementation = SessionEvent.class)))
+    @Operation(summary = "List events", description = "The session's event log from `from`, at most `limit` (1 to 1000) events.")
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "404", description = ApiDocs.SESSION_NOT_FOUND, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "410", description = ApiDocs.GONE, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
+    @APIResponse(responseCode = "200", description = "The page of events.", content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.ARRAY, implementation = SessionEvent.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @GET
     @Path("/sessions/{id}/events")
     public List<SessionEvent> events(@PathParam("id") String id,
-                                     @QueryParam("from") @DefaultValue("1") long from,
-                                     @QueryParam("limit") @DefaultValue("100") int limit) {
+            @QueryParam("from") @DefaultValue("1") long from,
+            @QueryParam("limit") @DefaultValue("100") int limit) {
         positive("from", from);
         if (limit < 1 || limit > MAX_PAGE) {
             throw new InvalidRequestException("limit", "a page size from 1 to " + MAX_PAGE);
@@ -257,22 +202,14 @@ public class SessionResource {
         return history.events(owned(id), from, limit);
     }
 
-    @Operation(summary = "Roll back",
-            description = "Writes a new version whose state equals `toVersion`; with `expectedVersion` it is a compare-and-set (409 on a stale version).")
-    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = ApiDocs.VERSION_NOT_FOUND,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "409", description = ApiDocs.STALE,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.CONFLICT_EXAMPLE)))
-    @APIResponse(responseCode = "410", description = ApiDocs.GONE,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "413", description = ApiDocs.TOO_LARGE,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)),
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
-    @APIResponse(responseCode = "200", description = "The new state, equal to the target version's.",
-            content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionState.class)))
+    @Operation(summary = "Roll back", description = "Writes a new version whose state equals `toVersion`; with `expectedVersion` it is a compare-and-set (409 on a stale version).")
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "404", description = ApiDocs.VERSION_NOT_FOUND, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "409", description = ApiDocs.STALE, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.CONFLICT_EXAMPLE)))
+    @APIResponse(responseCode = "410", description = ApiDocs.GONE, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "413", description = ApiDocs.TOO_LARGE, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
+    @APIResponse(responseCode = "200", description = "The new state, equal to the target version's.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionState.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @POST
     @Path("/sessions/{id}/rollback")
@@ -285,20 +222,13 @@ public class SessionResource {
                 caller.userId());
     }
 
-    @Operation(summary = "Fork a session",
-            description = "Creates a new live session from the state at `fromVersion`; answers 201 with the fork and its Location.")
-    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = ApiDocs.VERSION_NOT_FOUND,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "410", description = ApiDocs.GONE,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "413", description = ApiDocs.TOO_LARGE,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)),
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
-    @APIResponse(responseCode = "201", description = "The fork (a new session); Location names it.",
-            content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionState.class)))
+    @Operation(summary = "Fork a session", description = "Creates a new live session from the state at `fromVersion`; answers 201 with the fork and its Location.")
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "404", description = ApiDocs.VERSION_NOT_FOUND, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "410", description = ApiDocs.GONE, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "413", description = ApiDocs.TOO_LARGE, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
+    @APIResponse(responseCode = "201", description = "The fork (a new session); Location names it.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionState.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @POST
     @Path("/sessions/{id}/fork")
@@ -311,14 +241,10 @@ public class SessionResource {
         return Response.created(URI.create("/v1/sessions/" + fork.sessionId())).entity(fork).build();
     }
 
-    @Operation(summary = "Delete a session",
-            description = "Removes a live session and its history without promoting anything. Answers 204.")
-    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = ApiDocs.SESSION_NOT_FOUND,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)),
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
+    @Operation(summary = "Delete a session", description = "Removes a live session and its history without promoting anything. Answers 204.")
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "404", description = ApiDocs.SESSION_NOT_FOUND, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
     @APIResponse(responseCode = "204", description = "Deleted.")
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @DELETE

@@ -1,13 +1,5 @@
 package dev.mnemos.rest;
 
-import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
-import org.eclipse.microprofile.openapi.annotations.headers.Header;
-import org.eclipse.microprofile.openapi.annotations.media.Content;
-import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
-import org.eclipse.microprofile.openapi.annotations.media.Schema;
-import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
-import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import dev.mnemos.archive.EndedSessions;
 import dev.mnemos.injection.StepTrace;
 import dev.mnemos.injection.StepTraceStore;
@@ -19,6 +11,13 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 /**
  * What a step read, injected and wrote: {@code GET /v1/sessions/{id}/steps/{v}/trace}, where
@@ -42,16 +41,11 @@ public class TraceResource {
         this.caller = caller;
     }
 
-    @Operation(summary = "Read a step trace",
-            description = "What the step that wrote `version` read, injected into the prompt and wrote. After the session ended, read from its archive. 404 for another user's trace, a version no step wrote, or a trace past its retention.")
-    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = ApiDocs.VERSION_NOT_FOUND,
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)),
-            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
-    @APIResponse(responseCode = "200", description = "The step trace.",
-            content = @Content(mediaType = "application/json", schema = @Schema(implementation = StepTrace.class)))
+    @Operation(summary = "Read a step trace", description = "What the step that wrote `version` read, injected into the prompt and wrote. After the session ended, read from its archive. 404 for another user's trace, a version no step wrote, or a trace past its retention.")
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "404", description = ApiDocs.VERSION_NOT_FOUND, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
+    @APIResponse(responseCode = "200", description = "The step trace.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = StepTrace.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @GET
     @Path("/sessions/{id}/steps/{version}/trace")

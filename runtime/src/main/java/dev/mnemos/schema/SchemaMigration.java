@@ -68,7 +68,8 @@ public class SchemaMigration {
                 return current.get();
             }
             return single(statement, "show search_path").flatMap(SchemaMigration::firstOnPath)
-                    .orElseThrow(() -> new IllegalStateException("the datasource's connections have no schema to migrate Mnemos into"));
+                    .orElseThrow(() -> new IllegalStateException(
+                            "the datasource's connections have no schema to migrate Mnemos into"));
         } catch (SQLException e) {
             throw new IllegalStateException("Mnemos could not read the datasource's schema: " + e.getMessage(), e);
         }

@@ -29,7 +29,7 @@ final class RedisReplayLog {
      * The state at {@code version}, given the current state.
      *
      * @throws VersionNotFoundException outside 1..current
-     * @throws VersionGoneException     older than the retention window
+     * @throws VersionGoneException older than the retention window
      */
     SessionState stateAt(SessionState current, long version) {
         String id = current.sessionId();
@@ -54,8 +54,8 @@ final class RedisReplayLog {
     }
 
     List<SessionEvent> read(String sessionId, String from, String to, int limit) {
-        List<StreamMessage<String, String, String>> entries =
-                redis.stream(String.class).xrange(SessionKeys.events(sessionId), StreamRange.of(from, to), limit);
+        List<StreamMessage<String, String, String>> entries = redis.stream(String.class).xrange(SessionKeys.events(sessionId),
+                StreamRange.of(from, to), limit);
         List<SessionEvent> events = new ArrayList<>(entries.size());
         for (StreamMessage<String, String, String> entry : entries) {
             SessionEvent e = fields.read(entry.payload().get("e"), SessionEvent.class);

@@ -31,9 +31,12 @@ public class RedisSessionStore implements SessionStore {
     private static final SessionScripts PATCH = SessionScripts.load("session-patch.lua");
     private static final SessionScripts REWRITE = SessionScripts.load("session-rewrite.lua");
     private static final SessionScripts LOAD = SessionScripts.load("session-load.lua");
-    private static final TypeLiteral<List<SessionEvent>> EVENTS = new TypeLiteral<>() { };
-    private static final TypeLiteral<List<String>> IDS = new TypeLiteral<>() { };
-    private static final TypeLiteral<Optional<SessionState>> CREATED = new TypeLiteral<>() { };
+    private static final TypeLiteral<List<SessionEvent>> EVENTS = new TypeLiteral<>() {
+    };
+    private static final TypeLiteral<List<String>> IDS = new TypeLiteral<>() {
+    };
+    private static final TypeLiteral<Optional<SessionState>> CREATED = new TypeLiteral<>() {
+    };
 
     private final RedisDataSource redis;
     private final SessionConfig config;
@@ -78,7 +81,7 @@ public class RedisSessionStore implements SessionStore {
     public Optional<SessionState> createIfAbsent(String sessionId, String userId, SessionPatch initial, String actor) {
         SessionState state = initialState(SessionIds.require("sessionId", sessionId), userId, initial);
         return fast.get(() -> SessionStoreUnavailableException.guard(
-                () -> insert(state, actor) ? Optional.of(state) : Optional.<SessionState>empty()), CREATED);
+                () -> insert(state, actor) ? Optional.of(state) : Optional.<SessionState> empty()), CREATED);
     }
 
     private SessionState initialState(String sessionId, String userId, SessionPatch initial) {
@@ -114,7 +117,8 @@ public class RedisSessionStore implements SessionStore {
     }
 
     private String doOwner(String sessionId) {
-        String userId = SessionStoreUnavailableException.guard(() -> redis.hash(String.class).hget(SessionKeys.state(sessionId), "userId"));
+        String userId = SessionStoreUnavailableException
+                .guard(() -> redis.hash(String.class).hget(SessionKeys.state(sessionId), "userId"));
         if (userId == null) {
             throw new SessionNotFoundException(sessionId);
         }
@@ -142,12 +146,12 @@ public class RedisSessionStore implements SessionStore {
 
     @Override
     public long write(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion, String note,
-                      String actor) {
+            String actor) {
         return fast.get(() -> doWrite(sessionId, owner, patch, expectedVersion, note, actor), Long.class);
     }
 
     private long doWrite(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion, String note,
-                         String actor) {
+            String actor) {
         validator.validate(patch);
         if (expectedVersion.isPresent() && expectedVersion.getAsLong() < 1) {
             throw new InvalidPatchException("expectedVersion", "a version of 1 or more");
@@ -268,7 +272,7 @@ public class RedisSessionStore implements SessionStore {
     }
 
     private long patch(String sessionId, String owner, OptionalLong expected, SessionEvent event, List<String> ops,
-                       Instant at) {
+            Instant at) {
         List<String> args = new ArrayList<>(ops.size() + 7);
         args.add(Long.toString(expected.orElse(-1)));
         args.add(Long.toString(config.ttl().toMillis()));

@@ -11,7 +11,13 @@ import java.time.Instant;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SessionEvent(long version, Type type, Instant at, String actor, String note, SessionPatch patch,
-                           Long toVersion, SessionState state) {
+        Long toVersion, SessionState state) {
 
-    public enum Type { CREATE, PATCH, ROLLBACK, FORK, END }
+    public enum Type {
+        CREATE,
+        PATCH,
+        ROLLBACK,
+        FORK,
+        END
+    }
 }

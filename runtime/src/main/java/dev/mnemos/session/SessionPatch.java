@@ -68,7 +68,8 @@ public record SessionPatch(
                 .map(c -> c.id() == null ? new Constraint(ids.get(), c.text(), c.scope(), c.source()) : c).toList();
         List<Observation> observations = addObservations.stream()
                 .map(o -> o.id() == null ? new Observation(ids.get(), o.text(), o.kind(), o.scope(), o.slot(),
-                        o.explicit(), o.evidence()) : o).toList();
+                        o.explicit(), o.evidence()) : o)
+                .toList();
         return new SessionPatch(goal, context, summary, constraints, removeConstraints, putCollected,
                 removeCollected, stepPointer, addPlan, evaluatePlan, addOpenQuestions, answerOpenQuestions,
                 observations);
@@ -144,19 +145,70 @@ public record SessionPatch(
         private final List<String> answerOpenQuestions = new ArrayList<>();
         private final List<Observation> addObservations = new ArrayList<>();
 
-        public Builder goal(String value) { goal = value; return this; }
-        public Builder context(String value) { context = value; return this; }
-        public Builder summary(String value) { summary = value; return this; }
-        public Builder addConstraint(Constraint value) { addConstraints.add(value); return this; }
-        public Builder removeConstraint(String id) { removeConstraints.add(id); return this; }
-        public Builder putCollected(String key, String value) { putCollected.put(key, value); return this; }
-        public Builder removeCollected(String key) { removeCollected.add(key); return this; }
-        public Builder stepPointer(int index, String name) { stepPointer = new StepPointer(index, name); return this; }
-        public Builder addPlan(String content, Double score, String feedback) { addPlan = new NewPlan(content, score, feedback); return this; }
-        public Builder evaluatePlan(int version, Double score, String feedback) { evaluatePlan = new PlanEvaluation(version, score, feedback); return this; }
-        public Builder addOpenQuestion(String value) { addOpenQuestions.add(value); return this; }
-        public Builder answerOpenQuestion(String value) { answerOpenQuestions.add(value); return this; }
-        public Builder addObservation(Observation value) { addObservations.add(value); return this; }
+        public Builder goal(String value) {
+            goal = value;
+            return this;
+        }
+
+        public Builder context(String value) {
+            context = value;
+            return this;
+        }
+
+        public Builder summary(String value) {
+            summary = value;
+            return this;
+        }
+
+        public Builder addConstraint(Constraint value) {
+            addConstraints.add(value);
+            return this;
+        }
+
+        public Builder removeConstraint(String id) {
+            removeConstraints.add(id);
+            return this;
+        }
+
+        public Builder putCollected(String key, String value) {
+            putCollected.put(key, value);
+            return this;
+        }
+
+        public Builder removeCollected(String key) {
+            removeCollected.add(key);
+            return this;
+        }
+
+        public Builder stepPointer(int index, String name) {
+            stepPointer = new StepPointer(index, name);
+            return this;
+        }
+
+        public Builder addPlan(String content, Double score, String feedback) {
+            addPlan = new NewPlan(content, score, feedback);
+            return this;
+        }
+
+        public Builder evaluatePlan(int version, Double score, String feedback) {
+            evaluatePlan = new PlanEvaluation(version, score, feedback);
+            return this;
+        }
+
+        public Builder addOpenQuestion(String value) {
+            addOpenQuestions.add(value);
+            return this;
+        }
+
+        public Builder answerOpenQuestion(String value) {
+            answerOpenQuestions.add(value);
+            return this;
+        }
+
+        public Builder addObservation(Observation value) {
+            addObservations.add(value);
+            return this;
+        }
 
         public SessionPatch build() {
             return new SessionPatch(goal, context, summary, addConstraints, removeConstraints, putCollected,

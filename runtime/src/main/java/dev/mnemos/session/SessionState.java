@@ -27,7 +27,10 @@ public record SessionState(
         ForkOrigin forkedFrom) {
 
     @org.eclipse.microprofile.openapi.annotations.media.Schema(name = "SessionStatus")
-    public enum Status { ACTIVE, ENDED }
+    public enum Status {
+        ACTIVE,
+        ENDED
+    }
 
     public SessionState {
         constraints = List.copyOf(constraints);

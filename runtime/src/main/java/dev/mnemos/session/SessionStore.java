@@ -43,9 +43,9 @@ public interface SessionStore {
      * applied atomically to whatever is current.
      *
      * @return the new version
-     * @throws StaleVersionException  when {@code expectedVersion} is not the current version
-     * @throws InvalidPatchException  when the patch breaks a rule (nothing is written)
-     * @throws SessionEndedException  when the session has ended
+     * @throws StaleVersionException when {@code expectedVersion} is not the current version
+     * @throws InvalidPatchException when the patch breaks a rule (nothing is written)
+     * @throws SessionEndedException when the session has ended
      */
     default long write(String sessionId, SessionPatch patch, OptionalLong expectedVersion, String note, String actor) {
         return write(sessionId, null, patch, expectedVersion, note, actor);
@@ -57,7 +57,7 @@ public interface SessionStore {
      * nothing is written. {@code owner} null skips the check.
      */
     long write(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion, String note,
-               String actor);
+            String actor);
 
     /** The state as it was at {@code version}. @throws VersionGoneException beyond the retention window */
     SessionState at(String sessionId, long version);

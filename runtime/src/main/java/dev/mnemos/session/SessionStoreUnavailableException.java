@@ -12,7 +12,7 @@ public class SessionStoreUnavailableException extends RuntimeException {
         try {
             return call.get();
         } catch (SessionNotFoundException | StaleVersionException | InvalidPatchException | SessionEndedException
-                 | VersionGoneException | VersionNotFoundException | IllegalStateException e) {
+                | VersionGoneException | VersionNotFoundException | IllegalStateException e) {
             throw e;
         } catch (RuntimeException e) {
             throw new SessionStoreUnavailableException("Redis did not answer: " + e.getMessage(), e);

@@ -14,7 +14,15 @@ public class StaleVersionException extends RuntimeException {
         this.actual = actual;
     }
 
-    public String sessionId() { return sessionId; }
-    public long expected() { return expected; }
-    public long actual() { return actual; }
+    public String sessionId() {
+        return sessionId;
+    }
+
+    public long expected() {
+        return expected;
+    }
+
+    public long actual() {
+        return actual;
+    }
 }

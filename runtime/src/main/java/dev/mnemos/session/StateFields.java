@@ -70,12 +70,18 @@ final class StateFields {
         Map<Integer, PlanBody> plans = new TreeMap<>();
         Map<Integer, PlanScore> scores = new TreeMap<>();
         f.forEach((field, value) -> {
-            if (field.startsWith("c:")) constraints.add(ordered(value, Constraint.class));
-            else if (field.startsWith("q:")) questions.add(new Ordered<>(order(value), field.substring(2)));
-            else if (field.startsWith("o:")) observations.add(ordered(value, Observation.class));
-            else if (field.startsWith("k:")) collected.put(field.substring(2), value);
-            else if (field.startsWith("p:")) plans.put(Integer.parseInt(field.substring(2)), read(value, PlanBody.class));
-            else if (field.startsWith("e:")) scores.put(Integer.parseInt(field.substring(2)), read(value, PlanScore.class));
+            if (field.startsWith("c:"))
+                constraints.add(ordered(value, Constraint.class));
+            else if (field.startsWith("q:"))
+                questions.add(new Ordered<>(order(value), field.substring(2)));
+            else if (field.startsWith("o:"))
+                observations.add(ordered(value, Observation.class));
+            else if (field.startsWith("k:"))
+                collected.put(field.substring(2), value);
+            else if (field.startsWith("p:"))
+                plans.put(Integer.parseInt(field.substring(2)), read(value, PlanBody.class));
+            else if (field.startsWith("e:"))
+                scores.put(Integer.parseInt(field.substring(2)), read(value, PlanScore.class));
         });
         List<PlanVersion> planList = new ArrayList<>();
         plans.forEach((n, body) -> {
@@ -123,12 +129,12 @@ final class StateFields {
     private static long[] order(String value) {
         String key = value.substring(0, value.indexOf('|'));
         int dot = key.indexOf('.');
-        return new long[]{Long.parseLong(key.substring(0, dot)), Long.parseLong(key.substring(dot + 1))};
+        return new long[] { Long.parseLong(key.substring(0, dot)), Long.parseLong(key.substring(dot + 1)) };
     }
 
     private static <T> List<T> sorted(List<Ordered<T>> items) {
         return items.stream()
-                .sorted(Comparator.<Ordered<T>>comparingLong(o -> o.order()[0]).thenComparingLong(o -> o.order()[1]))
+                .sorted(Comparator.<Ordered<T>> comparingLong(o -> o.order()[0]).thenComparingLong(o -> o.order()[1]))
                 .map(Ordered::item).toList();
     }
 

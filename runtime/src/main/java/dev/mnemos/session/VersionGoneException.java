@@ -12,6 +12,11 @@ public class VersionGoneException extends RuntimeException {
         this.oldest = oldest;
     }
 
-    public long version() { return version; }
-    public long oldest() { return oldest; }
+    public long version() {
+        return version;
+    }
+
+    public long oldest() {
+        return oldest;
+    }
 }

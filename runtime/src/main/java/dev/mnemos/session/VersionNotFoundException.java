@@ -12,6 +12,11 @@ public class VersionNotFoundException extends RuntimeException {
         this.current = current;
     }
 
-    public long version() { return version; }
-    public long current() { return current; }
+    public long version() {
+        return version;
+    }
+
+    public long current() {
+        return current;
+    }
 }

@@ -19,7 +19,8 @@ class EmbeddingModelChoiceTest {
     /** Sees this module's test classpath, where the optional all-MiniLM-L6-v2 jar is present. */
     private static final ClassLoader WITH_MINILM = EmbeddingModelChoiceTest.class.getClassLoader();
     /** Sees only the JDK: as if the application left the optional jar out. */
-    private static final ClassLoader WITHOUT_MINILM = new ClassLoader(null) { };
+    private static final ClassLoader WITHOUT_MINILM = new ClassLoader(null) {
+    };
 
     private final AtomicInteger created = new AtomicInteger();
 

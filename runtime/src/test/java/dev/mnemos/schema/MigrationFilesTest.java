@@ -4,12 +4,11 @@ import org.flywaydb.core.api.resource.LoadableResource;
 import org.junit.jupiter.api.Test;
 
 import java.io.BufferedReader;
-import java.io.UncheckedIOException;
-import java.util.stream.Collectors;
-
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,7 +25,7 @@ class MigrationFilesTest {
     @Test
     void everyNamedScriptLoadsFromTheClasspathAndPrefixSearchFindsIt() {
         MigrationFiles files = new MigrationFiles(getClass().getClassLoader());
-        assertThat(files.getResources("V", new String[] {".sql"})).hasSize(MigrationFiles.SCRIPTS.size())
+        assertThat(files.getResources("V", new String[] { ".sql" })).hasSize(MigrationFiles.SCRIPTS.size())
                 .allSatisfy(r -> assertThat(text(r)).containsIgnoringCase("table"));
         assertThat(files.getResource("V9__missing.sql")).isNull();
     }

@@ -23,10 +23,11 @@ public class AgentSessions {
     }
 
     /**
-     * The id of a new session when {@code sessionId} is null, else {@code sessionId} once it is known to be live and the user's.
+     * The id of a new session when {@code sessionId} is null, else {@code sessionId} once it is known to be live and the
+     * user's.
      *
      * @throws SessionNotFoundException when it does not exist or belongs to another user
-     * @throws SessionEndedException    when it has ended (live with status ENDED, or already archived)
+     * @throws SessionEndedException when it has ended (live with status ENDED, or already archived)
      */
     public String open(String userId, String sessionId) {
         if (sessionId == null) {

@@ -15,8 +15,7 @@ import org.eclipse.microprofile.faulttolerance.Fallback;
  * memory: the prompt is rebuilt from the session on every call.
  */
 @ApplicationScoped
-@RegisterAiService(chatLanguageModelSupplier = MnemosModelSupplier.class,
-        chatMemoryProviderSupplier = RegisterAiService.NoChatMemoryProviderSupplier.class)
+@RegisterAiService(chatLanguageModelSupplier = MnemosModelSupplier.class, chatMemoryProviderSupplier = RegisterAiService.NoChatMemoryProviderSupplier.class)
 public interface IntentRouter {
 
     /** @param history the recent messages, oldest first, one per line ({@link Conversation#recent}) */

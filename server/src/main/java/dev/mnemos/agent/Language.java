@@ -10,12 +10,14 @@ import java.util.stream.Stream;
 
 /** The language the agent answers in: the user's standing choice when there is one, else the message's script. */
 public enum Language {
-    EN, ZH;
+    EN,
+    ZH;
 
     /** ZH when the text holds any CJK ideograph. */
     public static Language of(String text) {
         return text != null && text.codePoints().anyMatch(c -> Character.UnicodeScript.of(c) == Character.UnicodeScript.HAN)
-                ? ZH : EN;
+                ? ZH
+                : EN;
     }
 
     /**

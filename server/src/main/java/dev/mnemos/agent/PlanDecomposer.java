@@ -13,8 +13,7 @@ import jakarta.enterprise.context.ApplicationScoped;
  * {@code prompts/decompose-plan.txt}); {@link PlanWriter} appends it as the next plan version.
  */
 @ApplicationScoped
-@RegisterAiService(chatLanguageModelSupplier = MnemosModelSupplier.class,
-        chatMemoryProviderSupplier = RegisterAiService.NoChatMemoryProviderSupplier.class)
+@RegisterAiService(chatLanguageModelSupplier = MnemosModelSupplier.class, chatMemoryProviderSupplier = RegisterAiService.NoChatMemoryProviderSupplier.class)
 public interface PlanDecomposer {
 
     /** @param brief the goal, constraints and, for a rewrite, the previous plan and feedback ({@link Briefs#decomposition}) */

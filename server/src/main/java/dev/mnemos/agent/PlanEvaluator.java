@@ -13,8 +13,7 @@ import jakarta.enterprise.context.ApplicationScoped;
  * {@link EvaluationWriter} stores both with that version, apart from its text.
  */
 @ApplicationScoped
-@RegisterAiService(chatLanguageModelSupplier = MnemosModelSupplier.class,
-        chatMemoryProviderSupplier = RegisterAiService.NoChatMemoryProviderSupplier.class)
+@RegisterAiService(chatLanguageModelSupplier = MnemosModelSupplier.class, chatMemoryProviderSupplier = RegisterAiService.NoChatMemoryProviderSupplier.class)
 public interface PlanEvaluator {
 
     /** @param brief the goal, constraints and the plan to evaluate ({@link Briefs#evaluation}) */

@@ -13,8 +13,7 @@ import jakarta.enterprise.context.ApplicationScoped;
  * {@code prompts/analyze-requirements.txt}); {@link RequirementsWriter} writes them to the session.
  */
 @ApplicationScoped
-@RegisterAiService(chatLanguageModelSupplier = MnemosModelSupplier.class,
-        chatMemoryProviderSupplier = RegisterAiService.NoChatMemoryProviderSupplier.class)
+@RegisterAiService(chatLanguageModelSupplier = MnemosModelSupplier.class, chatMemoryProviderSupplier = RegisterAiService.NoChatMemoryProviderSupplier.class)
 public interface RequirementAnalyst {
 
     /** @param brief the user's message and what is known so far ({@link Briefs#analysis}) */

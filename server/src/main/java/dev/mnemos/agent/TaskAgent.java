@@ -24,7 +24,7 @@ public class TaskAgent {
     private final Map<Intent, IntentHandler> handlers = new EnumMap<>(Intent.class);
 
     public TaskAgent(AgentSessions sessions, IntentRouter router, Conversation conversation, TurnLanguage languages,
-                     Instance<IntentHandler> all) {
+            Instance<IntentHandler> all) {
         this.sessions = sessions;
         this.router = router;
         this.conversation = conversation;
@@ -36,7 +36,7 @@ public class TaskAgent {
      * Answers {@code message} of {@code userId} in session {@code sessionId}, or in a new session when it is null.
      *
      * @throws SessionNotFoundException when the session does not exist or belongs to another user
-     * @throws SessionEndedException    when the session has ended
+     * @throws SessionEndedException when the session has ended
      */
     public AgentTurn chat(String userId, String sessionId, String message) {
         String id = sessions.open(userId, sessionId);

@@ -33,6 +33,7 @@ final class AgentChat {
     }
 
     JsonPath get(String path) {
-        return given().auth().oauth2(token).when().get(path).then().log().ifValidationFails().statusCode(200).extract().jsonPath();
+        return given().auth().oauth2(token).when().get(path).then().log().ifValidationFails().statusCode(200).extract()
+                .jsonPath();
     }
 }

@@ -1,7 +1,7 @@
 package dev.mnemos.agent;
 
-import dev.mnemos.server.api.Tokens;
 import dev.mnemos.llm.ScriptedChatModel;
+import dev.mnemos.server.api.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
@@ -46,7 +46,8 @@ class AgentFlowTest {
         JsonPath state = chat.get("/v1/sessions/" + sessionId);
         assertThat(state.getList("constraints.text")).containsExactly("Budget 5000 yuan this time", "No flights");
         assertThat(state.getList("constraints.scope")).containsExactly("TASK", "UNKNOWN");
-        assertThat(state.getList("observations.text")).containsExactly("I prefer trains this time", "Always keep my plans short");
+        assertThat(state.getList("observations.text")).containsExactly("I prefer trains this time",
+                "Always keep my plans short");
         assertThat(state.getList("observations.scope")).containsExactly("TASK", "STABLE");
         assertThat(state.getList("observations.slot")).containsExactly(null, "output.format");
 

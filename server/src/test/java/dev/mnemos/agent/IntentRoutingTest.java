@@ -1,8 +1,8 @@
 package dev.mnemos.agent;
 
 import dev.langchain4j.model.chat.request.ChatRequest;
-import dev.mnemos.server.api.Tokens;
 import dev.mnemos.llm.ScriptedChatModel;
+import dev.mnemos.server.api.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
@@ -35,7 +35,7 @@ class IntentRoutingTest {
             "I'm thinking about running a marathon | INSUFFICIENT_INFO | EN",
             "Maybe I should get fit somehow | INSUFFICIENT_INFO | EN",
             "我想跑一次马拉松 | INSUFFICIENT_INFO | ZH",
-            "我得减肥了 | INSUFFICIENT_INFO | ZH"})
+            "我得减肥了 | INSUFFICIENT_INFO | ZH" })
     void insufficientInfoRecordsAndAsksOneQuestion(String message, Intent intent, Language lang) {
         script(intent);
         JsonPath answer = new AgentChat(token()).say(message);
@@ -57,7 +57,7 @@ class IntentRoutingTest {
             "What's the weather like? | UNRECOGNIZED | EN",
             "purple monkey dishwasher | UNRECOGNIZED | EN",
             "今天星期几？ | UNRECOGNIZED | ZH",
-            "嗯嗯嗯 | UNRECOGNIZED | ZH"})
+            "嗯嗯嗯 | UNRECOGNIZED | ZH" })
     void ventingAndUnrecognizedRecordNothingAndPlanNothing(String message, Intent intent, Language lang) {
         script(intent);
         JsonPath answer = new AgentChat(token()).say(message);
@@ -77,7 +77,7 @@ class IntentRoutingTest {
             "Let's get going, I'd like the plan | READY_TO_DECOMPOSE | EN",
             "Alright, what should I do first? | READY_TO_DECOMPOSE | EN",
             "好了，给我安排一下吧 | READY_TO_DECOMPOSE | ZH",
-            "那就这么定了，出方案吧 | READY_TO_DECOMPOSE | ZH"})
+            "那就这么定了，出方案吧 | READY_TO_DECOMPOSE | ZH" })
     void readyToDecomposeWritesAnEvaluatedPlan(String message, Intent intent, Language lang) {
         AgentChat chat = new AgentChat(token());
         script(Intent.INSUFFICIENT_INFO);
@@ -98,7 +98,7 @@ class IntentRoutingTest {
             "Let's go back to the first version | ROLLBACK_PLAN | EN",
             "回到第1版 | ROLLBACK_PLAN | ZH",
             "That's all, thanks | END_TASK | EN",
-            "好了，就这样吧，结束 | END_TASK | ZH"})
+            "好了，就这样吧，结束 | END_TASK | ZH" })
     void planCommandsActOnTheExistingPlan(String message, Intent intent, Language lang) {
         AgentChat chat = new AgentChat(token());
         script(Intent.INSUFFICIENT_INFO);

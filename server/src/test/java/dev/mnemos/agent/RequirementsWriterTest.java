@@ -24,13 +24,16 @@ class RequirementsWriterTest {
     void constraintsKeepTheirScopeAndPreferencesBecomeObservationsWithTheirOwnWords() {
         Requirements req = new Requirements("learn Spanish", List.of(
                 new Finding("budget 20 euros this time", Finding.Kind.CONSTRAINT, Scope.TASK, null),
-                new Finding("always answer in Chinese", Finding.Kind.INSTRUCTION, Scope.STABLE, "output.language")), "How long?");
+                new Finding("always answer in Chinese", Finding.Kind.INSTRUCTION, Scope.STABLE, "output.language")),
+                "How long?");
         SessionPatch patch = writer.patch(call(state(null, null, List.of()), req));
         assertThat(patch.goal()).isEqualTo("learn Spanish");
-        assertThat(patch.addConstraints()).extracting(c -> c.text() + "|" + c.scope()).containsExactly("budget 20 euros this time|TASK");
+        assertThat(patch.addConstraints()).extracting(c -> c.text() + "|" + c.scope())
+                .containsExactly("budget 20 euros this time|TASK");
         Observation o = patch.addObservations().get(0);
-        assertThat(List.<Object>of(o.kind(), o.scope(), o.slot(), o.evidence(), o.explicit()))
-                .containsExactly(Observation.Kind.INSTRUCTION, Scope.STABLE, "output.language", "always answer in Chinese", true);
+        assertThat(List.<Object> of(o.kind(), o.scope(), o.slot(), o.evidence(), o.explicit()))
+                .containsExactly(Observation.Kind.INSTRUCTION, Scope.STABLE, "output.language", "always answer in Chinese",
+                        true);
         assertThat(patch.addOpenQuestions()).containsExactly("How long?");
         assertThat(patch.stepPointer()).isEqualTo(TaskStep.COLLECT_CONSTRAINTS.pointer());
     }
@@ -48,7 +51,8 @@ class RequirementsWriterTest {
     @Test
     void theStepPointerNeverMovesBack() {
         StepPointer evaluated = TaskStep.PLAN_EVALUATED.pointer();
-        SessionPatch patch = writer.patch(call(state("learn Spanish", evaluated, List.of()), new Requirements(null, null, null)));
+        SessionPatch patch = writer
+                .patch(call(state("learn Spanish", evaluated, List.of()), new Requirements(null, null, null)));
         assertThat(patch.stepPointer()).isEqualTo(evaluated);
     }
 

@@ -1,8 +1,8 @@
 package dev.mnemos.agent;
 
 import dev.langchain4j.model.chat.request.ChatRequest;
-import dev.mnemos.server.api.Tokens;
 import dev.mnemos.llm.ScriptedChatModel;
+import dev.mnemos.server.api.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
@@ -63,18 +63,19 @@ class ScriptedFlowTest {
         return "```json\n" + switch (Prompts.name(request)) {
             case "route-intent" -> user.contains("draft it") ? "{\"intent\":\"READY_TO_DECOMPOSE\"}"
                     : user.contains("plan 1") ? "{\"intent\":\"ROLLBACK_PLAN\",\"planVersion\":1}"
-                    : "{\"intent\":\"INSUFFICIENT_INFO\",\"planVersion\":null,\"reason\":\"more to know\"}";
+                            : "{\"intent\":\"INSUFFICIENT_INFO\",\"planVersion\":null,\"reason\":\"more to know\"}";
             case "analyze-requirements" -> user.contains("learn Spanish") && !user.contains("## Goal\nlearn")
                     ? "{\"goal\":\"learn Spanish\",\"findings\":[],\"question\":\"How long do you have?\"}"
                     : user.contains("3 months") && user.contains("## Message\nI have")
-                    ? "{\"goal\":null,\"findings\":[{\"text\":\"3 months\",\"kind\":\"CONSTRAINT\",\"scope\":\"TASK\"},"
-                    + "{\"text\":\"only 20 euros\",\"kind\":\"CONSTRAINT\",\"scope\":\"TASK\"}],\"question\":null}"
-                    : "{\"findings\":[]}";
+                            ? "{\"goal\":null,\"findings\":[{\"text\":\"3 months\",\"kind\":\"CONSTRAINT\",\"scope\":\"TASK\"},"
+                                    + "{\"text\":\"only 20 euros\",\"kind\":\"CONSTRAINT\",\"scope\":\"TASK\"}],\"question\":null}"
+                            : "{\"findings\":[]}";
             case "decompose-plan" -> user.contains("Write plan version 1")
                     ? "{\"title\":\"Spanish\",\"steps\":[\"Duolingo daily\",\"Podcast weekly\",\"Talk to a tutor\"]}"
                     : "{\"title\":\"Spanish v2\",\"steps\":[\"Duolingo daily\",\"Review every Sunday\",\"Tutor monthly\"]}";
             case "evaluate-plan" -> user.contains("Evaluate plan version 1")
-                    ? "{\"score\":5,\"feedback\":\"No weekly review\"}" : "{\"score\":9,\"feedback\":\"Solid\"}";
+                    ? "{\"score\":5,\"feedback\":\"No weekly review\"}"
+                    : "{\"score\":9,\"feedback\":\"Solid\"}";
             default -> "{}";
         } + "\n```";
     }

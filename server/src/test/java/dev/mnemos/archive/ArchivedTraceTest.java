@@ -1,8 +1,8 @@
 package dev.mnemos.archive;
 
-import dev.mnemos.server.api.Tokens;
 import dev.mnemos.injection.TripAi;
 import dev.mnemos.llm.ScriptedChatModel;
+import dev.mnemos.server.api.Tokens;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
@@ -24,10 +24,14 @@ import static org.hamcrest.Matchers.not;
 @QuarkusTest
 class ArchivedTraceTest {
 
-    @Inject TripAi ai;
-    @Inject ScriptedChatModel model;
-    @Inject SessionStore store;
-    @Inject RedisDataSource redis;
+    @Inject
+    TripAi ai;
+    @Inject
+    ScriptedChatModel model;
+    @Inject
+    SessionStore store;
+    @Inject
+    RedisDataSource redis;
 
     @Test
     void traceOutlivesTheSessionKeysAndForgetRemovesTheFactFromIt() {

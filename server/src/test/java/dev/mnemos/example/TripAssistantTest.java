@@ -23,16 +23,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 @QuarkusTest
 class TripAssistantTest {
 
-    @Inject TripAssistant assistant;
-    @Inject SessionStore sessions;
-    @Inject PromotionService promotion;
-    @Inject ScriptedChatModel model;
+    @Inject
+    TripAssistant assistant;
+    @Inject
+    SessionStore sessions;
+    @Inject
+    PromotionService promotion;
+    @Inject
+    ScriptedChatModel model;
 
     @BeforeEach
     void scriptedModel() {
         model.reset();
         model.script(request -> request.messages().get(0) instanceof SystemMessage s && s.text().contains("itinerary")
-                ? "1. Day 1: Gion\n2. Day 2: Arashiyama\n3. Day 3: Nara" : "Go in April, for the blossoms.");
+                ? "1. Day 1: Gion\n2. Day 2: Arashiyama\n3. Day 3: Nara"
+                : "Go in April, for the blossoms.");
     }
 
     @Test

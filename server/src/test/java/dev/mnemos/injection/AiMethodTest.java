@@ -32,9 +32,17 @@ class AiMethodTest {
 
     /** Stands in for the generated {@code $$QuarkusImpl}, whose parameters carry no annotations. */
     static class Impl implements Service {
-        public String annotated(String topic, String sessionId, String message) { return null; }
-        public String implicit(String sessionId, String message) { return null; }
-        public String noMemoryId(String message) { return null; }
+        public String annotated(String topic, String sessionId, String message) {
+            return null;
+        }
+
+        public String implicit(String sessionId, String message) {
+            return null;
+        }
+
+        public String noMemoryId(String message) {
+            return null;
+        }
     }
 
     @Test
@@ -43,8 +51,8 @@ class AiMethodTest {
         assertThat(m.memoryIdIndex()).isEqualTo(1);
         assertThat(m.userMessageIndex()).isEqualTo(2);
         assertThat(m.step()).isEqualTo("s");
-        assertThat(m.sessionId(new Object[]{"t", "s-9", "hi"})).isEqualTo("s-9");
-        assertThat(m.userMessage(new Object[]{"t", "s-9", "hi"})).isEqualTo("hi");
+        assertThat(m.sessionId(new Object[] { "t", "s-9", "hi" })).isEqualTo("s-9");
+        assertThat(m.userMessage(new Object[] { "t", "s-9", "hi" })).isEqualTo("hi");
     }
 
     @Test
@@ -57,7 +65,7 @@ class AiMethodTest {
     @Test
     void missingOrBlankSessionIdIsRefused() throws Exception {
         AiMethod m = AiMethod.of(Impl.class.getMethod("implicit", String.class, String.class));
-        assertThatThrownBy(() -> m.sessionId(new Object[]{" ", "hi"})).isInstanceOf(MissingMemoryIdException.class);
+        assertThatThrownBy(() -> m.sessionId(new Object[] { " ", "hi" })).isInstanceOf(MissingMemoryIdException.class);
         assertThatThrownBy(() -> AiMethod.of(Impl.class.getMethod("noMemoryId", String.class)))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("@MemoryId");
     }

@@ -22,7 +22,8 @@ final class FakeSessionStore implements SessionStore {
     final Map<String, SessionState> states = new ConcurrentHashMap<>();
     final List<SessionPatch> written = new ArrayList<>();
     /** Runs before every write; may change the stored state to simulate a concurrent writer. */
-    volatile Runnable beforeWrite = () -> { };
+    volatile Runnable beforeWrite = () -> {
+    };
     volatile RuntimeException failure;
 
     void put(SessionState state) {
@@ -36,7 +37,8 @@ final class FakeSessionStore implements SessionStore {
     @Override
     public SessionState recent(String sessionId, int latestPlans) {
         SessionState s = get(sessionId);
-        List<dev.mnemos.session.PlanVersion> plans = s.plans().subList(Math.max(0, s.plans().size() - latestPlans), s.plans().size());
+        List<dev.mnemos.session.PlanVersion> plans = s.plans().subList(Math.max(0, s.plans().size() - latestPlans),
+                s.plans().size());
         return new SessionState(s.sessionId(), s.userId(), s.version(), s.createdAt(), s.updatedAt(), s.status(), s.goal(),
                 s.context(), s.constraints(), s.openQuestions(), s.collected(), s.stepPointer(), plans, s.observations(),
                 s.summary(), s.forkedFrom());
@@ -56,7 +58,7 @@ final class FakeSessionStore implements SessionStore {
 
     @Override
     public synchronized long write(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion,
-                                   String note, String actor) {
+            String note, String actor) {
         beforeWrite.run();
         SessionState current = get(sessionId);
         if (owner != null && !owner.equals(current.userId())) {
@@ -71,7 +73,10 @@ final class FakeSessionStore implements SessionStore {
         return next.version();
     }
 
-    @Override public SessionState create(String userId, SessionPatch initial, String actor) { throw new UnsupportedOperationException(); }
+    @Override
+    public SessionState create(String userId, SessionPatch initial, String actor) {
+        throw new UnsupportedOperationException();
+    }
 
     @Override
     public Optional<SessionState> createIfAbsent(String sessionId, String userId, SessionPatch initial, String actor) {
@@ -81,12 +86,43 @@ final class FakeSessionStore implements SessionStore {
         return states.putIfAbsent(sessionId, fresh) == null ? Optional.of(fresh) : Optional.empty();
     }
 
-    @Override public String owner(String sessionId) { return get(sessionId).userId(); }
-    @Override public SessionState at(String sessionId, long version) { throw new UnsupportedOperationException(); }
-    @Override public List<SessionEvent> events(String sessionId, long fromVersion, int limit) { return new ArrayList<>(); }
-    @Override public SessionState rollback(String sessionId, long toVersion, OptionalLong expectedVersion, String actor) { throw new UnsupportedOperationException(); }
-    @Override public SessionState fork(String sessionId, long fromVersion, String actor) { throw new UnsupportedOperationException(); }
-    @Override public SessionState end(String sessionId, String actor) { throw new UnsupportedOperationException(); }
-    @Override public void delete(String sessionId) { states.remove(sessionId); }
-    @Override public List<String> liveSessions(String userId) { return List.of(); }
+    @Override
+    public String owner(String sessionId) {
+        return get(sessionId).userId();
+    }
+
+    @Override
+    public SessionState at(String sessionId, long version) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public List<SessionEvent> events(String sessionId, long fromVersion, int limit) {
+        return new ArrayList<>();
+    }
+
+    @Override
+    public SessionState rollback(String sessionId, long toVersion, OptionalLong expectedVersion, String actor) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public SessionState fork(String sessionId, long fromVersion, String actor) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public SessionState end(String sessionId, String actor) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void delete(String sessionId) {
+        states.remove(sessionId);
+    }
+
+    @Override
+    public List<String> liveSessions(String userId) {
+        return List.of();
+    }
 }

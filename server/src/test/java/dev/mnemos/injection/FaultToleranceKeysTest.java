@@ -39,10 +39,14 @@ class FaultToleranceKeysTest {
         }
     }
 
-    @Inject ProfileReader reader;
-    @Inject ScriptedProfileSource profiles;
-    @Inject ExtractionModel extraction;
-    @Inject ScriptedChatModel model;
+    @Inject
+    ProfileReader reader;
+    @Inject
+    ScriptedProfileSource profiles;
+    @Inject
+    ExtractionModel extraction;
+    @Inject
+    ScriptedChatModel model;
 
     @AfterEach
     void tearDown() {
@@ -66,7 +70,8 @@ class FaultToleranceKeysTest {
         ProfileSnapshot slow = reader.load(user);
         long elapsedMs = (System.nanoTime() - start) / 1_000_000;
 
-        assertThat(slow.status()).as("1 s is within the 2 s default, not within 200 ms").isEqualTo(ProfileSnapshot.Status.MISSING);
+        assertThat(slow.status()).as("1 s is within the 2 s default, not within 200 ms")
+                .isEqualTo(ProfileSnapshot.Status.MISSING);
         assertThat(elapsedMs).as("abandoned after the configured 200 ms").isLessThan(900);
         profiles.delay(Duration.ZERO);
         assertThat(reader.load(user).status()).isEqualTo(ProfileSnapshot.Status.LOADED);

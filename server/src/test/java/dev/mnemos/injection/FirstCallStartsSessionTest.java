@@ -38,11 +38,16 @@ class FirstCallStartsSessionTest {
 
     private static final int THREADS = 8;
 
-    @Inject TripAi ai;
-    @Inject ScriptedChatModel model;
-    @Inject SessionStore store;
-    @Inject StepTraceStore traces;
-    @Inject PromotionService promotion;
+    @Inject
+    TripAi ai;
+    @Inject
+    ScriptedChatModel model;
+    @Inject
+    SessionStore store;
+    @Inject
+    StepTraceStore traces;
+    @Inject
+    PromotionService promotion;
 
     @BeforeEach
     void setUp() {
@@ -153,7 +158,8 @@ class FirstCallStartsSessionTest {
         assertThat(events).filteredOn(e -> e.type() == SessionEvent.Type.CREATE).hasSize(1);
         assertThat(events).filteredOn(e -> e.type() == SessionEvent.Type.PATCH).hasSize(THREADS);
         assertThat(traces.all(id)).hasSize(THREADS)
-                .allSatisfy(trace -> assertThat(trace.read().sessionVersion()).as("every call read the new session").isEqualTo(1));
+                .allSatisfy(
+                        trace -> assertThat(trace.read().sessionVersion()).as("every call read the new session").isEqualTo(1));
         assertThat(store.liveSessions("anonymous")).contains(id);
     }
 

@@ -34,15 +34,23 @@ import java.util.stream.IntStream;
 class InjectionBenchmark {
 
     private static final String ANSWER = "Day 1: Fushimi Inari at dawn, then Tofuku-ji. ".repeat(6);
-    private static final String PLAN = "1. Arrive at Kyoto station and leave luggage.\n2. Visit the temples of the east.\n".repeat(10);
+    private static final String PLAN = "1. Arrive at Kyoto station and leave luggage.\n2. Visit the temples of the east.\n"
+            .repeat(10);
 
-    @Inject StepCycle cycle;
-    @Inject SessionStore store;
-    @Inject RedisDataSource redis;
-    @Inject ScriptedProfileSource profiles;
-    @Inject MemoryContext memory;
-    @Inject InjectionConfig config;
-    @Inject io.micrometer.core.instrument.MeterRegistry meters;
+    @Inject
+    StepCycle cycle;
+    @Inject
+    SessionStore store;
+    @Inject
+    RedisDataSource redis;
+    @Inject
+    ScriptedProfileSource profiles;
+    @Inject
+    MemoryContext memory;
+    @Inject
+    InjectionConfig config;
+    @Inject
+    io.micrometer.core.instrument.MeterRegistry meters;
 
     private final StringBuilder report = new StringBuilder();
     private AiMethod answer;
@@ -53,7 +61,8 @@ class InjectionBenchmark {
         answer = AiMethod.of(BenchSteps.class.getMethod("answer", String.class, String.class));
         plan = AiMethod.of(BenchSteps.class.getMethod("plan", String.class, String.class));
         line("Mnemos read-before-write benchmark  (cores: %d, load average at start: %.2f)",
-                Runtime.getRuntime().availableProcessors(), java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+                Runtime.getRuntime().availableProcessors(),
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         line("step overhead = load session + profile, render block, CAS write-back, trace write; model excluded");
         singleSession(300);
         overheadAtOneClient(Integer.getInteger("bench.sessions", 10), Integer.getInteger("bench.steps", 1000));
@@ -148,7 +157,8 @@ class InjectionBenchmark {
         double seconds = (System.nanoTime() - start) / 1e9;
         pool.shutdown();
         Percentiles rawP = Percentiles.of(raw);
-        Percentiles stepP = Percentiles.of(java.util.Arrays.stream(latencies).flatMapToLong(java.util.Arrays::stream).toArray());
+        Percentiles stepP = Percentiles
+                .of(java.util.Arrays.stream(latencies).flatMapToLong(java.util.Arrays::stream).toArray());
         line("");
         line("== %d clients: one session each, %d steps each (in-process, no HTTP)", clients, steps);
         line("raw Redis GET round trip : %s", rawP);
@@ -185,7 +195,7 @@ class InjectionBenchmark {
     private void step(String id, int i) throws Exception {
         AiMethod method = i % 10 == 0 ? plan : answer;
         String result = i % 10 == 0 ? PLAN + "(v" + i + ")" : ANSWER + i;
-        cycle.run(method, new Object[]{id, "step " + i + ": what is next?"}, () -> result);
+        cycle.run(method, new Object[] { id, "step " + i + ": what is next?" }, () -> result);
     }
 
     private String newSession() {
@@ -194,7 +204,8 @@ class InjectionBenchmark {
                 "prefers option " + i + " when travelling in Japan", 0.5 + i / 40.0)).toList());
         SessionPatch.Builder patch = SessionPatch.builder().goal("plan a 5-day trip to Kyoto and Nara in April")
                 .context("two adults, first visit");
-        IntStream.rangeClosed(1, 5).forEach(i -> patch.addConstraint(new Constraint(null, "constraint " + i + " of the trip", Scope.TASK, "user")));
+        IntStream.rangeClosed(1, 5).forEach(
+                i -> patch.addConstraint(new Constraint(null, "constraint " + i + " of the trip", Scope.TASK, "user")));
         return store.create(user, patch.build(), "bench").sessionId();
     }
 
@@ -210,7 +221,8 @@ class InjectionBenchmark {
 
     private double[] phaseTotals() {
         return java.util.stream.Stream.of("load", "render", "write")
-                .mapToDouble(p -> meters.timer("mnemos.injection." + p).totalTime(java.util.concurrent.TimeUnit.MILLISECONDS)).toArray();
+                .mapToDouble(p -> meters.timer("mnemos.injection." + p).totalTime(java.util.concurrent.TimeUnit.MILLISECONDS))
+                .toArray();
     }
 
     private static long[] window(long[][] bySession, int from, int to) {
@@ -242,12 +254,13 @@ class InjectionBenchmark {
             profiles.set(user, profile.subList(Math.max(0, profile.size() - 50), profile.size()));
             String id = store.create(user, SessionPatch.builder()
                     .goal("conversation between " + conversation.speakerA() + " and " + conversation.speakerB()
-                            + ", session " + task.index()).context(task.date()).build(), "bench").sessionId();
+                            + ", session " + task.index())
+                    .context(task.date()).build(), "bench").sessionId();
             int sessionTokens = 0;
             for (int i = 0; i < task.turns().size(); i++) {
                 String line = task.turns().get(i).line();
                 String[] injected = new String[1];
-                cycle.run(turn, new Object[]{id, line}, () -> {
+                cycle.run(turn, new Object[] { id, line }, () -> {
                     injected[0] = memory.block();
                     return "ok";
                 });

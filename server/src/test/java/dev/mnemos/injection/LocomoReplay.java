@@ -39,7 +39,8 @@ final class LocomoReplay {
             List<Task> tasks = new ArrayList<>();
             for (int k = 1; conversation.has("session_" + k); k++) {
                 List<Turn> turns = new ArrayList<>();
-                conversation.path("session_" + k).forEach(t -> turns.add(new Turn(t.path("speaker").asText(), t.path("text").asText())));
+                conversation.path("session_" + k)
+                        .forEach(t -> turns.add(new Turn(t.path("speaker").asText(), t.path("text").asText())));
                 tasks.add(new Task(k, conversation.path("session_" + k + "_date_time").asText(), turns,
                         observations(sample.path("observation").path("session_" + k + "_observation"))));
             }

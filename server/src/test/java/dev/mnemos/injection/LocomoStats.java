@@ -3,8 +3,8 @@ package dev.mnemos.injection;
 /** Block size against history size over the LoCoMo replay, bucketed by session number and by turn in session. */
 final class LocomoStats {
 
-    private static final int[][] SESSION_BUCKETS = {{1, 1}, {2, 5}, {6, 10}, {11, 20}, {21, 40}};
-    private static final int[][] TURN_BUCKETS = {{1, 5}, {6, 10}, {11, 20}, {21, 40}, {41, 1000}};
+    private static final int[][] SESSION_BUCKETS = { { 1, 1 }, { 2, 5 }, { 6, 10 }, { 11, 20 }, { 21, 40 } };
+    private static final int[][] TURN_BUCKETS = { { 1, 5 }, { 6, 10 }, { 11, 20 }, { 21, 40 }, { 41, 1000 } };
 
     private final long[][] bySession = new long[SESSION_BUCKETS.length][4];
     private final long[][] byTurn = new long[TURN_BUCKETS.length][4];
@@ -27,7 +27,8 @@ final class LocomoStats {
     }
 
     void print(Lines out) {
-        out.line("steps %d; block tokens mean %.0f, max %d; all block tokens / all full-history tokens = %.1f%%; steps with block <= 10%% of full history: %.1f%%",
+        out.line(
+                "steps %d; block tokens mean %.0f, max %d; all block tokens / all full-history tokens = %.1f%%; steps with block <= 10%% of full history: %.1f%%",
                 steps, block / (double) steps, maxBlock, 100.0 * block / history, 100.0 * within10 / steps);
         out.line("by session number (full history = every earlier turn of the conversation):");
         out.line("  %-9s %7s %12s %16s %8s", "sessions", "steps", "block(mean)", "history(mean)", "ratio");

@@ -4,10 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import dev.langchain4j.model.chat.ChatModel;
+import dev.mnemos.llm.ScriptedChatModel;
 import dev.mnemos.server.llm.ChatModelProducer;
 import dev.mnemos.server.llm.ModelConfig;
-import java.util.Optional;
-import dev.mnemos.llm.ScriptedChatModel;
 import dev.mnemos.session.Constraint;
 import dev.mnemos.session.Scope;
 import dev.mnemos.session.SessionIds;
@@ -24,6 +23,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,10 +42,14 @@ class OpenAiStubInjectionTest {
              "choices":[{"index":0,"message":{"role":"assistant","content":"stub says: book the ryokan"},"finish_reason":"stop"}],
              "usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15}}""";
 
-    @Inject TripAi ai;
-    @Inject ScriptedChatModel model;
-    @Inject SessionStore store;
-    @Inject ProfileSource profileSource;
+    @Inject
+    TripAi ai;
+    @Inject
+    ScriptedChatModel model;
+    @Inject
+    SessionStore store;
+    @Inject
+    ProfileSource profileSource;
 
     private final List<String> bodies = new CopyOnWriteArrayList<>();
     private final List<String> authorizations = new CopyOnWriteArrayList<>();
@@ -72,12 +76,29 @@ class OpenAiStubInjectionTest {
     }
 
     private record StubLlmConfig(String url) implements ModelConfig {
-        public Provider provider() { return Provider.OPENAI; }
-        public Optional<String> baseUrl() { return Optional.of(url); }
-        public String apiKey() { return "stub-key"; }
-        public String modelName() { return "stub-model"; }
-        public double temperature() { return 0; }
-        public Duration timeout() { return Duration.ofSeconds(10); }
+        public Provider provider() {
+            return Provider.OPENAI;
+        }
+
+        public Optional<String> baseUrl() {
+            return Optional.of(url);
+        }
+
+        public String apiKey() {
+            return "stub-key";
+        }
+
+        public String modelName() {
+            return "stub-model";
+        }
+
+        public double temperature() {
+            return 0;
+        }
+
+        public Duration timeout() {
+            return Duration.ofSeconds(10);
+        }
     }
 
     @AfterEach
@@ -88,7 +109,8 @@ class OpenAiStubInjectionTest {
     @Test
     void memoryBlockReachesTheOpenAiRequestBody() throws IOException {
         String user = "u-" + SessionIds.newId();
-        ((ScriptedProfileSource) profileSource).set(user, List.of(new ProfileLine("f1", "FORMAT", null, "likes short answers", 0.9)));
+        ((ScriptedProfileSource) profileSource).set(user,
+                List.of(new ProfileLine("f1", "FORMAT", null, "likes short answers", 0.9)));
         String id = store.create(user, SessionPatch.builder().goal("two days in Nara 奈良")
                 .addConstraint(new Constraint(null, "no car rental", Scope.TASK, "user")).build(), "test").sessionId();
 

@@ -25,14 +25,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 @QuarkusTest
 class RedisChatMemoryTest {
 
-    @Inject RequestScopedTripAi requestScoped;
-    @Inject TripAi applicationScoped;
-    @Inject ScriptedChatModel model;
-    @Inject SessionStore store;
-    @Inject RedisChatMemoryStore chatStore;
-    @Inject InjectionConfig config;
-    @Inject SessionConfig sessionConfig;
-    @Inject RedisDataSource redis;
+    @Inject
+    RequestScopedTripAi requestScoped;
+    @Inject
+    TripAi applicationScoped;
+    @Inject
+    ScriptedChatModel model;
+    @Inject
+    SessionStore store;
+    @Inject
+    RedisChatMemoryStore chatStore;
+    @Inject
+    InjectionConfig config;
+    @Inject
+    SessionConfig sessionConfig;
+    @Inject
+    RedisDataSource redis;
 
     @BeforeEach
     void setUp() {

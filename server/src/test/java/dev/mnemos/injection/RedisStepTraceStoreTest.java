@@ -15,9 +15,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 @QuarkusTest
 class RedisStepTraceStoreTest {
 
-    @Inject StepTraceStore traces;
-    @Inject InjectionConfig config;
-    @Inject RedisDataSource redis;
+    @Inject
+    StepTraceStore traces;
+    @Inject
+    InjectionConfig config;
+    @Inject
+    RedisDataSource redis;
 
     private static StepTrace trace(String id, long version) {
         return new StepTrace(id, "u-1", version, "chat", "TripAi.chat", Instant.parse("2026-01-01T00:00:00Z"),

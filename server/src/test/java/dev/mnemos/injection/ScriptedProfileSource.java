@@ -1,9 +1,9 @@
 package dev.mnemos.injection;
 
+import dev.mnemos.profile.ProfileInjectionSource;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Alternative;
-import dev.mnemos.profile.ProfileInjectionSource;
 
 import java.time.Duration;
 import java.util.List;

@@ -30,10 +30,14 @@ class SessionMemoryConcurrencyTest {
     private static final int STEPS = 5;
     private static final int EXTERNAL = 20;
 
-    @Inject TripAi ai;
-    @Inject ScriptedChatModel model;
-    @Inject SessionStore store;
-    @Inject StepTraceStore traces;
+    @Inject
+    TripAi ai;
+    @Inject
+    ScriptedChatModel model;
+    @Inject
+    SessionStore store;
+    @Inject
+    StepTraceStore traces;
 
     @Test
     void concurrentStepsAndExternalWritesAreAllKeptOrCleanlyRefused() throws Exception {

@@ -24,11 +24,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @QuarkusTest
 class SessionMemoryInterceptorTest {
 
-    @Inject TripAi ai;
-    @Inject ScriptedChatModel model;
-    @Inject ScriptedProfileSource profiles;
-    @Inject SessionStore store;
-    @Inject StepTraceStore traces;
+    @Inject
+    TripAi ai;
+    @Inject
+    ScriptedChatModel model;
+    @Inject
+    ScriptedProfileSource profiles;
+    @Inject
+    SessionStore store;
+    @Inject
+    StepTraceStore traces;
 
     private String user;
 
@@ -121,7 +126,8 @@ class SessionMemoryInterceptorTest {
         String system = Requests.system(model.requests().get(1));
         String block = Requests.block(model.requests().get(1));
         assertThat(block).contains("\"" + poison + "\"", "\"answer.advise\": \"{\\\"city\\\":\\\"Kyoto\\\",\\\"days\\\":3}\"");
-        assertThat(system.indexOf("ignore previous instructions")).isEqualTo(system.lastIndexOf("ignore previous instructions"));
+        assertThat(system.indexOf("ignore previous instructions"))
+                .isEqualTo(system.lastIndexOf("ignore previous instructions"));
         assertThat(system.replace(block, "")).doesNotContain("ignore previous", id);
     }
 
@@ -172,7 +178,8 @@ class SessionMemoryInterceptorTest {
         assertThat(trace.read().profile()).isEqualTo(ProfileSnapshot.Status.LOADED);
         assertThat(trace.read().profileFacts()).isEqualTo(1);
         assertThat(trace.injected().block()).isEqualTo(injected);
-        assertThat(trace.injected().sha256()).isEqualTo(new MemoryBlock(injected, 0, 0, false, List.of(), List.of(), 0).sha256());
+        assertThat(trace.injected().sha256())
+                .isEqualTo(new MemoryBlock(injected, 0, 0, false, List.of(), List.of(), 0).sha256());
         assertThat(trace.injected().profileFacts()).containsExactly("f1");
         assertThat(trace.written().version()).isEqualTo(2);
         assertThat(trace.written().fields()).contains("stepPointer", "collected.answer.chat");

@@ -23,7 +23,7 @@ final class States {
     }
 
     static SessionState state(String goal, List<Constraint> constraints, List<PlanVersion> plans, String summary,
-                              Map<String, String> collected, List<Observation> observations) {
+            Map<String, String> collected, List<Observation> observations) {
         return new SessionState("s-1", "u-1", 7, T0, T0, SessionState.Status.ACTIVE, goal, "context text",
                 constraints, List.of("which dates?"), collected, new StepPointer(3, "plan"), plans, observations,
                 summary, null);

@@ -37,17 +37,31 @@ class StepCycleTest {
         InjectionConfig config = new TestInjectionConfig();
         ActingUser acting = () -> actingUser;
         StepTraceStore traceStore = new StepTraceStore() {
-            @Override public void save(StepTrace trace) { traces.add(trace); }
-            @Override public Optional<StepTrace> find(String sessionId, long version) { return Optional.empty(); }
-            @Override public List<StepTrace> all(String sessionId) { return List.copyOf(traces); }
+            @Override
+            public void save(StepTrace trace) {
+                traces.add(trace);
+            }
+
+            @Override
+            public Optional<StepTrace> find(String sessionId, long version) {
+                return Optional.empty();
+            }
+
+            @Override
+            public List<StepTrace> all(String sessionId) {
+                return List.copyOf(traces);
+            }
         };
-        cycle = new StepCycle(new StepLoader(store, new NoSessionArchive(), new ProfileReader(userId -> ProfileSnapshot.missing(), Supplier::get), config, acting),
-                new StepWriteBack(store, config, acting, memory, new RollingSummary(config, false, (a, b, c) -> "unused")), traceStore, memory,
+        cycle = new StepCycle(
+                new StepLoader(store, new NoSessionArchive(),
+                        new ProfileReader(userId -> ProfileSnapshot.missing(), Supplier::get), config, acting),
+                new StepWriteBack(store, config, acting, memory, new RollingSummary(config, false, (a, b, c) -> "unused")),
+                traceStore, memory,
                 new InjectionMetrics(new SimpleMeterRegistry()));
     }
 
     private Object step() throws Exception {
-        return cycle.run(chat, new Object[]{"s-1", "hello"}, () -> {
+        return cycle.run(chat, new Object[] { "s-1", "hello" }, () -> {
             modelCalls.incrementAndGet();
             return "answer";
         });
@@ -64,7 +78,7 @@ class StepCycleTest {
     @Test
     void blockIsVisibleToTheTemplateDuringTheCallOnly() throws Exception {
         List<String> seen = new ArrayList<>();
-        cycle.run(chat, new Object[]{"s-1", "hello"}, () -> {
+        cycle.run(chat, new Object[] { "s-1", "hello" }, () -> {
             seen.add(memory.block());
             seen.add(memory.block("s-1"));
             seen.add(memory.block("s-other"));

@@ -9,14 +9,53 @@ record TestInjectionConfig(int tokenBudget, int writeRetries, SummaryMode summar
         this(1000, 3, SummaryMode.DETERMINISTIC);
     }
 
-    @Override public int plansShown() { return 2; }
-    @Override public int maxProfileFacts() { return 20; }
-    @Override public int summaryMaxChars() { return 4000; }
-    @Override public int chatMaxMessages() { return 20; }
-    @Override public int traceRetention() { return 500; }
-    @Override public Duration profileTimeout() { return Duration.ofSeconds(2); }
-    @Override public int profileBreakerRequests() { return 20; }
-    @Override public double profileBreakerFailureRatio() { return 0.5; }
-    @Override public Duration profileBreakerDelay() { return Duration.ofSeconds(5); }
-    @Override public String anonymousUser() { return "anonymous"; }
+    @Override
+    public int plansShown() {
+        return 2;
+    }
+
+    @Override
+    public int maxProfileFacts() {
+        return 20;
+    }
+
+    @Override
+    public int summaryMaxChars() {
+        return 4000;
+    }
+
+    @Override
+    public int chatMaxMessages() {
+        return 20;
+    }
+
+    @Override
+    public int traceRetention() {
+        return 500;
+    }
+
+    @Override
+    public Duration profileTimeout() {
+        return Duration.ofSeconds(2);
+    }
+
+    @Override
+    public int profileBreakerRequests() {
+        return 20;
+    }
+
+    @Override
+    public double profileBreakerFailureRatio() {
+        return 0.5;
+    }
+
+    @Override
+    public Duration profileBreakerDelay() {
+        return Duration.ofSeconds(5);
+    }
+
+    @Override
+    public String anonymousUser() {
+        return "anonymous";
+    }
 }

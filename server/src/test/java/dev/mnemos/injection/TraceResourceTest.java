@@ -1,7 +1,7 @@
 package dev.mnemos.injection;
 
-import dev.mnemos.server.api.Tokens;
 import dev.mnemos.llm.ScriptedChatModel;
+import dev.mnemos.server.api.Tokens;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
@@ -18,9 +18,12 @@ import static org.hamcrest.Matchers.is;
 @QuarkusTest
 class TraceResourceTest {
 
-    @Inject TripAi ai;
-    @Inject ScriptedChatModel model;
-    @Inject SessionStore store;
+    @Inject
+    TripAi ai;
+    @Inject
+    ScriptedChatModel model;
+    @Inject
+    SessionStore store;
 
     private String user;
     private String id;

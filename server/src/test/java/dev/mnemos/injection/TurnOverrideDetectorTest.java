@@ -8,7 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class TurnOverrideDetectorTest {
 
-    private static final ProfileLine ENGLISH = new ProfileLine("f1", "LANGUAGE", "output.language", "Always answer in English", 0.9);
+    private static final ProfileLine ENGLISH = new ProfileLine("f1", "LANGUAGE", "output.language", "Always answer in English",
+            0.9);
     private static final ProfileLine TABLES = new ProfileLine("f2", "FORMAT", "output.format", "prefers a table", 0.8);
 
     @Test
@@ -39,7 +40,8 @@ class TurnOverrideDetectorTest {
     @Test
     void formatOverrideIsDetected() {
         assertThat(TurnOverrideDetector.detect("give me bullet points instead", List.of(TABLES)))
-                .extracting(TurnOverride::slot, TurnOverride::value).containsExactly(org.assertj.core.groups.Tuple.tuple("output.format", "bullet list"));
+                .extracting(TurnOverride::slot, TurnOverride::value)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("output.format", "bullet list"));
     }
 
     @Test

@@ -8,8 +8,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 @QuarkusTest
 class AiServiceWiringTest {
-    @Inject EchoAi ai;
-    @Inject ScriptedChatModel model;
+    @Inject
+    EchoAi ai;
+    @Inject
+    ScriptedChatModel model;
 
     @Test
     void aiServiceReachesScriptedModelThroughSupplier() {

@@ -10,7 +10,8 @@ class ExtractionParserTest {
 
     @Test
     void readsFactsWithScopeAndCategory() {
-        assertThat(ExtractionParser.parse("Result: {\"facts\": [{\"text\": \"偏好中文\", \"category\": \"language\", \"scope\": \"stable\"}, \"Likes tea\"]}"))
+        assertThat(ExtractionParser.parse(
+                "Result: {\"facts\": [{\"text\": \"偏好中文\", \"category\": \"language\", \"scope\": \"stable\"}, \"Likes tea\"]}"))
                 .contains(List.of(new ExtractedFact("偏好中文", "LANGUAGE", "STABLE"), new ExtractedFact("Likes tea", null, null)));
     }
 

@@ -12,6 +12,7 @@ public class ModelConfigured implements QuarkusTestProfile {
 
     @Override
     public Map<String, String> getConfigOverrides() {
-        return Map.of("mnemos.llm.provider", "OPENAI", "mnemos.llm.base-url", "http://127.0.0.1:1", "quarkus.mnemos.llm.enabled", "true");
+        return Map.of("mnemos.llm.provider", "OPENAI", "mnemos.llm.base-url", "http://127.0.0.1:1",
+                "quarkus.mnemos.llm.enabled", "true");
     }
 }

@@ -1,11 +1,11 @@
 package dev.mnemos.llm;
 
-import dev.mnemos.agent.offline.OfflineChatModel;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.chat.request.ChatRequest;
+import dev.mnemos.agent.offline.OfflineChatModel;
 
 /** Reads what Mnemos sent to the scripted model. */
 public final class Prompts {

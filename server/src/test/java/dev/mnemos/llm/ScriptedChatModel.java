@@ -1,10 +1,10 @@
 package dev.mnemos.llm;
 
-import dev.mnemos.agent.offline.OfflineChatModel;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
+import dev.mnemos.agent.offline.OfflineChatModel;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Alternative;
@@ -22,7 +22,7 @@ import java.util.function.Function;
 @Alternative
 @Priority(1)
 @ApplicationScoped
-@Typed({ChatModel.class, ScriptedChatModel.class})
+@Typed({ ChatModel.class, ScriptedChatModel.class })
 public class ScriptedChatModel implements ChatModel {
 
     private final OfflineChatModel offline;

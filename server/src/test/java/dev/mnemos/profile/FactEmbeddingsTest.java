@@ -19,20 +19,20 @@ class FactEmbeddingsTest {
         });
         assertThat(broken.embed("likes tea")).isNull();
         assertThat(broken.embed("likes coffee")).isNull();
-        assertThat(FactEmbeddings.nearest(null, List.of(fact(1, "likes tea", new float[]{1, 0})), 0, 5)).isEmpty();
+        assertThat(FactEmbeddings.nearest(null, List.of(fact(1, "likes tea", new float[] { 1, 0 })), 0, 5)).isEmpty();
     }
 
     @Test
     void nearestRanksBySimilarityAndRespectsTheFloor() {
-        List<FactDraft> facts = List.of(fact(1, "a", new float[]{1, 0}), fact(2, "b", new float[]{0.7f, 0.7f}),
-                fact(3, "c", new float[]{0, 1}), fact(4, "no vector", null));
-        assertThat(FactEmbeddings.nearest(new float[]{1, 0.1f}, facts, 0.5, 5))
+        List<FactDraft> facts = List.of(fact(1, "a", new float[] { 1, 0 }), fact(2, "b", new float[] { 0.7f, 0.7f }),
+                fact(3, "c", new float[] { 0, 1 }), fact(4, "no vector", null));
+        assertThat(FactEmbeddings.nearest(new float[] { 1, 0.1f }, facts, 0.5, 5))
                 .extracting(s -> s.fact().id()).containsExactly(1L, 2L);
     }
 
     @Test
     void embeddingsRoundTripThroughBytes() {
-        float[] v = {0.25f, -1.5f, 3e-8f};
+        float[] v = { 0.25f, -1.5f, 3e-8f };
         assertThat(FactEmbeddings.decode(FactEmbeddings.encode(v))).containsExactly(v);
         assertThat(FactEmbeddings.encode(null)).isNull();
     }

@@ -8,13 +8,15 @@ class InstructionTest {
 
     @Test
     void readsForget() {
-        assertThat(Instruction.parse("forget where I live")).isEqualTo(new Instruction.Forget("forget where I live", "where I live"));
+        assertThat(Instruction.parse("forget where I live"))
+                .isEqualTo(new Instruction.Forget("forget where I live", "where I live"));
         assertThat(Instruction.parse("请忘记我住在哪里")).isInstanceOf(Instruction.Forget.class);
     }
 
     @Test
     void readsNoLonger() {
-        assertThat(Instruction.parse("I no longer like pizza.")).isEqualTo(new Instruction.NoLonger("I no longer like pizza.", "like pizza"));
+        assertThat(Instruction.parse("I no longer like pizza."))
+                .isEqualTo(new Instruction.NoLonger("I no longer like pizza.", "like pizza"));
         assertThat(Instruction.parse("我不再吃辣了")).isEqualTo(new Instruction.NoLonger("我不再吃辣了", "吃辣"));
     }
 

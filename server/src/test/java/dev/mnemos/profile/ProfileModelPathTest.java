@@ -1,10 +1,10 @@
 package dev.mnemos.profile;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.mnemos.server.api.Tokens;
 import dev.mnemos.llm.ModelConfigured;
 import dev.mnemos.llm.Prompts;
 import dev.mnemos.llm.ScriptedChatModel;
+import dev.mnemos.server.api.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
@@ -122,7 +122,8 @@ class ProfileModelPathTest {
     void modelSeesSmallIdsAndItsUpdateIsMappedBackToTheRealFact() {
         model.script(req -> "{\"operations\": [{\"op\": \"ADD\", \"text\": \"Lives in Beijing\"}]}");
         instruct("remember I live in Beijing").statusCode(200).body("path", equalTo("MODEL"));
-        model.script(req -> "```json\n{\"operations\": [{\"op\": \"UPDATE\", \"id\": 0, \"text\": \"Lives in Shanghai\"}]}\n```");
+        model.script(
+                req -> "```json\n{\"operations\": [{\"op\": \"UPDATE\", \"id\": 0, \"text\": \"Lives in Shanghai\"}]}\n```");
         instruct("I moved to Shanghai").statusCode(200)
                 .body("changes[0].action", equalTo("UPDATE"))
                 .body("changes[0].before", equalTo("Lives in Beijing"))
@@ -198,7 +199,8 @@ class ProfileModelPathTest {
 
     @Test
     void chineseFactsStayInTheirLanguage() {
-        model.script(req -> "{\"operations\": [{\"op\": \"ADD\", \"text\": \"以后用中文回答\", \"slot\": \"output.language\", \"category\": \"LANGUAGE\"}]}");
+        model.script(
+                req -> "{\"operations\": [{\"op\": \"ADD\", \"text\": \"以后用中文回答\", \"slot\": \"output.language\", \"category\": \"LANGUAGE\"}]}");
         instruct("以后用中文回答").statusCode(200)
                 .body("facts[0].text", equalTo("以后用中文回答"))
                 .body("facts[0].category", equalTo("LANGUAGE"));
@@ -208,7 +210,8 @@ class ProfileModelPathTest {
     void importUsesTheExtractionPromptAndDropsTaskScopedFacts() {
         model.script(req -> "{\"facts\": [{\"text\": \"偏好简洁的回答\", \"scope\": \"STABLE\"},"
                 + " {\"text\": \"Budget is 500 EUR this time\", \"scope\": \"TASK\"}]}");
-        given().auth().oauth2(token).contentType(ContentType.JSON).body(Map.of("text", "User prefers short answers. Budget 500 EUR."))
+        given().auth().oauth2(token).contentType(ContentType.JSON)
+                .body(Map.of("text", "User prefers short answers. Budget 500 EUR."))
                 .post("/v1/profile/import").then().statusCode(200).body("path", equalTo("MODEL"));
         assertThat(facts()).containsExactly("偏好简洁的回答");
         assertThat(Prompts.name(model.requests().get(0))).isEqualTo("fact-extraction");
@@ -232,8 +235,9 @@ class ProfileModelPathTest {
         assertThat(memories.size()).isBetween(1, 8);
         assertThat(memories.get(0).get("text").asText()).isEqualTo("Allergic to peanuts");
         assertThat(facts()).hasSize(10).doesNotContain("Allergic to peanuts");
-        try (var c = db.getConnection(); var st = c.prepareStatement(
-                "select count(*) from profile_fact where user_id = ? and octet_length(embedding) = 384 * 4")) {
+        try (var c = db.getConnection();
+                var st = c.prepareStatement(
+                        "select count(*) from profile_fact where user_id = ? and octet_length(embedding) = 384 * 4")) {
             st.setString(1, user);
             try (var rs = st.executeQuery()) {
                 rs.next();

@@ -13,7 +13,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @QuarkusTest
 class ProfilePromotionsTest {
 
-    @Inject ProfilePromotions profile;
+    @Inject
+    ProfilePromotions profile;
 
     @Test
     void theLockIsOnlyTakenInsideTheCallersTransaction() {
@@ -24,16 +25,16 @@ class ProfilePromotionsTest {
 
     @Test
     void nearDuplicatesNeedBothEmbeddingsAndTheFloor() {
-        float[] a = {1, 0};
-        assertThat(profile.nearDuplicates(a, new float[]{1, 0.1f}, 0.9)).isTrue();
-        assertThat(profile.nearDuplicates(a, new float[]{0, 1}, 0.9)).isFalse();
+        float[] a = { 1, 0 };
+        assertThat(profile.nearDuplicates(a, new float[] { 1, 0.1f }, 0.9)).isTrue();
+        assertThat(profile.nearDuplicates(a, new float[] { 0, 1 }, 0.9)).isFalse();
         assertThat(profile.nearDuplicates(a, null, 0)).isFalse();
         assertThat(profile.nearDuplicates(null, a, 0)).isFalse();
     }
 
     @Test
     void embeddingsRoundTripThroughTheStorageFormat() {
-        float[] v = {0.25f, -1.5f, 3e-8f};
+        float[] v = { 0.25f, -1.5f, 3e-8f };
         assertThat(profile.decode(profile.encode(v))).containsExactly(v);
         assertThat(profile.encode(null)).isNull();
         assertThat(profile.decode(null)).isNull();

@@ -1,8 +1,8 @@
 package dev.mnemos.profile;
 
-import dev.mnemos.server.api.Tokens;
 import dev.mnemos.injection.ProfileLine;
 import dev.mnemos.injection.ProfileSnapshot;
+import dev.mnemos.server.api.Tokens;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -163,11 +163,15 @@ class ProfileResourceTest {
     @Test
     void badInputAnswers4xxNamingTheField() {
         post(token, "/v1/profile/facts", Map.of("text", " ")).statusCode(400).body("field", equalTo("text"));
-        post(token, "/v1/profile/facts", Map.of("text", "ok", "confidence", 1.5)).statusCode(400).body("field", equalTo("confidence"));
-        post(token, "/v1/profile/facts", Map.of("text", "ok", "category", "NOPE")).statusCode(400).body("field", equalTo("category"));
-        post(token, "/v1/profile/facts", Map.of("text", "ok", "slot", "Bad Slot!")).statusCode(400).body("field", equalTo("slot"));
+        post(token, "/v1/profile/facts", Map.of("text", "ok", "confidence", 1.5)).statusCode(400).body("field",
+                equalTo("confidence"));
+        post(token, "/v1/profile/facts", Map.of("text", "ok", "category", "NOPE")).statusCode(400).body("field",
+                equalTo("category"));
+        post(token, "/v1/profile/facts", Map.of("text", "ok", "slot", "Bad Slot!")).statusCode(400).body("field",
+                equalTo("slot"));
         post(token, "/v1/profile/facts", Map.of("txt", "ok")).statusCode(400).body("field", equalTo("txt"));
-        post(token, "/v1/profile/instruct", Map.of("instruction", "x".repeat(50_001))).statusCode(400).body("field", equalTo("instruction"));
+        post(token, "/v1/profile/instruct", Map.of("instruction", "x".repeat(50_001))).statusCode(400).body("field",
+                equalTo("instruction"));
         post(token, "/v1/profile/import", Map.of()).statusCode(400).body("field", equalTo("text"));
         given().auth().oauth2(token).contentType(ContentType.JSON).post("/v1/profile/instruct").then().statusCode(400);
         given().auth().oauth2(token).get("/v1/profile").then().body("facts", hasSize(0));
@@ -243,9 +247,11 @@ class ProfileResourceTest {
             c.createStatement().executeUpdate("insert into profile_fact (user_id, category, text, confidence, source_kind,"
                     + " status, valid_from, created_at, updated_at) values ('" + alice + "', 'FACT', 'Written elsewhere', 1,"
                     + " 'USER_STATEMENT', 'ACTIVE', now(), now(), now())");
-            c.createStatement().executeUpdate("update profile_owner set revision = revision + 1 where user_id = '" + alice + "'");
+            c.createStatement()
+                    .executeUpdate("update profile_owner set revision = revision + 1 where user_id = '" + alice + "'");
         }
-        given().auth().oauth2(token).get("/v1/profile").then().body("facts.text", equalTo(List.of("Drinks green tea", "Written elsewhere")));
+        given().auth().oauth2(token).get("/v1/profile").then().body("facts.text",
+                equalTo(List.of("Drinks green tea", "Written elsewhere")));
     }
 
     @Test

@@ -1,11 +1,12 @@
 package dev.mnemos.profile;
 
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
+
+import javax.sql.DataSource;
 
 /** Reads rows straight from Postgres in tests, to check what a call really stored. */
 public final class SqlRows {

@@ -2,9 +2,9 @@ package dev.mnemos.promotion;
 
 import dev.mnemos.session.Observation;
 import dev.mnemos.session.Scope;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -57,7 +57,8 @@ class PromotionPolicyTest {
 
     @Test
     void declaredTaskScopeIsNeverPromotedEvenWhenConfirmed() {
-        Candidate c = Candidate.of(new Observation("o", "Vegetarian menu", Observation.Kind.PREFERENCE, Scope.TASK, null, true, null));
+        Candidate c = Candidate
+                .of(new Observation("o", "Vegetarian menu", Observation.Kind.PREFERENCE, Scope.TASK, null, true, null));
         assertThat(policy.decide(c, new Evidence(5, 0, true)).verdict()).isEqualTo(Verdict.REJECT);
     }
 

@@ -106,9 +106,11 @@ class SessionEndTest {
     @Test
     void endedSessionIsArchivedClearedAndStillReplayable() {
         String s = start(alice);
-        as(alice).body(Map.of("patch", Map.of("putCollected", Map.of("city", "Kyoto 京都 🚀")))).post("/v1/sessions/{id}/steps", s)
+        as(alice).body(Map.of("patch", Map.of("putCollected", Map.of("city", "Kyoto 京都 🚀"))))
+                .post("/v1/sessions/{id}/steps", s)
                 .then().statusCode(200);
-        as(alice).body(Map.of("patch", Map.of("addPlan", Map.of("content", "1. fly\n2. walk")))).post("/v1/sessions/{id}/steps", s)
+        as(alice).body(Map.of("patch", Map.of("addPlan", Map.of("content", "1. fly\n2. walk"))))
+                .post("/v1/sessions/{id}/steps", s)
                 .then().statusCode(200);
         JsonPath first = end(alice, s);
         for (String key : SessionKeys.all(s)) {
@@ -142,7 +144,8 @@ class SessionEndTest {
             assertThat(end(alice, s).getList("pending.text", String.class)).containsExactly("Prefers aisle seats");
         }
         assertThat(profile()).isEmpty();
-        as(alice).get("/v1/profile/pending").then().body("text", equalTo(List.of("Prefers aisle seats", "Prefers aisle seats")));
+        as(alice).get("/v1/profile/pending").then().body("text",
+                equalTo(List.of("Prefers aisle seats", "Prefers aisle seats")));
         String third = start(alice);
         observe(alice, third, "Prefers aisle seats", null, false);
         JsonPath report = end(alice, third);
@@ -245,7 +248,8 @@ class SessionEndTest {
                 .body("text", equalTo(List.of("Likes jazz", "喜欢靠窗的座位"))).extract().jsonPath().getList("id");
         String bob = "bob-" + UUID.randomUUID();
         as(bob).get("/v1/profile/pending").then().statusCode(200).body("$", hasSize(0));
-        as(bob).post("/v1/profile/pending/{id}/confirm", ids.get(0)).then().statusCode(404).contentType("application/problem+json");
+        as(bob).post("/v1/profile/pending/{id}/confirm", ids.get(0)).then().statusCode(404)
+                .contentType("application/problem+json");
         as(bob).post("/v1/profile/pending/{id}/reject", ids.get(1)).then().statusCode(404);
         as(alice).post("/v1/profile/pending/{id}/confirm", ids.get(0)).then().statusCode(200)
                 .body("profileChanges[0].action", equalTo("PROMOTE"));

@@ -1,8 +1,8 @@
 package dev.mnemos.promotion;
 
-import dev.mnemos.server.api.Tokens;
 import dev.mnemos.injection.TripAi;
 import dev.mnemos.llm.ScriptedChatModel;
+import dev.mnemos.server.api.Tokens;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
@@ -24,9 +24,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 @QuarkusTest
 class ThisTurnBeatsProfileTest {
 
-    @Inject TripAi ai;
-    @Inject ScriptedChatModel model;
-    @Inject SessionStore store;
+    @Inject
+    TripAi ai;
+    @Inject
+    ScriptedChatModel model;
+    @Inject
+    SessionStore store;
 
     @Test
     void englishThisTimeOverridesTheSessionButTheProfileStillSaysChineseAfterTheEnd() {

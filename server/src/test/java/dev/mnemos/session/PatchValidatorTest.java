@@ -10,14 +10,37 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class PatchValidatorTest {
 
     static final SessionConfig LIMITS = new SessionConfig() {
-        public Duration ttl() { return Duration.ofHours(1); }
-        public int historyRetention() { return 500; }
-        public int checkpointEvery() { return 50; }
-        public int maxTextChars() { return 20; }
-        public int maxPlanChars() { return 40; }
-        public int maxItemsPerPatch() { return 3; }
-        public Duration redisTimeout() { return Duration.ofSeconds(3); }
-        public Duration slowRedisTimeout() { return Duration.ofSeconds(5); }
+        public Duration ttl() {
+            return Duration.ofHours(1);
+        }
+
+        public int historyRetention() {
+            return 500;
+        }
+
+        public int checkpointEvery() {
+            return 50;
+        }
+
+        public int maxTextChars() {
+            return 20;
+        }
+
+        public int maxPlanChars() {
+            return 40;
+        }
+
+        public int maxItemsPerPatch() {
+            return 3;
+        }
+
+        public Duration redisTimeout() {
+            return Duration.ofSeconds(3);
+        }
+
+        public Duration slowRedisTimeout() {
+            return Duration.ofSeconds(5);
+        }
     };
 
     final PatchValidator validator = new PatchValidator(LIMITS);

@@ -28,8 +28,10 @@ class RedisClusterSessionTest {
         }
     }
 
-    @Inject SessionStore store;
-    @Inject RedisDataSource redis;
+    @Inject
+    SessionStore store;
+    @Inject
+    RedisDataSource redis;
 
     @Test
     void sessionsSpreadOverTheNodesAndEveryOperationWorks() {
@@ -56,7 +58,8 @@ class RedisClusterSessionTest {
                 }
                 store.write(id, step.build(), OptionalLong.of(i + 1), null, "t");
             }
-            assertThatThrownBy(() -> store.write(id, SessionPatch.builder().goal("stale").build(), OptionalLong.of(3), null, "t"))
+            assertThatThrownBy(
+                    () -> store.write(id, SessionPatch.builder().goal("stale").build(), OptionalLong.of(3), null, "t"))
                     .isInstanceOf(StaleVersionException.class);
             SessionState current = store.get(id);
             assertThat(current.version()).isEqualTo(61);

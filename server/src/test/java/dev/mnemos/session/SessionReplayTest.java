@@ -27,14 +27,21 @@ class SessionReplayTest {
         seen.add(store.get(id));
         for (int i = 0; i < 120; i++) {
             SessionPatch.Builder p = SessionPatch.builder().putCollected("k" + (i % 7), "v" + i).stepPointer(i, "s" + i);
-            if (i % 5 == 0) p.addConstraint(new Constraint("c" + (i % 3), "constraint " + i, Scope.TASK, "user"));
-            if (i % 11 == 0) p.addPlan("plan at " + i, null, null);
-            if (i % 13 == 0) p.addOpenQuestion("q" + (i % 4)).answerOpenQuestion("q" + ((i + 1) % 4));
-            if (i % 17 == 0) p.removeCollected("k3").removeConstraint("c1");
-            if (i % 19 == 0) p.addObservation(new Observation(null, "likes tea " + i, null, Scope.STABLE, null, true, null));
+            if (i % 5 == 0)
+                p.addConstraint(new Constraint("c" + (i % 3), "constraint " + i, Scope.TASK, "user"));
+            if (i % 11 == 0)
+                p.addPlan("plan at " + i, null, null);
+            if (i % 13 == 0)
+                p.addOpenQuestion("q" + (i % 4)).answerOpenQuestion("q" + ((i + 1) % 4));
+            if (i % 17 == 0)
+                p.removeCollected("k3").removeConstraint("c1");
+            if (i % 19 == 0)
+                p.addObservation(new Observation(null, "likes tea " + i, null, Scope.STABLE, null, true, null));
             store.write(id, p.build(), OptionalLong.empty(), "step " + i, "t");
-            if (i == 60) store.rollback(id, 20, OptionalLong.empty(), "t");
-            if (i == 90) store.write(id, SessionPatch.builder().evaluatePlan(1, 7.0, "ok").build(), OptionalLong.empty(), null, "t");
+            if (i == 60)
+                store.rollback(id, 20, OptionalLong.empty(), "t");
+            if (i == 90)
+                store.write(id, SessionPatch.builder().evaluatePlan(1, 7.0, "ok").build(), OptionalLong.empty(), null, "t");
             seen.add(store.get(id));
         }
         SessionState current = store.get(id);
@@ -54,7 +61,8 @@ class SessionReplayTest {
     @Test
     void rollbackCreatesNewVersionEqualToTargetAndKeepsHistory() {
         String id = store.create("u-" + SessionIds.newId(), SessionPatch.builder().goal("v1 goal").build(), "t").sessionId();
-        store.write(id, SessionPatch.builder().goal("v2 goal").addPlan("plan A", 5.0, "meh").build(), OptionalLong.empty(), null, "t");
+        store.write(id, SessionPatch.builder().goal("v2 goal").addPlan("plan A", 5.0, "meh").build(), OptionalLong.empty(),
+                null, "t");
         store.write(id, SessionPatch.builder().addPlan("plan B", 8.0, "good").build(), OptionalLong.empty(), null, "t");
         SessionState v2 = store.at(id, 2);
 
@@ -73,8 +81,10 @@ class SessionReplayTest {
     @Test
     void forkStartsANewSessionOfTheSameUserLinkedToItsParent() {
         SessionState parent = store.create("u-" + SessionIds.newId(), SessionPatch.builder().goal("trip").build(), "t");
-        store.write(parent.sessionId(), SessionPatch.builder().putCollected("city", "Rome").build(), OptionalLong.empty(), null, "t");
-        store.write(parent.sessionId(), SessionPatch.builder().putCollected("city", "Oslo").build(), OptionalLong.empty(), null, "t");
+        store.write(parent.sessionId(), SessionPatch.builder().putCollected("city", "Rome").build(), OptionalLong.empty(), null,
+                "t");
+        store.write(parent.sessionId(), SessionPatch.builder().putCollected("city", "Oslo").build(), OptionalLong.empty(), null,
+                "t");
 
         SessionState fork = store.fork(parent.sessionId(), 2, "t");
 

@@ -31,7 +31,8 @@ class SessionRetentionTest {
     void rollbackBeyondRetentionIsGoneAndWithinRetentionWorks() {
         String id = store.create("u-" + SessionIds.newId(), null, "t").sessionId();
         for (int i = 0; i < 30; i++) {
-            store.write(id, SessionPatch.builder().putCollected("n", Integer.toString(i)).build(), OptionalLong.empty(), null, "t");
+            store.write(id, SessionPatch.builder().putCollected("n", Integer.toString(i)).build(), OptionalLong.empty(), null,
+                    "t");
         }
         assertThatThrownBy(() -> store.rollback(id, 5, OptionalLong.empty(), "t"))
                 .isInstanceOfSatisfying(VersionGoneException.class, e -> assertThat(e.oldest()).isEqualTo(22));
@@ -46,7 +47,8 @@ class SessionRetentionTest {
         String user = "u-" + SessionIds.newId();
         String id = store.create(user, null, "t").sessionId();
         for (int i = 0; i < 20; i++) {
-            store.write(id, SessionPatch.builder().putCollected("n", Integer.toString(i)).build(), OptionalLong.empty(), null, "t");
+            store.write(id, SessionPatch.builder().putCollected("n", Integer.toString(i)).build(), OptionalLong.empty(), null,
+                    "t");
         }
         io.restassured.RestAssured.given().auth().oauth2(dev.mnemos.server.api.Tokens.user(user))
                 .contentType(io.restassured.http.ContentType.JSON).body(Map.of("toVersion", 3))

@@ -20,8 +20,10 @@ import java.util.OptionalLong;
 @QuarkusTest
 class SessionStoreBenchmark {
 
-    @Inject SessionStore store;
-    @Inject RedisDataSource redis;
+    @Inject
+    SessionStore store;
+    @Inject
+    RedisDataSource redis;
 
     private final StringBuilder report = new StringBuilder();
 
@@ -39,7 +41,8 @@ class SessionStoreBenchmark {
         long[] recentReads = new long[sessions * 50];
         for (int s = 0; s < sessions; s++) {
             String id = store.create("bench-" + SessionIds.newId(), SessionPatch.builder().goal("benchmark")
-                    .addConstraint(new Constraint(null, "budget 5000 this time", Scope.TASK, "user")).build(), "bench").sessionId();
+                    .addConstraint(new Constraint(null, "budget 5000 this time", Scope.TASK, "user")).build(), "bench")
+                    .sessionId();
             for (int i = 0; i < steps; i++) {
                 SessionPatch patch = step(i);
                 long t0 = System.nanoTime();

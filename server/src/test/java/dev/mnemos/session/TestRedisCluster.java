@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  */
 public class TestRedisCluster implements QuarkusTestResourceLifecycleManager {
 
-    static final int[] PORTS = {7101, 7102, 7103};
+    static final int[] PORTS = { 7101, 7102, 7103 };
 
     private final List<Process> nodes = new ArrayList<>();
     private Path dir;

@@ -1,10 +1,8 @@
 package dev.mnemos.agent.offline;
 
-import dev.mnemos.agent.*;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.langchain4j.model.chat.request.ChatRequest;
-import dev.mnemos.agent.offline.OfflineResponder;
+import dev.mnemos.agent.*;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.ArrayList;

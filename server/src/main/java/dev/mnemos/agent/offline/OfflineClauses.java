@@ -1,7 +1,6 @@
 package dev.mnemos.agent.offline;
 
 import dev.mnemos.agent.*;
-
 import dev.mnemos.session.Scope;
 
 import java.util.Optional;

@@ -1,10 +1,8 @@
 package dev.mnemos.agent.offline;
 
-import dev.mnemos.agent.*;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.langchain4j.model.chat.request.ChatRequest;
-import dev.mnemos.agent.offline.OfflineResponder;
+import dev.mnemos.agent.*;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.ArrayList;
@@ -41,8 +39,10 @@ public class OfflineDecomposer implements OfflineResponder {
             String feedback = brief.get("Feedback").orElse("");
             brief.items("Constraints").stream().filter(c -> steps.stream().noneMatch(s -> s.contains(c)))
                     .forEach(c -> steps.add(1, words.respect(c)));
-            if (feedback.contains(words.timelineCue())) steps.add(words.timeline());
-            if (feedback.contains(words.checkpointCue())) steps.add(words.checkpoint(goal));
+            if (feedback.contains(words.timelineCue()))
+                steps.add(words.timeline());
+            if (feedback.contains(words.checkpointCue()))
+                steps.add(words.checkpoint(goal));
             brief.get("User remarks").ifPresent(r -> steps.add(steps.size() - 1, words.remark(r)));
         }
         return OfflineJson.write(json, new Plan(words.title(goal), steps));

@@ -1,10 +1,8 @@
 package dev.mnemos.agent.offline;
 
-import dev.mnemos.agent.*;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.langchain4j.model.chat.request.ChatRequest;
-import dev.mnemos.agent.offline.OfflineResponder;
+import dev.mnemos.agent.*;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.ArrayList;
@@ -46,7 +44,8 @@ public class OfflineEvaluator implements OfflineResponder {
         score += constraints.isEmpty() ? 3 : 0;
         score += check(plan.contains(words.timelineCue()), 1.5, words.missingTimeline(), feedback)
                 + check(plan.contains(words.checkpointCue()), 1.5, words.missingCheckpoint(), feedback);
-        String joined = feedback.isEmpty() ? words.complete() : String.join(words.language() == Language.ZH ? "；" : "; ", feedback);
+        String joined = feedback.isEmpty() ? words.complete()
+                : String.join(words.language() == Language.ZH ? "；" : "; ", feedback);
         return OfflineJson.write(json, new Evaluation(Math.round(score * 10) / 10.0, joined));
     }
 

@@ -1,9 +1,8 @@
 package dev.mnemos.agent.offline;
 
-import dev.mnemos.agent.*;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mnemos.agent.*;
 
 /** The offline model answers in the JSON the AI services parse into their records. */
 final class OfflineJson {

@@ -21,7 +21,7 @@ record OfflinePlanText(Language language) {
 
     List<String> outline(String goal) {
         return zh() ? List.of("明确“" + goal + "”完成时的样子，写下终点", "列出所需的一切并准备齐全",
-                        "把主要工作分成小块，按顺序完成", "收尾，并对照目标检查结果")
+                "把主要工作分成小块，按顺序完成", "收尾，并对照目标检查结果")
                 : List.of("Define what done looks like for \"" + goal + "\" and write down the finish line",
                         "List everything you need and gather it", "Do the main work in small, ordered pieces",
                         "Wrap up and check the result against the goal");
@@ -36,7 +36,8 @@ record OfflinePlanText(Language language) {
     }
 
     String checkpoint(String goal) {
-        return zh() ? "检查点：中途复盘进度，对照“" + goal + "”调整" : "Checkpoint: halfway, review progress against \"" + goal + "\" and adjust";
+        return zh() ? "检查点：中途复盘进度，对照“" + goal + "”调整"
+                : "Checkpoint: halfway, review progress against \"" + goal + "\" and adjust";
     }
 
     String remark(String remark) {

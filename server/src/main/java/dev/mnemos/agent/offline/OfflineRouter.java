@@ -1,10 +1,8 @@
 package dev.mnemos.agent.offline;
 
-import dev.mnemos.agent.*;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.langchain4j.model.chat.request.ChatRequest;
-import dev.mnemos.agent.offline.OfflineResponder;
+import dev.mnemos.agent.*;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.regex.Matcher;
@@ -42,13 +40,19 @@ public class OfflineRouter implements OfflineResponder {
     }
 
     static Intent classify(String m) {
-        if (m.codePoints().noneMatch(Character::isLetterOrDigit)) return Intent.UNRECOGNIZED;
-        if (Cues.ROLLBACK.in(m)) return Intent.ROLLBACK_PLAN;
-        if (Cues.END.in(m)) return Intent.END_TASK;
-        if (Cues.REVISE.in(m)) return Intent.REVISE_PLAN;
-        if (Cues.READY.in(m)) return Intent.READY_TO_DECOMPOSE;
+        if (m.codePoints().noneMatch(Character::isLetterOrDigit))
+            return Intent.UNRECOGNIZED;
+        if (Cues.ROLLBACK.in(m))
+            return Intent.ROLLBACK_PLAN;
+        if (Cues.END.in(m))
+            return Intent.END_TASK;
+        if (Cues.REVISE.in(m))
+            return Intent.REVISE_PLAN;
+        if (Cues.READY.in(m))
+            return Intent.READY_TO_DECOMPOSE;
         boolean task = Cues.GOAL.in(m) || Cues.TASK_CONTENT.in(m);
-        if (Cues.VENTING.in(m) && !task) return Intent.VENTING;
+        if (Cues.VENTING.in(m) && !task)
+            return Intent.VENTING;
         return task ? Intent.INSUFFICIENT_INFO : Intent.UNRECOGNIZED;
     }
 
@@ -68,10 +72,12 @@ public class OfflineRouter implements OfflineResponder {
         String lower = m.toLowerCase();
         String[] words = ORDINALS_EN.split(" ");
         for (int i = 0; i < words.length; i++) {
-            if (lower.contains(words[i] + " ")) return Math.max(1, i);
+            if (lower.contains(words[i] + " "))
+                return Math.max(1, i);
         }
         for (int i = 0; i < ORDINALS_ZH.length(); i++) {
-            if (m.contains("第" + ORDINALS_ZH.charAt(i))) return i + 1;
+            if (m.contains("第" + ORDINALS_ZH.charAt(i)))
+                return i + 1;
         }
         return m.contains("最初") || m.contains("原来") || m.contains("最早") ? Integer.valueOf(1) : null;
     }

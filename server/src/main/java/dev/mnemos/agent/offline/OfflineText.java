@@ -1,11 +1,10 @@
 package dev.mnemos.agent.offline;
 
-import dev.mnemos.agent.*;
-
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.chat.request.ChatRequest;
+import dev.mnemos.agent.*;
 
 /** What the offline model reads from a request: the system text and the user's text. */
 record OfflineText(String system, String user) {

@@ -1,9 +1,9 @@
 package dev.mnemos.server.api;
 
-import dev.mnemos.rest.*;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.mnemos.agent.AgentTurn;
 import dev.mnemos.agent.Intent;
+import dev.mnemos.rest.*;
 import dev.mnemos.session.PlanVersion;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.StepPointer;
@@ -33,7 +33,7 @@ public final class AgentRequests {
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Reply(String reply, String sessionId, long version, StepPointer stepPointer, Intent intent,
-                        String status, String goal, List<PlanView> plans, String question, Object promotion) {
+            String status, String goal, List<PlanView> plans, String question, Object promotion) {
 
         static Reply of(AgentTurn turn) {
             SessionState s = turn.state();

@@ -1,15 +1,11 @@
 package dev.mnemos.server.api;
 
-import dev.mnemos.rest.Problem;
-import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.media.Content;
-import org.eclipse.microprofile.openapi.annotations.media.Schema;
-import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
-import dev.mnemos.rest.*;
 import dev.langchain4j.exception.LangChain4jException;
 import dev.mnemos.agent.AgentConfig;
 import dev.mnemos.agent.ModelAnswerException;
 import dev.mnemos.agent.TaskAgent;
+import dev.mnemos.rest.*;
+import dev.mnemos.rest.Problem;
 import dev.mnemos.session.SessionIds;
 import io.quarkus.security.Authenticated;
 import jakarta.ws.rs.Consumes;
@@ -19,6 +15,10 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
@@ -45,11 +45,9 @@ public class AgentResource {
         this.caller = caller;
     }
 
-    @Operation(summary = "Chat with the task-breakdown agent",
-            description = "Sends one message: the agent reads the session memory (and the profile when Postgres is up), calls the model and writes the step back. Without `sessionId` a new session starts.")
+    @Operation(summary = "Chat with the task-breakdown agent", description = "Sends one message: the agent reads the session memory (and the profile when Postgres is up), calls the model and writes the step back. Without `sessionId` a new session starts.")
     @APIResponse(responseCode = "400", description = "Invalid request (missing message, unknown field).", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "200", description = "The agent's reply, the session and the version the step wrote.",
-            content = @Content(mediaType = "application/json", schema = @Schema(implementation = AgentRequests.Reply.class)))
+    @APIResponse(responseCode = "200", description = "The agent's reply, the session and the version the step wrote.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = AgentRequests.Reply.class)))
     @APIResponse(responseCode = "401", description = "No valid bearer token.")
     @APIResponse(responseCode = "404", description = "No such session for this caller.", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "409", description = "The session has ended, or a concurrent step wrote first: retry the message.", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
@@ -61,11 +59,9 @@ public class AgentResource {
         return chatAs(caller.userId(), body);
     }
 
-    @Operation(summary = "Chat on behalf of a user (service token)",
-            description = "As `POST /v1/agent/chat`, for the user `userId`; only service tokens may act for another user.")
+    @Operation(summary = "Chat on behalf of a user (service token)", description = "As `POST /v1/agent/chat`, for the user `userId`; only service tokens may act for another user.")
     @APIResponse(responseCode = "400", description = "Invalid request (missing message, unknown field).", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "200", description = "The agent's reply, the session and the version the step wrote.",
-            content = @Content(mediaType = "application/json", schema = @Schema(implementation = AgentRequests.Reply.class)))
+    @APIResponse(responseCode = "200", description = "The agent's reply, the session and the version the step wrote.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = AgentRequests.Reply.class)))
     @APIResponse(responseCode = "401", description = "No valid bearer token.")
     @APIResponse(responseCode = "404", description = "No such session for this user, or a user token naming another user.", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "409", description = "The session has ended, or a concurrent step wrote first: retry the message.", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))

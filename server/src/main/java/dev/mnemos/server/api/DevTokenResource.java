@@ -20,8 +20,7 @@ import java.util.Set;
 @Path("/dev/token")
 public class DevTokenResource {
 
-    @org.eclipse.microprofile.openapi.annotations.Operation(summary = "Mint a dev token",
-            description = "Dev mode only: a 12-hour JWT for `user` (default dev-user), with the service role when `service=true`.")
+    @org.eclipse.microprofile.openapi.annotations.Operation(summary = "Mint a dev token", description = "Dev mode only: a 12-hour JWT for `user` (default dev-user), with the service role when `service=true`.")
     @org.eclipse.microprofile.openapi.annotations.responses.APIResponse(responseCode = "200", description = "A signed JWT.")
     @GET
     @Produces(MediaType.TEXT_PLAIN)

@@ -25,7 +25,8 @@ public class ChatModelProducer {
     @Unremovable
     ChatModel chatModel(ModelConfig config, OfflineChatModel offline) {
         if (config.offline()) {
-            LOG.info("Mnemos uses its deterministic OFFLINE model (set mnemos.llm.provider=OPENAI and mnemos.llm.base-url for a real one)");
+            LOG.info(
+                    "Mnemos uses its deterministic OFFLINE model (set mnemos.llm.provider=OPENAI and mnemos.llm.base-url for a real one)");
             return offline;
         }
         return openAiCompatible(config);

@@ -14,7 +14,10 @@ import java.util.Optional;
 @ConfigMapping(prefix = "mnemos.llm")
 public interface ModelConfig {
 
-    enum Provider { OFFLINE, OPENAI }
+    enum Provider {
+        OFFLINE,
+        OPENAI
+    }
 
     /** OFFLINE or OPENAI. */
     @WithDefault("OFFLINE")

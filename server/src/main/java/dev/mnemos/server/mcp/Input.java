@@ -108,7 +108,8 @@ final class Input {
 
     /** A string; {@code nonBlank} for text that must say something. */
     record Str(String description, boolean nonBlank, Integer maxLength, Pattern pattern, String patternHint)
-            implements Type {
+            implements
+                Type {
 
         Str withDescription(String text) {
             return new Str(text, nonBlank, maxLength, pattern, patternHint);
@@ -185,8 +186,8 @@ final class Input {
             try {
                 BigDecimal exact = n instanceof BigDecimal d ? d
                         : n instanceof BigInteger i ? new BigDecimal(i)
-                        : (n instanceof Double || n instanceof Float) ? BigDecimal.valueOf(n.doubleValue())
-                        : BigDecimal.valueOf(n.longValue());
+                                : (n instanceof Double || n instanceof Float) ? BigDecimal.valueOf(n.doubleValue())
+                                        : BigDecimal.valueOf(n.longValue());
                 v = exact.longValueExact();
             } catch (ArithmeticException | NumberFormatException e) {
                 throw new ToolInputException(path, "an integer from " + min + (max == Long.MAX_VALUE ? " up" : " to " + max)
@@ -357,7 +358,8 @@ final class Input {
             for (Object key : map.keySet()) {
                 if (!fields.containsKey(String.valueOf(key))) {
                     String name = String.valueOf(key).replace("\u0000", "\\u0000");
-                    throw new ToolInputException(prefix + name, "no such field; the fields are " + String.join(", ", fields.keySet()));
+                    throw new ToolInputException(prefix + name,
+                            "no such field; the fields are " + String.join(", ", fields.keySet()));
                 }
             }
             Map<String, Object> out = new LinkedHashMap<>();

@@ -73,7 +73,7 @@ class McpCalls {
 
     /**
      * @param fields renames a field named by a runtime validator ({@code patch.addConstraints[0].text})
-     *               to the tool's own argument ({@code constraints[0].text})
+     *        to the tool's own argument ({@code constraints[0].text})
      */
     ToolResponse run(String tool, RawMessage call, UnaryOperator<String> fields, Body body) {
         try {
@@ -114,7 +114,7 @@ class McpCalls {
         } catch (NotAuthenticated e) {
             return error("unauthenticated", null, "this call carries no user token.", Map.of());
         } catch (SessionStoreUnavailableException | SessionMemoryUnavailableException | ProfileUnavailableException
-                 | TimeoutException e) {
+                | TimeoutException e) {
             LOG.warnf(e, "MCP tool %s: a store is unavailable", tool);
             return unavailable();
         } catch (jakarta.persistence.PersistenceException e) {

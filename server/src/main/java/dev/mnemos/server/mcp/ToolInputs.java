@@ -35,7 +35,8 @@ final class ToolInputs {
             .matching("[A-Za-z0-9._@:-]{1,128}", "a session id: 1 to 128 characters of A-Z a-z 0-9 . _ @ : -");
     static final Input.Str SLOT = string("Optional profile slot the observation fills, e.g. output.language, "
             + "output.format, home.city; a new value on a slot replaces the old one in the profile.")
-            .matching("[a-z][a-z0-9._-]{0,127}", "a slot name such as output.language: lower-case letters, digits, . _ -, at most 128 characters");
+            .matching("[a-z][a-z0-9._-]{0,127}",
+                    "a slot name such as output.language: lower-case letters, digits, . _ -, at most 128 characters");
     static final Input.Str ID = string("An item id as shown by get_task_state.").max(128);
 
     static final Input.Obj CONSTRAINT = object("A constraint the task must respect.")
@@ -72,10 +73,11 @@ final class ToolInputs {
                     .required("content", text("The plan text."))
                     .optional("score", number("Optional score 0–10.", 0, 10))
                     .optional("feedback", string("Optional feedback on it.")))
-            .optional("evaluatePlan", object("Scores an existing plan version; the evaluation is kept apart from the plan text.")
-                    .required("version", integer("The plan version.", 1, Integer.MAX_VALUE))
-                    .optional("score", number("Score 0–10.", 0, 10))
-                    .optional("feedback", string("What to improve.")))
+            .optional("evaluatePlan",
+                    object("Scores an existing plan version; the evaluation is kept apart from the plan text.")
+                            .required("version", integer("The plan version.", 1, Integer.MAX_VALUE))
+                            .optional("score", number("Score 0–10.", 0, 10))
+                            .optional("feedback", string("What to improve.")))
             .optional("addOpenQuestions", array("Questions still to ask the user.", text("A question.")))
             .optional("answerOpenQuestions", array("Open questions (their exact text) now answered.", text("A question.")))
             .optional("addObservations", array("Observations about the user (see add_observation).", OBSERVATION));
@@ -132,9 +134,12 @@ final class ToolInputs {
                     .required("factId", integer("The fact's id from get_profile.", 1, Long.MAX_VALUE))),
             Map.entry("list_pending_candidates", object(null)),
             Map.entry("confirm_candidate", object(null)
-                    .required("candidateId", integer("The candidate's id from list_pending_candidates or an end_task report.", 1, Long.MAX_VALUE))),
+                    .required("candidateId",
+                            integer("The candidate's id from list_pending_candidates or an end_task report.", 1,
+                                    Long.MAX_VALUE))),
             Map.entry("reject_candidate", object(null)
-                    .required("candidateId", integer("The candidate's id from list_pending_candidates or an end_task report.", 1, Long.MAX_VALUE))));
+                    .required("candidateId", integer("The candidate's id from list_pending_candidates or an end_task report.",
+                            1, Long.MAX_VALUE))));
 
     private ToolInputs() {
     }

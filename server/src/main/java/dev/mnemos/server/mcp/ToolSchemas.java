@@ -6,7 +6,9 @@ import jakarta.inject.Singleton;
 
 import java.util.Map;
 
-/** Publishes each Mnemos tool's strict input schema from {@link ToolInputs}, the same definition its calls are checked against. */
+/**
+ * Publishes each Mnemos tool's strict input schema from {@link ToolInputs}, the same definition its calls are checked against.
+ */
 @Singleton
 public class ToolSchemas implements InputSchemaGenerator<Map<String, Object>> {
 

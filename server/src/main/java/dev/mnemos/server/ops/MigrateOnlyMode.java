@@ -17,8 +17,8 @@ public class MigrateOnlyMode {
     private static final Logger LOG = Logger.getLogger(MigrateOnlyMode.class);
 
     void onStart(@Observes StartupEvent event,
-                 @ConfigProperty(name = "mnemos.ops.migrate-only", defaultValue = "false") boolean migrateOnly,
-                 @ConfigProperty(name = "quarkus.mnemos.migration.migrate-at-start", defaultValue = "true") boolean migrate) {
+            @ConfigProperty(name = "mnemos.ops.migrate-only", defaultValue = "false") boolean migrateOnly,
+            @ConfigProperty(name = "quarkus.mnemos.migration.migrate-at-start", defaultValue = "true") boolean migrate) {
         if (!migrateOnly) {
             return;
         }

@@ -1,7 +1,6 @@
 package dev.mnemos.agent.offline;
 
 import dev.mnemos.agent.*;
-
 import dev.mnemos.session.Scope;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,7 +22,7 @@ class OfflineClausesTest {
             "from now on keep plans short | INSTRUCTION | STABLE | output.format",
             "I prefer trains this time | PREFERENCE | TASK | null",
             "我喜欢安静的地方 | PREFERENCE | UNKNOWN | null",
-            "I'm vegetarian | FACT | UNKNOWN | null"})
+            "I'm vegetarian | FACT | UNKNOWN | null" })
     void scopesEachFinding(String clause, Finding.Kind kind, Scope scope, String slot) {
         Finding finding = OfflineClauses.finding(clause).orElseThrow();
         assertThat(finding.kind()).isEqualTo(kind);

@@ -1,7 +1,6 @@
 package dev.mnemos.agent.offline;
 
 import dev.mnemos.agent.*;
-
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -39,7 +38,7 @@ class OfflineRouterTest {
             "Done, thanks! | END_TASK",
             "That's all, goodbye | END_TASK",
             "好的，完成 | END_TASK",
-            "就这样吧 | END_TASK"})
+            "就这样吧 | END_TASK" })
     void classifiesPhrasing(String message, Intent expected) {
         assertThat(OfflineRouter.classify(message)).isEqualTo(expected);
     }
@@ -50,7 +49,7 @@ class OfflineRouterTest {
             "assistant: 你有多少时间？ | 随便吧 | true",
             "assistant: Noted. | whatever | false",
             "'' | whatever | false",
-            "assistant: How long? | ??? | false"})
+            "assistant: How long? | ??? | false" })
     void aReplyToTheAgentsQuestionIsItsAnswer(String lastLine, String message, boolean expected) {
         assertThat(OfflineRouter.answersAQuestion("user: I want to learn Go\n" + lastLine, message)).isEqualTo(expected);
     }
@@ -59,7 +58,7 @@ class OfflineRouterTest {
     @CsvSource(delimiter = '|', nullValues = "null", value = {
             "Please go back to plan 1 | 1", "back to v2 | 2", "go back to the first plan | 1",
             "return to the second version | 2", "回到第一版 | 1", "回到第2版 | 2", "回到最初的计划 | 1",
-            "revert to the previous version | null", "退回上一版 | null"})
+            "revert to the previous version | null", "退回上一版 | null" })
     void readsThePlanVersionOfARollback(String message, Integer expected) {
         assertThat(OfflineRouter.planVersion(message)).isEqualTo(expected);
     }

@@ -4,12 +4,11 @@ import dev.mnemos.injection.SessionMemoryUnavailableException;
 import dev.mnemos.injection.TripAi;
 import dev.mnemos.llm.ScriptedChatModel;
 import dev.mnemos.session.TestRedis;
-import jakarta.inject.Inject;
-import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
+import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
@@ -33,8 +32,10 @@ class RedisDownTest {
         }
     }
 
-    @Inject TripAi ai;
-    @Inject ScriptedChatModel model;
+    @Inject
+    TripAi ai;
+    @Inject
+    ScriptedChatModel model;
 
     @Test
     void redisDownAnswers503QuicklyAndServiceRecovers() {

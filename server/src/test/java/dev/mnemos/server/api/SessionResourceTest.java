@@ -29,7 +29,7 @@ class SessionResourceTest {
 
     String createSession(String user) {
         return as(user).body(Map.of("goal", "plan a trip", "constraints",
-                        java.util.List.of(Map.of("text", "budget 5000 this time", "scope", "TASK"))))
+                java.util.List.of(Map.of("text", "budget 5000 this time", "scope", "TASK"))))
                 .post("/v1/sessions").then().statusCode(201).body("version", equalTo(1))
                 .extract().path("sessionId");
     }
@@ -38,7 +38,7 @@ class SessionResourceTest {
     void sessionLifeOverHttp() {
         String id = createSession(alice);
         as(alice).body(Map.of("expectedVersion", 1, "patch", Map.of("putCollected", Map.of("city", "Kyoto"),
-                        "stepPointer", Map.of("index", 1, "name", "collect"))))
+                "stepPointer", Map.of("index", 1, "name", "collect"))))
                 .post("/v1/sessions/{id}/steps", id).then().statusCode(200).body("version", equalTo(2));
         as(alice).body(Map.of("patch", Map.of("addPlan", Map.of("content", "1. fly\n2. walk"))))
                 .post("/v1/sessions/{id}/steps", id).then().statusCode(200).body("version", equalTo(3));
@@ -68,18 +68,18 @@ class SessionResourceTest {
         String id = as(alice).body(Map.of("goal", TRICKY, "context", TRICKY)).post("/v1/sessions")
                 .then().statusCode(201).extract().path("sessionId");
         as(alice).body(Map.of("patch", Map.of("putCollected", Map.of(TRICKY, TRICKY), "addOpenQuestions",
-                        java.util.List.of(TRICKY), "addPlan", Map.of("content", TRICKY, "feedback", TRICKY),
-                        "addConstraints", java.util.List.of(Map.of("text", TRICKY)))))
+                java.util.List.of(TRICKY), "addPlan", Map.of("content", TRICKY, "feedback", TRICKY),
+                "addConstraints", java.util.List.of(Map.of("text", TRICKY)))))
                 .post("/v1/sessions/{id}/steps", id).then().statusCode(200);
         Response r = as(alice).get("/v1/sessions/{id}", id);
-        assertThat(r.<String>path("goal")).isEqualTo(TRICKY);
-        assertThat(r.<String>path("context")).isEqualTo(TRICKY);
-        assertThat(r.<Map<String, String>>path("collected")).containsEntry(TRICKY, TRICKY);
-        assertThat(r.<String>path("openQuestions[0]")).isEqualTo(TRICKY);
-        assertThat(r.<String>path("plans[0].content")).isEqualTo(TRICKY);
-        assertThat(r.<String>path("plans[0].feedback")).isEqualTo(TRICKY);
-        assertThat(r.<String>path("constraints[0].text")).isEqualTo(TRICKY);
-        assertThat(as(alice).get("/v1/sessions/{id}/versions/1", id).<String>path("goal")).isEqualTo(TRICKY);
+        assertThat(r.<String> path("goal")).isEqualTo(TRICKY);
+        assertThat(r.<String> path("context")).isEqualTo(TRICKY);
+        assertThat(r.<Map<String, String>> path("collected")).containsEntry(TRICKY, TRICKY);
+        assertThat(r.<String> path("openQuestions[0]")).isEqualTo(TRICKY);
+        assertThat(r.<String> path("plans[0].content")).isEqualTo(TRICKY);
+        assertThat(r.<String> path("plans[0].feedback")).isEqualTo(TRICKY);
+        assertThat(r.<String> path("constraints[0].text")).isEqualTo(TRICKY);
+        assertThat(as(alice).get("/v1/sessions/{id}/versions/1", id).<String> path("goal")).isEqualTo(TRICKY);
     }
 
     @Test
@@ -105,7 +105,8 @@ class SessionResourceTest {
                 .body("goal", equalTo("plan a trip"));
         given().auth().oauth2(Tokens.service("backend")).contentType(ContentType.JSON).body(Map.of("goal", "for alice"))
                 .post("/v1/users/{u}/sessions", alice).then().statusCode(201).body("userId", equalTo(alice));
-        as(alice).get("/v1/sessions/{id}", id).then().statusCode(200).body("version", equalTo(1)).body("goal", equalTo("plan a trip"));
+        as(alice).get("/v1/sessions/{id}", id).then().statusCode(200).body("version", equalTo(1)).body("goal",
+                equalTo("plan a trip"));
     }
 
     @Test
@@ -133,7 +134,8 @@ class SessionResourceTest {
                 .body("field", equalTo("version"));
         as(alice).get("/v1/sessions/{id}/versions/0", id).then().statusCode(400).body("field", equalTo("version"));
         as(alice).get("/v1/sessions/{id}", "%20").then().statusCode(400).body("field", equalTo("sessionId"));
-        given().urlEncodingEnabled(false).auth().oauth2(Tokens.user(alice)).get("/v1/sessions/a%7Bb%7Dc").then().statusCode(400).body("field", equalTo("sessionId"));
+        given().urlEncodingEnabled(false).auth().oauth2(Tokens.user(alice)).get("/v1/sessions/a%7Bb%7Dc").then().statusCode(400)
+                .body("field", equalTo("sessionId"));
         as(alice).get("/v1/sessions/{id}", id).then().statusCode(200).body("version", equalTo(1))
                 .body("goal", equalTo("plan a trip"));
     }

@@ -21,7 +21,9 @@ final class McpClients {
     private McpClients() {
     }
 
-    /** A client whose every HTTP request carries {@code Authorization: Bearer <token>} (none when null), not yet initialised. */
+    /**
+     * A client whose every HTTP request carries {@code Authorization: Bearer <token>} (none when null), not yet initialised.
+     */
     static McpSyncClient client(URI root, String token) {
         HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport
                 .builder("http://" + root.getHost() + ":" + root.getPort())

@@ -51,7 +51,8 @@ class McpIsolationTest {
         McpSyncClient b = as(Tokens.user(bob));
         String id = ok(a, "start_task", Map.of("goal", "alice's secret trip",
                 "constraints", List.of(Map.of("text", "alice budget KXQ-7000", "scope", "TASK")))).path("sessionId").asText();
-        ok(a, "record_step", Map.of("sessionId", id, "expectedVersion", 1, "patch", Map.of("addPlan", Map.of("content", "alice's plan"))));
+        ok(a, "record_step",
+                Map.of("sessionId", id, "expectedVersion", 1, "patch", Map.of("addPlan", Map.of("content", "alice's plan"))));
         ok(a, "remember", Map.of("instruction", "remember I live in Lisbon"));
         long aliceFact = ok(a, "get_profile", Map.of()).path("profile").path("facts").get(0).path("id").asLong();
         JsonNode before = ok(a, "get_task_state", Map.of("sessionId", id)).path("state");
@@ -78,12 +79,14 @@ class McpIsolationTest {
         // a compare-and-set write with the right version is refused too
         assertThat(McpClients.error(b, "record_step", Map.of("sessionId", id, "expectedVersion", 2,
                 "patch", Map.of("goal", "bob was here"))).path("error").asText()).isEqualTo("not_found");
-        assertThatThrownBy(() -> b.readResource(new McpSchema.ReadResourceRequest("mnemos://sessions/" + id + "/memory-block", null)))
+        assertThatThrownBy(
+                () -> b.readResource(new McpSchema.ReadResourceRequest("mnemos://sessions/" + id + "/memory-block", null)))
                 .isInstanceOf(McpError.class).hasMessageNotContaining("secret");
         assertThatThrownBy(() -> b.getPrompt(new McpSchema.GetPromptRequest("memory_block", Map.of("sessionId", id))))
                 .isInstanceOf(McpError.class).hasMessageNotContaining("secret");
         assertThat(ok(b, "list_tasks", Map.of()).path("sessionIds")).isEmpty();
-        assertThat(McpClients.error(b, "forget_fact", Map.of("factId", aliceFact)).path("error").asText()).isEqualTo("not_found");
+        assertThat(McpClients.error(b, "forget_fact", Map.of("factId", aliceFact)).path("error").asText())
+                .isEqualTo("not_found");
         assertThat(ok(b, "get_profile", Map.of()).path("profile").path("facts")).isEmpty();
 
         // nothing of alice's moved: same state, same single session, same profile
@@ -98,7 +101,8 @@ class McpIsolationTest {
         // an ended session is read from the archive: still alice's only
         ok(a, "end_task", Map.of("sessionId", id));
         assertThat(McpClients.error(b, "list_versions", Map.of("sessionId", id)).path("error").asText()).isEqualTo("not_found");
-        assertThat(McpClients.error(b, "get_version", Map.of("sessionId", id, "version", 1)).path("error").asText()).isEqualTo("not_found");
+        assertThat(McpClients.error(b, "get_version", Map.of("sessionId", id, "version", 1)).path("error").asText())
+                .isEqualTo("not_found");
         assertThat(McpClients.error(b, "end_task", Map.of("sessionId", id)).path("error").asText()).isEqualTo("not_found");
         assertThat(ok(a, "list_versions", Map.of("sessionId", id))).hasSizeGreaterThanOrEqualTo(2);
     }
@@ -108,7 +112,8 @@ class McpIsolationTest {
         McpSyncClient a = as(Tokens.user(alice));
         String id = ok(a, "start_task", Map.of("goal", "alice's task")).path("sessionId").asText();
         McpSyncClient service = as(Tokens.service("backend-" + UUID.randomUUID()));
-        assertThat(McpClients.error(service, "get_task_state", Map.of("sessionId", id)).path("error").asText()).isEqualTo("not_found");
+        assertThat(McpClients.error(service, "get_task_state", Map.of("sessionId", id)).path("error").asText())
+                .isEqualTo("not_found");
         assertThat(McpClients.error(service, "record_step", Map.of("sessionId", id, "patch", Map.of("goal", "x")))
                 .path("error").asText()).isEqualTo("not_found");
         assertThat(ok(a, "get_task_state", Map.of("sessionId", id)).path("state").path("version").asLong()).isEqualTo(1);

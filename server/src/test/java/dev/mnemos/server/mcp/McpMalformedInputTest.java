@@ -105,9 +105,11 @@ class McpMalformedInputTest {
                 "patch.addConstraints[0].scope");
         rejected("record_step", with(good, "patch", Map.of("putCollected", Map.of("month", 4))), "patch.putCollected.month");
         rejected("record_step", with(good, "patch", Map.of("putCollected", Map.of("month", NUL))), "patch.putCollected.month");
-        rejected("record_step", with(good, "patch", Map.of("stepPointer", Map.of("index", -1, "name", "n"))), "patch.stepPointer.index");
+        rejected("record_step", with(good, "patch", Map.of("stepPointer", Map.of("index", -1, "name", "n"))),
+                "patch.stepPointer.index");
         rejected("record_step", with(good, "patch", Map.of("stepPointer", Map.of("name", "n"))), "patch.stepPointer.index");
-        rejected("record_step", with(good, "patch", Map.of("addPlan", Map.of("content", "p", "score", 11))), "patch.addPlan.score");
+        rejected("record_step", with(good, "patch", Map.of("addPlan", Map.of("content", "p", "score", 11))),
+                "patch.addPlan.score");
         rejected("record_step", with(good, "patch", Map.of("addObservations", List.of(Map.of("text", "t", "explicit", "yes")))),
                 "patch.addObservations[0].explicit");
         // the runtime's own check: evaluating a plan that does not exist

@@ -49,7 +49,7 @@ class KustomizeManifestsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"dev", "prod"})
+    @ValueSource(strings = { "dev", "prod" })
     void everyContainerHasResourcesProbesAndALockedDownSecurityContext(String overlay) throws Exception {
         List<JsonNode> docs = render(overlay);
         List<JsonNode> workloads = docs.stream().filter(d -> d.at("/spec/template/spec").isObject()).toList();
@@ -95,7 +95,7 @@ class KustomizeManifestsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"dev", "prod"})
+    @ValueSource(strings = { "dev", "prod" })
     void anyRedisConfigRenderedIsSafe(String overlay) throws Exception {
         for (String conf : redisConfigs(render(overlay))) {
             assertRedisSafe(overlay, conf);
@@ -109,7 +109,7 @@ class KustomizeManifestsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"dev", "prod"})
+    @ValueSource(strings = { "dev", "prod" })
     void noSecretValueIsCommitted(String overlay) throws Exception {
         for (JsonNode doc : render(overlay)) {
             if ("Secret".equals(doc.path("kind").asText())) {
@@ -150,7 +150,7 @@ class KustomizeManifestsTest {
      * mnemos.dev/postgres-max-connections annotation.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"dev", "prod"})
+    @ValueSource(strings = { "dev", "prod" })
     void connectionPoolsFitPostgres(String overlay) throws Exception {
         List<JsonNode> docs = render(overlay);
         JsonNode deployment = workload(docs, "Deployment", "mnemos").orElseThrow();
@@ -188,7 +188,7 @@ class KustomizeManifestsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"dev", "prod"})
+    @ValueSource(strings = { "dev", "prod" })
     void serverRunsAsTheAppRoleAndIsReadyOnRedisOnly(String overlay) throws Exception {
         List<JsonNode> docs = render(overlay);
         JsonNode config = find(docs, "ConfigMap", "mnemos-config").orElseThrow();
@@ -253,7 +253,8 @@ class KustomizeManifestsTest {
     }
 
     private static Optional<JsonNode> find(List<JsonNode> docs, String kind, String name) {
-        return docs.stream().filter(d -> kind.equals(d.path("kind").asText()) && name.equals(d.at("/metadata/name").asText())).findFirst();
+        return docs.stream().filter(d -> kind.equals(d.path("kind").asText()) && name.equals(d.at("/metadata/name").asText()))
+                .findFirst();
     }
 
     private static Optional<JsonNode> workload(List<JsonNode> docs, String kind, String name) {

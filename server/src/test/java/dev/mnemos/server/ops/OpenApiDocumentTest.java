@@ -29,9 +29,9 @@ class OpenApiDocumentTest {
         JsonNode paths = document().path("paths");
         List<String> undocumented = new ArrayList<>();
         int operations = 0;
-        for (var path = paths.fields(); path.hasNext(); ) {
+        for (var path = paths.fields(); path.hasNext();) {
             var entry = path.next();
-            for (var op = entry.getValue().fields(); op.hasNext(); ) {
+            for (var op = entry.getValue().fields(); op.hasNext();) {
                 var operation = op.next();
                 if (!METHODS.contains(operation.getKey())) {
                     continue;
