@@ -10,8 +10,8 @@ import java.util.Optional;
 
 /**
  * The authenticated principal of the current request (a JWT's subject, else the principal's name).
- * Calls outside a request, anonymous calls and callers with the {@code service} role (DESIGN.md
- * section 8) are not restricted.
+ * Calls outside a request, anonymous calls and callers with the {@code service} role (see
+ * docs/http-api.md) are not restricted.
  */
 @ApplicationScoped
 public class SecurityActingUser implements ActingUser {

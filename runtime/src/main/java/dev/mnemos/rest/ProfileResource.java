@@ -8,7 +8,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 
 /**
- * The long-term profile (DESIGN.md section 8): {@code /v1/profile/…} for the caller, and
+ * The long-term profile (docs/http-api.md): {@code /v1/profile/…} for the caller, and
  * {@code /v1/users/{userId}/profile/…} for a {@code service} token acting for that user (the audit
  * trail names the service as the actor). Another user's facts and candidates answer 404.
  */

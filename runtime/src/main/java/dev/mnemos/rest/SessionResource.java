@@ -32,7 +32,7 @@ import java.net.URI;
 import java.util.List;
 import java.util.OptionalLong;
 
-/** Session memory over HTTP (DESIGN.md section 8). Another user's session answers 404. */
+/** Session memory over HTTP (docs/http-api.md). Another user's session answers 404. */
 @Path("/v1")
 @Authenticated
 @Produces(MediaType.APPLICATION_JSON)

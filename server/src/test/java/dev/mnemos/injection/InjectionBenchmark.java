@@ -22,7 +22,7 @@ import java.util.concurrent.Future;
 import java.util.stream.IntStream;
 
 /**
- * The read-before-write benchmark (issue 4, DESIGN.md section 9): prints figures, asserts none.
+ * The read-before-write benchmark (issue 4; targets in the README): prints figures, asserts none.
  * Run with {@code mvn -Pbench test}; it is not part of the normal test run. Sizes:
  * {@code -Dbench.sessions=10 -Dbench.steps=1000 -Dbench.clients=64 -Dbench.clientSteps=200}. The
  * LoCoMo replay runs only with {@code -Dbench.locomo=<path to locomo10.json>} (the data set is
