@@ -7,6 +7,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.Operation;
 
 /** An application endpoint of the kind a Mnemos user writes: the caller's token is the request's SecurityIdentity. */
 @Path("/test/trip-chat/{sessionId}")
@@ -19,7 +20,9 @@ public class TripChatResource {
         this.ai = ai;
     }
 
+    /** Hidden from the OpenAPI document: a test fixture, not part of Mnemos' API. */
     @POST
+    @Operation(hidden = true)
     @Consumes(MediaType.TEXT_PLAIN)
     @Produces(MediaType.TEXT_PLAIN)
     public String chat(@PathParam("sessionId") String sessionId, String message) {
