@@ -124,9 +124,19 @@ class FirstCallStartsSessionTest {
     @Test
     void concurrentFirstCallsCreateTheSessionOnceAndEveryStepIsWritten() throws Exception {
         String id = freshId();
-        // the model answers thread n after n * 150 ms, so every write-back needs at most one re-read
+        // every call waits in the model until all have loaded the session (so each read the newly created
+        // version 1, whatever the machine's load); then thread n answers after n * 150 ms, so every
+        // write-back needs at most one re-read
         ThreadLocal<Integer> thread = new ThreadLocal<>();
+        CountDownLatch loaded = new CountDownLatch(THREADS);
         Function<ChatRequest, String> staggered = request -> {
+            loaded.countDown();
+            try {
+                assertThat(loaded.await(1, TimeUnit.MINUTES)).as("all calls reached the model").isTrue();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
             sleep(thread.get() * 150L);
             return "ok";
         };
