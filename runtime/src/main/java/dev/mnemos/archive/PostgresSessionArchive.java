@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mnemos.injection.StepTrace;
 import dev.mnemos.session.SessionEvent;
 import dev.mnemos.session.SessionState;
+import dev.mnemos.tracing.MnemosSpans;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
@@ -29,8 +30,10 @@ public class PostgresSessionArchive implements EndedSessions {
     };
 
     private final ObjectMapper json;
+    private final MnemosSpans spans;
 
-    public PostgresSessionArchive(ObjectMapper json) {
+    public PostgresSessionArchive(ObjectMapper json, MnemosSpans spans) {
+        this.spans = spans;
         // archives outlive code changes: a field dropped from a record must not make old archives unreadable
         this.json = json.copy().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
     }
@@ -67,6 +70,13 @@ public class PostgresSessionArchive implements EndedSessions {
     @Override
     @Transactional
     public void save(ArchiveEntry entry) {
+        spans.in("mnemos.end.archive", entry.finalState().sessionId(), () -> {
+            persist(entry);
+            return entry;
+        });
+    }
+
+    private void persist(ArchiveEntry entry) {
         ArchivedSession archived = new ArchivedSession();
         archived.sessionId = entry.finalState().sessionId();
         archived.userId = entry.finalState().userId();

@@ -2,6 +2,7 @@ package dev.mnemos.injection;
 
 import dev.mnemos.metrics.MnemosMeters;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -10,7 +11,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Micrometer meters of the agent's step cycle: timers {@code mnemos.injection.load}, {@code .render},
- * {@code .write}; counters {@code mnemos.step.writes{path=agent,outcome}}, {@code mnemos.step.write.retries},
+ * {@code .write} and {@code mnemos.model.calls{ai=step,outcome}}; the summary {@code mnemos.block.tokens} and the
+ * counter {@code mnemos.block.over.budget}; counters {@code mnemos.step.writes{path=agent,outcome}},
+ * {@code mnemos.step.write.retries},
  * {@code mnemos.profile.loads{status}} and {@code mnemos.store.unavailable{store=redis}} (see {@link MnemosMeters}).
  */
 @ApplicationScoped
@@ -22,6 +25,10 @@ public class InjectionMetrics {
     private final Timer write;
     private final MeterRegistry registry;
     private final Counter retries;
+    private final Timer modelOk;
+    private final Timer modelFailed;
+    private final DistributionSummary blockTokens;
+    private final Counter overBudget;
 
     public InjectionMetrics(MeterRegistry registry) {
         this.load = timer(registry, "load", "session and profile read before a step");
@@ -30,6 +37,13 @@ public class InjectionMetrics {
         this.registry = registry;
         this.retries = Counter.builder(MnemosMeters.STEP_WRITE_RETRIES)
                 .description("compare-and-set retries of the agent's step write-back").register(registry);
+        this.modelOk = MnemosMeters.modelCalls(registry, "step", "ok");
+        this.modelFailed = MnemosMeters.modelCalls(registry, "step", "failed");
+        this.blockTokens = DistributionSummary.builder(MnemosMeters.BLOCK_TOKENS)
+                .description("estimated tokens of the memory block injected before a step").baseUnit("tokens")
+                .publishPercentiles(0.5, 0.99).register(registry);
+        this.overBudget = Counter.builder(MnemosMeters.BLOCK_OVER_BUDGET)
+                .description("memory blocks that still exceeded the token budget after trimming").register(registry);
         for (var status : ProfileSnapshot.Status.values()) {
             profileLoads(status);
         }
@@ -45,6 +59,18 @@ public class InjectionMetrics {
 
     void write(long nanos) {
         write.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** The annotated AI-service method itself (the model call), by outcome. */
+    void model(long nanos, boolean ok) {
+        (ok ? modelOk : modelFailed).record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    void injected(MemoryBlock block) {
+        blockTokens.record(block.tokens());
+        if (block.overBudget()) {
+            overBudget.increment();
+        }
     }
 
     void written(int casRetries) {

@@ -1,5 +1,6 @@
 package dev.mnemos.injection;
 
+import dev.mnemos.tracing.MnemosSpans;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
@@ -21,17 +22,32 @@ public class StepCycle {
     private final StepTraceStore traces;
     private final MemoryContext memory;
     private final InjectionMetrics metrics;
+    private final MnemosSpans spans;
 
     public StepCycle(StepLoader loader, StepWriteBack writeBack, StepTraceStore traces, MemoryContext memory,
-            InjectionMetrics metrics) {
+            InjectionMetrics metrics, MnemosSpans spans) {
         this.loader = loader;
         this.writeBack = writeBack;
         this.traces = traces;
         this.memory = memory;
         this.metrics = metrics;
+        this.spans = spans;
     }
 
     public Object run(AiMethod method, Object[] args, Callable<Object> call) throws Exception {
+        try (MnemosSpans.Active step = spans.start("mnemos.step", null).attribute(MnemosSpans.STEP, method.step())) {
+            try {
+                return run(method, args, call, step);
+            } catch (Exception e) {
+                step.failed(e);
+                throw e;
+            }
+        }
+    }
+
+    private Object run(AiMethod method, Object[] args, Callable<Object> call, MnemosSpans.Active step)
+            throws Exception {
+        Instant loadStart = Instant.now();
         LoadedStep loaded;
         try {
             loaded = loader.load(method, args);
@@ -39,21 +55,38 @@ public class StepCycle {
             metrics.loadFailed(e);
             throw e;
         }
+        step.attribute(MnemosSpans.SESSION_ID, loaded.sessionId());
+        spans.phase("mnemos.step.load", loaded.sessionId(), loadStart, loaded.loadNanos());
+        spans.phase("mnemos.step.render", loaded.sessionId(), loadStart.plusNanos(loaded.loadNanos()),
+                loaded.renderNanos());
         metrics.load(loaded.loadNanos());
         metrics.profileLoaded(loaded.profile().status());
         metrics.render(loaded.renderNanos());
+        metrics.injected(loaded.block());
         try (MemoryContext.Scope ignored = memory.enter(loaded.active())) {
             long modelStart = System.nanoTime();
-            Object result = call.call();
+            Object result;
+            try (MnemosSpans.Active model = spans.start("mnemos.step.model", loaded.sessionId())) {
+                try {
+                    result = call.call();
+                } catch (Exception e) {
+                    model.failed(e);
+                    metrics.model(System.nanoTime() - modelStart, false);
+                    throw e;
+                }
+            }
             long writeStart = System.nanoTime();
+            metrics.model(writeStart - modelStart, true);
             StepWriteBack.Result written;
             try {
-                written = writeBack.write(loaded, method, args, result);
+                written = spans.in("mnemos.step.write", loaded.sessionId(),
+                        () -> writeBack.write(loaded, method, args, result));
             } catch (RuntimeException e) {
                 metrics.writeFailed(e);
                 throw e;
             }
             long writeNanos = System.nanoTime() - writeStart;
+            step.attribute(MnemosSpans.VERSION, written.version());
             metrics.write(writeNanos);
             metrics.written(written.retries());
             saveTrace(trace(method, loaded, written, writeStart - modelStart, writeNanos));
@@ -63,7 +96,10 @@ public class StepCycle {
 
     private void saveTrace(StepTrace trace) {
         try {
-            traces.save(trace);
+            spans.in("mnemos.step.trace", trace.sessionId(), () -> {
+                traces.save(trace);
+                return trace.version();
+            });
         } catch (RuntimeException e) {
             LOG.warnf(e, "step trace of session %s version %d was not stored; the step itself was written",
                     trace.sessionId(), trace.version());

@@ -1,5 +1,7 @@
 package dev.mnemos.llm;
 
+import dev.mnemos.metrics.MnemosMeters;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.faulttolerance.api.TypedGuard;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.util.TypeLiteral;
@@ -21,11 +23,13 @@ public class ExtractionModel {
 
     private final ExtractionAi ai;
     private final LlmConfig config;
+    private final MeterRegistry registry;
     private final TypedGuard<Optional<List<ExtractedFact>>> guard;
 
-    public ExtractionModel(ExtractionAi ai, LlmConfig config) {
+    public ExtractionModel(ExtractionAi ai, LlmConfig config, MeterRegistry registry) {
         this.ai = ai;
         this.config = config;
+        this.registry = registry;
         this.guard = TypedGuard.create(new TypeLiteral<Optional<List<ExtractedFact>>>() {
         })
                 .withDescription("mnemos extraction model")
@@ -47,15 +51,32 @@ public class ExtractionModel {
         if (!enabled() || request.userMessages().isEmpty()) {
             return Optional.empty();
         }
-        Optional<List<ExtractedFact>> facts = ExtractionParser.parse(ai.extract(request.render(config.maxInputChars())));
+        Optional<List<ExtractedFact>> facts = ExtractionParser
+                .parse(timed(() -> ai.extract(request.render(config.maxInputChars()))));
         if (facts.isEmpty()) {
             LOG.warn("extraction model answered no usable JSON; falling back");
+            MnemosMeters.modelFallbacks(registry, "extraction", "unusable").increment();
         }
         return facts;
     }
 
     private Optional<List<ExtractedFact>> noAnswer(Throwable failure) {
         LOG.warnf("extraction model failed (%s); falling back", failure.toString());
+        MnemosMeters.modelFallbacks(registry, "extraction", "failed").increment();
         return Optional.empty();
+    }
+
+    private String timed(java.util.function.Supplier<String> call) {
+        long start = System.nanoTime();
+        try {
+            String answer = call.get();
+            MnemosMeters.modelCalls(registry, "extraction", "ok").record(System.nanoTime() - start,
+                    java.util.concurrent.TimeUnit.NANOSECONDS);
+            return answer;
+        } catch (RuntimeException e) {
+            MnemosMeters.modelCalls(registry, "extraction", "failed").record(System.nanoTime() - start,
+                    java.util.concurrent.TimeUnit.NANOSECONDS);
+            throw e;
+        }
     }
 }

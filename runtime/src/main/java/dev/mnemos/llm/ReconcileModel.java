@@ -1,5 +1,7 @@
 package dev.mnemos.llm;
 
+import dev.mnemos.metrics.MnemosMeters;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.faulttolerance.api.TypedGuard;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.util.TypeLiteral;
@@ -20,11 +22,13 @@ public class ReconcileModel {
 
     private final ReconcileAi ai;
     private final LlmConfig config;
+    private final MeterRegistry registry;
     private final TypedGuard<Optional<List<ReconcileOp>>> guard;
 
-    public ReconcileModel(ReconcileAi ai, LlmConfig config) {
+    public ReconcileModel(ReconcileAi ai, LlmConfig config, MeterRegistry registry) {
         this.ai = ai;
         this.config = config;
+        this.registry = registry;
         this.guard = TypedGuard.create(new TypeLiteral<Optional<List<ReconcileOp>>>() {
         })
                 .withDescription("mnemos reconcile model")
@@ -47,17 +51,33 @@ public class ReconcileModel {
         if (!enabled()) {
             return Optional.empty();
         }
-        String answer = ai.reconcile(request.render(config.maxInputChars()));
+        String answer = timed(() -> ai.reconcile(request.render(config.maxInputChars())));
         Optional<List<ReconcileOp>> ops = ReconcileParser.parse(answer, request.memories().size());
         if (ops.isEmpty()) {
             LOG.warnf("reconcile model answered no usable JSON (%d characters); falling back",
                     answer == null ? 0 : answer.length());
+            MnemosMeters.modelFallbacks(registry, "reconcile", "unusable").increment();
         }
         return ops;
     }
 
     private Optional<List<ReconcileOp>> noAnswer(Throwable failure) {
         LOG.warnf("reconcile model failed (%s); falling back", failure.toString());
+        MnemosMeters.modelFallbacks(registry, "reconcile", "failed").increment();
         return Optional.empty();
+    }
+
+    private String timed(java.util.function.Supplier<String> call) {
+        long start = System.nanoTime();
+        try {
+            String answer = call.get();
+            MnemosMeters.modelCalls(registry, "reconcile", "ok").record(System.nanoTime() - start,
+                    java.util.concurrent.TimeUnit.NANOSECONDS);
+            return answer;
+        } catch (RuntimeException e) {
+            MnemosMeters.modelCalls(registry, "reconcile", "failed").record(System.nanoTime() - start,
+                    java.util.concurrent.TimeUnit.NANOSECONDS);
+            throw e;
+        }
     }
 }

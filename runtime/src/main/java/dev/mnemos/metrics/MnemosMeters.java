@@ -9,6 +9,7 @@ import dev.mnemos.session.SessionStoreUnavailableException;
 import dev.mnemos.session.StaleVersionException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 
@@ -25,6 +26,11 @@ import java.util.function.Supplier;
  * <li>{@code mnemos.promotion.decisions{verdict=PROMOTE|PENDING|REJECT}}</li>
  * <li>{@code mnemos.session.ends{outcome=ended|unavailable|failed}}</li>
  * <li>{@code mnemos.store.unavailable{store=redis|postgres}} — each time a store did not answer</li>
+ * <li>{@code mnemos.model.calls{ai=step|extraction|reconcile, outcome=ok|failed}} — model call latency (timer)</li>
+ * <li>{@code mnemos.model.fallbacks{ai=extraction|reconcile, reason=failed|unusable}} — the deterministic path
+ * was taken because the model failed, timed out or answered nothing usable</li>
+ * <li>{@code mnemos.block.tokens} (summary) and {@code mnemos.block.over.budget} — the injected memory block</li>
+ * <li>{@code mnemos.archive.writes{outcome=ok|failed}} — ended sessions written to the Postgres archive</li>
  * </ul>
  */
 @ApplicationScoped
@@ -38,6 +44,11 @@ public class MnemosMeters {
     public static final String PROMOTION_DECISIONS = "mnemos.promotion.decisions";
     public static final String SESSION_ENDS = "mnemos.session.ends";
     public static final String STORE_UNAVAILABLE = "mnemos.store.unavailable";
+    public static final String MODEL_CALLS = "mnemos.model.calls";
+    public static final String MODEL_FALLBACKS = "mnemos.model.fallbacks";
+    public static final String BLOCK_TOKENS = "mnemos.block.tokens";
+    public static final String BLOCK_OVER_BUDGET = "mnemos.block.over.budget";
+    public static final String ARCHIVE_WRITES = "mnemos.archive.writes";
 
     private final MeterRegistry registry;
 
@@ -54,6 +65,14 @@ public class MnemosMeters {
         for (String verdict : new String[] { "PROMOTE", "PENDING", "REJECT" }) {
             decisions(registry, verdict);
         }
+        for (String ai : new String[] { "extraction", "reconcile" }) {
+            modelCalls(registry, ai, "ok");
+            modelCalls(registry, ai, "failed");
+            modelFallbacks(registry, ai, "failed");
+            modelFallbacks(registry, ai, "unusable");
+        }
+        archiveWrites(registry, "ok");
+        archiveWrites(registry, "failed");
     }
 
     /** A step write through the REST API: counts its outcome, and a store outage. */
@@ -129,6 +148,23 @@ public class MnemosMeters {
     public static Counter stepWrites(MeterRegistry registry, String path, String outcome) {
         return Counter.builder(STEP_WRITES).description("session step writes by path and outcome")
                 .tag("path", path).tag("outcome", outcome).register(registry);
+    }
+
+    /** Latency of a model call made by Mnemos (or of the annotated AI-service method, {@code ai=step}). */
+    public static Timer modelCalls(MeterRegistry registry, String ai, String outcome) {
+        return Timer.builder(MODEL_CALLS).description("model call latency by caller and outcome").tag("ai", ai)
+                .tag("outcome", outcome).publishPercentiles(0.5, 0.99).register(registry);
+    }
+
+    /** The deterministic path was taken instead of the model's answer. */
+    public static Counter modelFallbacks(MeterRegistry registry, String ai, String reason) {
+        return Counter.builder(MODEL_FALLBACKS).description("model answers replaced by the deterministic path")
+                .tag("ai", ai).tag("reason", reason).register(registry);
+    }
+
+    public static Counter archiveWrites(MeterRegistry registry, String outcome) {
+        return Counter.builder(ARCHIVE_WRITES).description("ended sessions written to the Postgres archive")
+                .tag("outcome", outcome).register(registry);
     }
 
     public static Counter unavailable(MeterRegistry registry, String store) {

@@ -2,11 +2,14 @@ package dev.mnemos.promotion;
 
 import dev.mnemos.injection.StepTrace;
 import dev.mnemos.injection.StepTraceStore;
+import dev.mnemos.metrics.MnemosMeters;
 import dev.mnemos.profile.ProfilePromotions;
 import dev.mnemos.profile.ProfileUnavailableException;
 import dev.mnemos.session.SessionEvent;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
+import dev.mnemos.tracing.MnemosSpans;
+import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.ArrayList;
@@ -31,10 +34,15 @@ public class PromotionService {
     private final CandidateSources sources;
     private final PromotionConfig config;
     private final StepTraceStore traces;
+    private final MnemosSpans spans;
+    private final MeterRegistry registry;
 
     public PromotionService(SessionStore store, PromotionTransaction transaction, ProfilePromotions profile,
-            CandidateSources sources, PromotionConfig config, StepTraceStore traces) {
+            CandidateSources sources, PromotionConfig config, StepTraceStore traces, MnemosSpans spans,
+            MeterRegistry registry) {
         this.traces = traces;
+        this.spans = spans;
+        this.registry = registry;
         this.store = store;
         this.transaction = transaction;
         this.profile = profile;
@@ -54,9 +62,13 @@ public class PromotionService {
      * @throws ProfileUnavailableException when Postgres is down: nothing was cleared
      */
     public PromotionReport end(String sessionId, String actor) {
+        return spans.in("mnemos.end", sessionId, () -> endTraced(sessionId, actor));
+    }
+
+    private PromotionReport endTraced(String sessionId, String actor) {
         Optional<PromotionReport> done = endedReport(sessionId);
         if (done.isPresent()) {
-            store.delete(sessionId);
+            clear(sessionId);
             return done.get();
         }
         if (!profile.reachable()) {
@@ -66,10 +78,24 @@ public class PromotionService {
         List<SessionEvent> events = events(sessionId);
         List<StepTrace> stepTraces = traces.all(sessionId);
         List<Candidate> candidates = sources.candidates(state);
-        PromotionReport report = ProfileUnavailableException.guard(() -> transaction.commit(state, events, stepTraces,
-                candidates, PromotionPolicy.of(config), actor));
-        store.delete(sessionId);
+        PromotionReport report;
+        try {
+            report = spans.in("mnemos.end.promote", sessionId, () -> ProfileUnavailableException.guard(
+                    () -> transaction.commit(state, events, stepTraces, candidates, PromotionPolicy.of(config), actor)));
+        } catch (RuntimeException e) {
+            MnemosMeters.archiveWrites(registry, "failed").increment();
+            throw e;
+        }
+        MnemosMeters.archiveWrites(registry, "ok").increment();
+        clear(sessionId);
         return report;
+    }
+
+    private void clear(String sessionId) {
+        spans.in("mnemos.end.clear", sessionId, () -> {
+            store.delete(sessionId);
+            return sessionId;
+        });
     }
 
     private List<SessionEvent> events(String sessionId) {

@@ -57,7 +57,7 @@ class StepCycleTest {
                         new ProfileReader(userId -> ProfileSnapshot.missing(), Supplier::get), config, acting),
                 new StepWriteBack(store, config, acting, memory, new RollingSummary(config, false, (a, b, c) -> "unused")),
                 traceStore, memory,
-                new InjectionMetrics(new SimpleMeterRegistry()));
+                new InjectionMetrics(new SimpleMeterRegistry()), dev.mnemos.tracing.MnemosSpans.noop());
     }
 
     private Object step() throws Exception {

@@ -38,6 +38,19 @@ class ProfileModelPathTest {
     @Inject
     io.agroal.api.AgroalDataSource db;
 
+    @Inject
+    io.micrometer.core.instrument.MeterRegistry meters;
+
+    private double fallbacks(String reason) {
+        var counter = meters.find("mnemos.model.fallbacks").tag("ai", "reconcile").tag("reason", reason).counter();
+        return counter == null ? 0 : counter.count();
+    }
+
+    private long modelCalls(String outcome) {
+        var timer = meters.find("mnemos.model.calls").tag("ai", "reconcile").tag("outcome", outcome).timer();
+        return timer == null ? 0 : timer.count();
+    }
+
     private String user;
     private String token;
 
@@ -149,8 +162,12 @@ class ProfileModelPathTest {
     @Test
     void answerWithoutJsonFallsBackAndKeepsTheInput() {
         model.script(req -> "I would simply remember that the user likes jazz.");
+        double unusable = fallbacks("unusable");
+        long ok = modelCalls("ok");
         instruct("remember I like jazz").statusCode(200).body("path", equalTo("DETERMINISTIC"));
         assertThat(facts()).containsExactly("I like jazz");
+        assertThat(fallbacks("unusable")).isEqualTo(unusable + 1);
+        assertThat(modelCalls("ok")).isEqualTo(ok + 1);
     }
 
     @Test
@@ -158,8 +175,12 @@ class ProfileModelPathTest {
         model.script(req -> {
             throw new IllegalStateException("connection reset");
         });
+        double failed = fallbacks("failed");
+        long failedCalls = modelCalls("failed");
         instruct("记住我对花生过敏").statusCode(200).body("path", equalTo("DETERMINISTIC"));
         assertThat(facts()).containsExactly("我对花生过敏");
+        assertThat(fallbacks("failed")).isEqualTo(failed + 1);
+        assertThat(modelCalls("failed")).isEqualTo(failedCalls + 1);
     }
 
     @Test

@@ -53,15 +53,37 @@ class MnemosMetersTest {
         }
     }
 
+    @Test
+    void aStepThroughAnAiServiceCountsTheModelCallTheBlockAndTheArchiveWrite() {
+        double calls = metric("mnemos_model_calls_seconds_count", "ai=\"step\"", "outcome=\"ok\"");
+        double blocks = metric("mnemos_block_tokens_count");
+        double archived = metric("mnemos_archive_writes_total", "outcome=\"ok\"");
+
+        String id = as().body(Map.of("goal", "meter my step")).post("/v1/sessions").then().statusCode(201)
+                .extract().path("sessionId");
+        given().auth().oauth2(Tokens.user(user)).contentType(ContentType.TEXT).body("hello")
+                .post("/test/trip-chat/{id}", id).then().statusCode(200);
+        as().post("/v1/sessions/{id}/end", id).then().statusCode(200);
+
+        assertThat(metric("mnemos_model_calls_seconds_count", "ai=\"step\"", "outcome=\"ok\"")).isEqualTo(calls + 1);
+        assertThat(metric("mnemos_block_tokens_count")).isEqualTo(blocks + 1);
+        assertThat(metric("mnemos_block_tokens_sum")).isPositive();
+        assertThat(metric("mnemos_archive_writes_total", "outcome=\"ok\"")).isEqualTo(archived + 1);
+        for (String series : List.of("mnemos_model_fallbacks_total", "mnemos_block_over_budget_total",
+                "mnemos_model_calls_seconds_count{ai=\"extraction\"")) {
+            assertThat(metrics()).as(series).contains(series);
+        }
+    }
+
     private static String metrics() {
         return given().accept("text/plain").get("/q/metrics").then().statusCode(200).extract().asString();
     }
 
     /** The value of the first series of {@code name} whose labels contain every one of {@code labels}; 0 if none. */
     private static double metric(String name, String... labels) {
-        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + "\\{([^}]*)\\} (\\S+)").matcher(metrics());
+        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + "(?:\\{([^}]*)\\})? (\\S+)").matcher(metrics());
         while (m.find()) {
-            String found = m.group(1);
+            String found = m.group(1) == null ? "" : m.group(1);
             boolean all = true;
             for (String label : labels) {
                 all &= found.contains(label);
