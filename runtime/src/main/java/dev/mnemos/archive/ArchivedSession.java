@@ -5,6 +5,7 @@ import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
+import org.hibernate.annotations.PartitionKey;
 
 import java.time.Instant;
 
@@ -17,6 +18,8 @@ public class ArchivedSession extends PanacheEntityBase {
     @Column(name = "session_id")
     public String sessionId;
 
+    /** The distribution key: Hibernate adds it to this row's UPDATE and DELETE (docs/operations.md, scale-out). */
+    @PartitionKey
     @Column(name = "user_id")
     public String userId;
 

@@ -45,7 +45,8 @@ public class ProfileRepository {
 
     /** The user's fact of this id, in any status; empty for another user's fact. */
     public Optional<ProfileFact> find(String userId, long factId) {
-        return ProfileFact.<ProfileFact> findByIdOptional(factId).filter(f -> f.userId.equals(userId));
+        // keyed by the user as well as the id: every query names the distribution key (docs/operations.md)
+        return ProfileFact.<ProfileFact> find("userId = ?1 and id = ?2", userId, factId).firstResultOptional();
     }
 
     public List<ProfileFact> slotHistory(String userId, String slot) {

@@ -118,7 +118,7 @@ public class ProfileTransaction {
         }
         List<Change> report = new ArrayList<>();
         for (ProfileFact target : targets) {
-            ProfileEvent.update("before = null, after = null where factId = ?1", target.id);
+            ProfileEvent.update("before = null, after = null where userId = ?1 and factId = ?2", ctx.userId(), target.id);
             // other facts' events may quote the text too (the UPDATE that superseded it, a MERGE …)
             ProfileEvent.update("before = null where userId = ?1 and before = ?2", ctx.userId(), target.text);
             ProfileEvent.update("after = null where userId = ?1 and after = ?2", ctx.userId(), target.text);

@@ -68,10 +68,10 @@ public class EvidenceReader {
     }
 
     /** Marks the PENDING candidates among {@code ids} as decided. */
-    public void settle(Collection<Long> ids, CandidateStatus status, Instant at) {
+    public void settle(String userId, Collection<Long> ids, CandidateStatus status, Instant at) {
         if (!ids.isEmpty()) {
-            PromotionCandidate.update("status = ?1, decidedAt = ?2 where id in ?3 and status = ?4",
-                    status, at, ids, CandidateStatus.PENDING);
+            PromotionCandidate.update("status = ?1, decidedAt = ?2 where userId = ?3 and id in ?4 and status = ?5",
+                    status, at, userId, ids, CandidateStatus.PENDING);
         }
     }
 

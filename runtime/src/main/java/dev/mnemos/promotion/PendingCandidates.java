@@ -57,8 +57,9 @@ public class PendingCandidates {
     }
 
     private static PromotionCandidate pending(String userId, long candidateId) {
-        PromotionCandidate c = PromotionCandidate.findById(candidateId);
-        if (c == null || !c.userId.equals(userId) || c.status != CandidateStatus.PENDING) {
+        PromotionCandidate c = PromotionCandidate.<PromotionCandidate> find("userId = ?1 and id = ?2", userId, candidateId)
+                .firstResult();
+        if (c == null || c.status != CandidateStatus.PENDING) {
             throw new CandidateNotFoundException(candidateId);
         }
         return c;

@@ -70,7 +70,7 @@ public class PromotionTransaction {
                 case PROMOTE -> {
                     promoted.add(entry);
                     facts.add(new NewFact(c.category(), c.slot(), c.text(), d.confidence()));
-                    evidence.settle(found.same(), CandidateStatus.PROMOTED, now);
+                    evidence.settle(userId, found.same(), CandidateStatus.PROMOTED, now);
                 }
                 case PENDING -> {
                     pending.add(entry);

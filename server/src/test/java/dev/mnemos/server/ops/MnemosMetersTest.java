@@ -75,6 +75,31 @@ class MnemosMetersTest {
         }
     }
 
+    @Test
+    void everyMnemosSeriesOfTheGrafanaDashboardIsExposed() throws java.io.IOException {
+        // a step through an AI service and an end, so that every lazily created series exists
+        String id = as().body(Map.of("goal", "dashboard")).post("/v1/sessions").then().statusCode(201).extract()
+                .path("sessionId");
+        given().auth().oauth2(Tokens.user(user)).contentType(ContentType.TEXT).body("hello")
+                .post("/test/trip-chat/{id}", id).then().statusCode(200);
+        as().post("/v1/sessions/{id}/end", id).then().statusCode(200);
+
+        var dashboard = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(java.nio.file.Path.of("../docs/grafana/mnemos-dashboard.json").toFile());
+        java.util.Set<String> used = new java.util.TreeSet<>();
+        dashboard.get("panels").forEach(panel -> panel.get("targets").forEach(target -> {
+            Matcher m = Pattern.compile("\\bmnemos_[a-z_]+").matcher(target.get("expr").asText());
+            while (m.find()) {
+                used.add(m.group());
+            }
+        }));
+        assertThat(used).hasSizeGreaterThan(10);
+        String exposed = metrics();
+        for (String series : used) {
+            assertThat(exposed).as(series).containsPattern("(?m)^" + series + "[{ ]");
+        }
+    }
+
     private static String metrics() {
         return given().accept("text/plain").get("/q/metrics").then().statusCode(200).extract().asString();
     }
