@@ -2,6 +2,7 @@ package dev.mnemos.deployment;
 
 import dev.mnemos.injection.SessionMemory;
 import dev.mnemos.injection.SessionMemoryInterceptor;
+import dev.mnemos.profile.ProfileCache;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.BuildTimeConditionBuildItem;
 import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
@@ -10,6 +11,7 @@ import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.builditem.CombinedIndexBuildItem;
 import io.quarkus.deployment.builditem.FeatureBuildItem;
 import io.quarkus.deployment.builditem.IndexDependencyBuildItem;
+import io.quarkus.deployment.builditem.RunTimeConfigurationDefaultBuildItem;
 import io.quarkus.deployment.builditem.nativeimage.NativeImageResourceDirectoryBuildItem;
 import org.jboss.jandex.ClassInfo;
 import org.jboss.jandex.DotName;
@@ -28,6 +30,15 @@ class MnemosProcessor {
     @BuildStep
     FeatureBuildItem feature() {
         return new FeatureBuildItem(FEATURE);
+    }
+
+    /** Bounds of the profile read cache; an application overrides them like any other property. */
+    @BuildStep
+    void profileCacheDefaults(BuildProducer<RunTimeConfigurationDefaultBuildItem> defaults) {
+        String prefix = "quarkus.cache.caffeine.\"" + ProfileCache.NAME + "\".";
+        defaults.produce(new RunTimeConfigurationDefaultBuildItem(prefix + "maximum-size", "10000"));
+        defaults.produce(new RunTimeConfigurationDefaultBuildItem(prefix + "expire-after-access", "10M"));
+        defaults.produce(new RunTimeConfigurationDefaultBuildItem(prefix + "metrics-enabled", "true"));
     }
 
     @BuildStep

@@ -1,59 +1,43 @@
 package dev.mnemos.profile;
 
+import io.quarkus.cache.Cache;
+import io.quarkus.cache.CacheName;
+import io.quarkus.cache.CompositeCacheKey;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 /**
- * In-process cache of active facts per user, tagged with the profile revision they were read at.
- * A hit is served only when the caller confirms the revision is still current, so a write on any
- * pod is seen at once; local writes also drop the entry.
+ * Active facts per user, cached with Quarkus Cache (Caffeine) under the key (user, profile revision). Every write
+ * bumps the revision, so a reader that has just read the revision never sees facts older than it, on any pod; the
+ * superseded entries are never read again and leave by size ({@code quarkus.cache.caffeine."mnemos-profile".maximum-size},
+ * default 10000) or age ({@code expire-after-access}, default 10 minutes).
  */
 @ApplicationScoped
 public class ProfileCache {
 
-    private record Entry(long revision, List<ActiveFact> facts) {
+    public static final String NAME = "mnemos-profile";
+
+    /** The facts and whether they came from the cache. */
+    public record Lookup(List<ActiveFact> facts, boolean cached) {
     }
 
-    /** Users kept at most; beyond it some entries are dropped, which is always safe (a miss re-reads). */
-    static final int MAX_USERS = 10_000;
+    private final Cache cache;
 
-    private final Map<String, Entry> entries = new ConcurrentHashMap<>();
-    private final int maxUsers;
-
-    public ProfileCache() {
-        this(MAX_USERS);
+    public ProfileCache(@CacheName(NAME) Cache cache) {
+        this.cache = cache;
     }
 
-    ProfileCache(int maxUsers) {
-        this.maxUsers = maxUsers;
-    }
-
-    /** The facts cached for {@code userId} at exactly {@code revision}. */
-    public Optional<List<ActiveFact>> get(String userId, long revision) {
-        Entry entry = entries.get(userId);
-        return entry != null && entry.revision() == revision ? Optional.of(entry.facts()) : Optional.empty();
-    }
-
-    /** Caches {@code facts} read at {@code revision}, unless a newer revision is cached already. */
-    public void put(String userId, long revision, List<ActiveFact> facts) {
-        entries.merge(userId, new Entry(revision, List.copyOf(facts)),
-                (old, fresh) -> old.revision() > fresh.revision() ? old : fresh);
-        int excess = entries.size() - maxUsers;
-        if (excess > 0) {
-            entries.keySet().stream().filter(k -> !k.equals(userId)).limit(excess + maxUsers / 10).toList()
-                    .forEach(entries::remove);
-        }
-    }
-
-    int size() {
-        return entries.size();
-    }
-
-    public void invalidate(String userId) {
-        entries.remove(userId);
+    /** The facts of {@code userId} at {@code revision}: cached, or loaded once by {@code load} and cached. */
+    public Lookup get(String userId, long revision, Supplier<List<ActiveFact>> load) {
+        AtomicBoolean loaded = new AtomicBoolean();
+        List<ActiveFact> facts = cache.<CompositeCacheKey, List<ActiveFact>> get(new CompositeCacheKey(userId, revision),
+                key -> {
+                    loaded.set(true);
+                    return List.copyOf(load.get());
+                }).await().indefinitely();
+        return new Lookup(facts, !loaded.get());
     }
 }

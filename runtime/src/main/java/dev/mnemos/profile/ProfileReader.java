@@ -6,7 +6,6 @@ import jakarta.enterprise.util.TypeLiteral;
 
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The Postgres edge of profile reads. {@link #activeFacts} is served from {@link ProfileCache}
@@ -51,13 +50,8 @@ public class ProfileReader {
     public Read read(String userId) {
         return readGuard.get(() -> ProfileUnavailableException.guard(() -> {
             long revision = repository.revision(userId);
-            Optional<List<ActiveFact>> cached = cache.get(userId, revision);
-            if (cached.isPresent()) {
-                return new Read(cached.get(), true);
-            }
-            List<ActiveFact> facts = List.copyOf(transaction.active(userId));
-            cache.put(userId, revision, facts);
-            return new Read(facts, false);
+            ProfileCache.Lookup lookup = cache.get(userId, revision, () -> transaction.active(userId));
+            return new Read(lookup.facts(), lookup.cached());
         }));
     }
 

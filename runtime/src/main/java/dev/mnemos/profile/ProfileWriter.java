@@ -11,18 +11,17 @@ import java.util.List;
  * The Postgres edge of profile writes: each call is its own transaction, tried again
  * {@link ProfileConfig#writeRetries()} times only when the failure is transient (connection lost,
  * lock timeout, deadlock); a transient failure that persists surfaces as
- * {@link ProfileUnavailableException}. Invalidates the read cache afterwards.
+ * {@link ProfileUnavailableException}. The read cache needs no invalidation: every write bumps the
+ * profile revision, which is part of its key ({@link ProfileCache}).
  */
 @ApplicationScoped
 public class ProfileWriter {
 
     private final ProfileTransaction transaction;
-    private final ProfileCache cache;
     private final TypedGuard<List<Change>> retry;
 
-    public ProfileWriter(ProfileTransaction transaction, ProfileCache cache, ProfileConfig config) {
+    public ProfileWriter(ProfileTransaction transaction, ProfileConfig config) {
         this.transaction = transaction;
-        this.cache = cache;
         this.retry = TypedGuard.create(new TypeLiteral<List<Change>>() {
         }).withDescription("mnemos profile write")
                 .withRetry().maxRetries(config.writeRetries())
@@ -33,21 +32,13 @@ public class ProfileWriter {
 
     public List<Change> apply(WriteContext ctx, ChangeSet changes) {
         return retry.get(() -> {
-            try {
-                return ProfileUnavailableException.guard(() -> transaction.apply(ctx, changes));
-            } finally {
-                cache.invalidate(ctx.userId());
-            }
+            return ProfileUnavailableException.guard(() -> transaction.apply(ctx, changes));
         });
     }
 
     public List<Change> forget(WriteContext ctx, long factId) {
         return retry.get(() -> {
-            try {
-                return ProfileUnavailableException.guard(() -> transaction.forget(ctx, factId));
-            } finally {
-                cache.invalidate(ctx.userId());
-            }
+            return ProfileUnavailableException.guard(() -> transaction.forget(ctx, factId));
         });
     }
 }

@@ -1,48 +1,94 @@
 package dev.mnemos.profile;
 
+import io.quarkus.cache.Cache;
+import io.quarkus.cache.CacheName;
+import io.quarkus.cache.CaffeineCache;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+/** The profile read cache (Quarkus Cache) serves a user's facts only at the revision they were read at. */
+@QuarkusTest
 class ProfileCacheTest {
 
     private static final List<ActiveFact> OLD = List.of(new ActiveFact(1, Category.FACT, null, "old", 1, Instant.EPOCH, null));
     private static final List<ActiveFact> NEW = List.of(new ActiveFact(2, Category.FACT, null, "new", 1, Instant.EPOCH, null));
 
+    @Inject
+    ProfileCache cache;
+    @Inject
+    @CacheName(ProfileCache.NAME)
+    Cache underlying;
+    @Inject
+    ProfileReader reader;
+    @Inject
+    ProfileService profiles;
+
+    private final String user = "cache-" + UUID.randomUUID();
+
     @Test
-    void servesOnlyTheRevisionItWasReadAt() {
-        ProfileCache cache = new ProfileCache();
-        cache.put("u", 3, OLD);
-        assertThat(cache.get("u", 3)).contains(OLD);
-        assertThat(cache.get("u", 4)).isEmpty();
+    void loadsOncePerRevisionAndNeverServesAnotherRevision() {
+        AtomicInteger loads = new AtomicInteger();
+        ProfileCache.Lookup first = cache.get(user, 3, () -> {
+            loads.incrementAndGet();
+            return OLD;
+        });
+        ProfileCache.Lookup second = cache.get(user, 3, () -> {
+            loads.incrementAndGet();
+            return NEW;
+        });
+        ProfileCache.Lookup next = cache.get(user, 4, () -> {
+            loads.incrementAndGet();
+            return NEW;
+        });
+
+        assertThat(first.cached()).isFalse();
+        assertThat(second.cached()).isTrue();
+        assertThat(second.facts()).isEqualTo(OLD);
+        assertThat(next.cached()).isFalse();
+        assertThat(next.facts()).isEqualTo(NEW);
+        assertThat(loads).hasValue(2);
     }
 
     @Test
-    void aLateReaderNeverReplacesANewerEntry() {
-        ProfileCache cache = new ProfileCache();
-        cache.put("u", 5, NEW);
-        cache.put("u", 4, OLD);
-        assertThat(cache.get("u", 5)).contains(NEW);
-    }
-
-    @Test
-    void invalidateDropsTheEntry() {
-        ProfileCache cache = new ProfileCache();
-        cache.put("u", 1, OLD);
-        cache.invalidate("u");
-        assertThat(cache.get("u", 1)).isEmpty();
-    }
-
-    @Test
-    void staysBoundedAndKeepsTheEntryJustPut() {
-        ProfileCache cache = new ProfileCache(100);
-        for (int i = 0; i < 1_000; i++) {
-            cache.put("user-" + i, 1, java.util.List.of());
+    void aFailedLoadIsNotCached() {
+        try {
+            cache.get(user, 1, () -> {
+                throw new ProfileUnavailableException("down", null);
+            });
+        } catch (ProfileUnavailableException expected) {
+            // the caller sees the failure
         }
-        org.assertj.core.api.Assertions.assertThat(cache.size()).isLessThanOrEqualTo(100);
-        org.assertj.core.api.Assertions.assertThat(cache.get("user-999", 1)).isPresent();
+        assertThat(cache.get(user, 1, () -> OLD).cached()).isFalse();
+    }
+
+    @Test
+    void aWriteIsSeenByTheNextReadThroughTheRevision() {
+        profiles.add(user, "test", new NewFact(Category.FACT, null, "Keeps bees", 1.0));
+        reader.read(user); // loads at the new revision, unless the write path itself already did
+        assertThat(reader.read(user)).satisfies(r -> {
+            assertThat(r.cached()).isTrue();
+            assertThat(r.facts()).extracting(ActiveFact::text).containsExactly("Keeps bees");
+        });
+        profiles.add(user, "test", new NewFact(Category.FACT, null, "Plays chess", 1.0));
+        assertThat(reader.read(user)).satisfies(r -> {
+            assertThat(r.facts()).extracting(ActiveFact::text).containsExactly("Keeps bees", "Plays chess");
+        });
+    }
+
+    @Test
+    void isBoundedByDefault() {
+        assertThat(ConfigProvider.getConfig()
+                .getValue("quarkus.cache.caffeine.\"" + ProfileCache.NAME + "\".maximum-size", Long.class))
+                .isEqualTo(10_000L);
+        assertThat(underlying).isInstanceOf(CaffeineCache.class);
     }
 }
