@@ -52,6 +52,7 @@ public class AgentResource {
     @APIResponse(responseCode = "404", description = "No such session for this caller.", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "409", description = "The session has ended, or a concurrent step wrote first: retry the message.", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "413", description = "The request body exceeds the configured limit.", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "502", description = "The language model failed, timed out or gave an unusable answer: nothing was written for that step; retry the message.", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "503", description = "Session memory (Redis) is unavailable: the model was not called and nothing was written; retry after Retry-After seconds.", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @POST
     @Path("/agent/chat")
@@ -66,6 +67,7 @@ public class AgentResource {
     @APIResponse(responseCode = "404", description = "No such session for this user, or a user token naming another user.", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "409", description = "The session has ended, or a concurrent step wrote first: retry the message.", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "413", description = "The request body exceeds the configured limit.", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "502", description = "The language model failed, timed out or gave an unusable answer: nothing was written for that step; retry the message.", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "503", description = "Session memory (Redis) is unavailable: the model was not called and nothing was written; retry after Retry-After seconds.", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @POST
     @Path("/users/{userId}/agent/chat")

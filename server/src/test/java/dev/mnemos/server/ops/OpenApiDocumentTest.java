@@ -60,6 +60,11 @@ class OpenApiDocumentTest {
         assertThat(body.path("examples").size() + (body.has("example") ? 1 : 0)).as("step body example").isPositive();
         assertThat(document().at("/paths/~1v1~1sessions~1{id}~1end/post/responses/503").isObject()).isTrue();
         assertThat(document().at("/paths/~1v1~1sessions~1{id}~1versions~1{version}/get/responses/410").isObject()).isTrue();
+        for (String chat : List.of("/paths/~1v1~1agent~1chat/post/responses/502",
+                "/paths/~1v1~1users~1{userId}~1agent~1chat/post/responses/502")) {
+            assertThat(document().at(chat + "/content/application~1problem+json/schema/$ref").asText()).as(chat)
+                    .endsWith("/Problem");
+        }
     }
 
     @Test
