@@ -10,12 +10,14 @@ final class BlockLines {
     private static final String ELLIPSIS = "…";
 
     private final int budget;
+    private final TokenCounter tokens;
     private final List<String> lines = new ArrayList<>();
     private String closing;
     private int used;
 
-    BlockLines(int budget) {
+    BlockLines(int budget, TokenCounter tokens) {
         this.budget = budget;
+        this.tokens = tokens;
     }
 
     /** Adds a line that is never dropped, whatever the budget. */
@@ -32,10 +34,12 @@ final class BlockLines {
 
     /** Adds the line when it fits in what is left of the budget. */
     boolean optional(String line) {
-        if (cost(line) > remaining()) {
+        int lineCost = cost(line);
+        if (lineCost > remaining()) {
             return false;
         }
-        fixed(line);
+        lines.add(line);
+        used += lineCost;
         return true;
     }
 
@@ -44,30 +48,35 @@ final class BlockLines {
      * left of it, in order. @return how many items were added
      */
     int section(String header, List<String> items, int capPercent) {
-        int room = Math.min(remaining(), budget * capPercent / 100) - cost(header);
+        int headerCost = cost(header);
+        int room = Math.min(remaining(), budget * capPercent / 100) - headerCost;
         int count = 0;
+        int taken = 0;
         for (String item : items) {
-            if (cost(item) > room) {
+            int itemCost = cost(item); // each line is counted once: a real tokenizer is not free
+            if (itemCost > room) {
                 break;
             }
-            room -= cost(item);
+            room -= itemCost;
+            taken += itemCost;
             count++;
         }
         if (count > 0) {
-            fixed(header);
-            items.subList(0, count).forEach(this::fixed);
+            lines.add(header);
+            lines.addAll(items.subList(0, count));
+            used += headerCost + taken;
         }
         return count;
     }
 
     /** Adds {@code label + quoted value}, the value cut at its end to fit. @return false when nothing useful fit */
     boolean head(String label, String value, int capPercent) {
-        return fitted(label, value, capPercent, BlockLines::cut);
+        return fitted(label, value, capPercent, this::cut);
     }
 
     /** Adds {@code label + quoted value}, the value cut at its start to fit (newest text is kept). */
     boolean tail(String label, String value, int capPercent) {
-        return fitted(label, value, capPercent, BlockLines::cutStart);
+        return fitted(label, value, capPercent, this::cutStart);
     }
 
     private boolean fitted(String label, String value, int capPercent, BiFunction<String, Integer, String> cutter) {
@@ -97,21 +106,25 @@ final class BlockLines {
     }
 
     /** {@code text} cut to at most {@code maxTokens}, marked with an ellipsis when cut. */
-    static String cut(String text, int maxTokens) {
-        if (TokenEstimator.estimate(text) <= maxTokens) {
+    String cut(String text, int maxTokens) {
+        if (tokens.count(text) <= maxTokens) {
             return text;
         }
-        return TokenEstimator.prefix(text, Math.max(0, maxTokens - 1)) + ELLIPSIS;
+        return tokens.prefix(text, Math.max(0, maxTokens - 1)) + ELLIPSIS;
     }
 
-    static String cutStart(String text, Integer maxTokens) {
-        if (TokenEstimator.estimate(text) <= maxTokens) {
+    String cutStart(String text, Integer maxTokens) {
+        if (tokens.count(text) <= maxTokens) {
             return text;
         }
-        return ELLIPSIS + TokenEstimator.suffix(text, Math.max(0, maxTokens - 1));
+        return ELLIPSIS + tokens.suffix(text, Math.max(0, maxTokens - 1));
     }
 
-    private static int cost(String line) {
-        return TokenEstimator.estimate(line + "\n");
+    int count(String text) {
+        return tokens.count(text);
+    }
+
+    private int cost(String line) {
+        return tokens.count(line + "\n");
     }
 }

@@ -32,15 +32,25 @@ public final class MemoryBlockRenderer {
     private final int budget;
     private final int plansShown;
     private final int maxProfileFacts;
+    private final TokenCounter tokens;
 
     public MemoryBlockRenderer(int budget, int plansShown, int maxProfileFacts) {
+        this(budget, plansShown, maxProfileFacts, TokenCounter.estimate());
+    }
+
+    public MemoryBlockRenderer(int budget, int plansShown, int maxProfileFacts, TokenCounter tokens) {
+        this.tokens = tokens;
         this.budget = budget;
         this.plansShown = Math.max(1, Math.min(2, plansShown));
         this.maxProfileFacts = maxProfileFacts;
     }
 
     public static MemoryBlockRenderer from(InjectionConfig config) {
-        return new MemoryBlockRenderer(config.tokenBudget(), config.plansShown(), config.maxProfileFacts());
+        return from(config, TokenCounter.estimate());
+    }
+
+    public static MemoryBlockRenderer from(InjectionConfig config, TokenCounter tokens) {
+        return new MemoryBlockRenderer(config.tokenBudget(), config.plansShown(), config.maxProfileFacts(), tokens);
     }
 
     /**
@@ -48,12 +58,12 @@ public final class MemoryBlockRenderer {
      * @param message the user's message of this step, for relevance; may be null
      */
     public MemoryBlock render(SessionState s, List<ProfileLine> profile, List<TurnOverride> overrides, String message) {
-        BlockLines out = new BlockLines(budget);
+        BlockLines out = new BlockLines(budget, tokens);
         out.fixed(OPEN);
         out.fixed(PREAMBLE);
         out.fixed("session: " + quote(s.sessionId()) + " version " + s.version());
         if (s.goal() != null && !s.goal().isBlank()) {
-            out.fixed("goal: " + quote(BlockLines.cut(s.goal(), budget / 5)));
+            out.fixed("goal: " + quote(out.cut(s.goal(), budget / 5)));
         }
         if (s.stepPointer() != null) {
             out.fixed("step: " + s.stepPointer().index() + " " + quote(String.valueOf(s.stepPointer().name())));
@@ -64,7 +74,7 @@ public final class MemoryBlockRenderer {
         out.section("open questions:", s.openQuestions().stream().map(q -> "- " + quote(q)).toList(), 10);
         List<Integer> plans = plans(out, s);
         List<String> shown = profile(out, ProfileRelevance.order(profile, s.goal(), message), overridden);
-        out.section("collected:", collected(s.collected()), 15);
+        out.section("collected:", collected(out, s.collected()), 15);
         if (s.summary() != null && !s.summary().isBlank()) {
             out.tail("summary of earlier steps: ", s.summary(), 15);
         }
@@ -72,8 +82,8 @@ public final class MemoryBlockRenderer {
             out.head("context: ", s.context(), 10);
         }
         String text = out.text();
-        int tokens = TokenEstimator.estimate(text);
-        return new MemoryBlock(text, tokens, budget, tokens > budget, plans, shown, profile.size());
+        int count = out.count(text);
+        return new MemoryBlock(text, count, budget, count > budget, plans, shown, profile.size());
     }
 
     private static void constraints(BlockLines out, List<Constraint> constraints) {
@@ -155,8 +165,8 @@ public final class MemoryBlockRenderer {
         return hundredths / 100 + "." + (hundredths % 100 < 10 ? "0" : "") + hundredths % 100;
     }
 
-    private static List<String> collected(Map<String, String> collected) {
+    private static List<String> collected(BlockLines out, Map<String, String> collected) {
         return collected.entrySet().stream().filter(e -> !e.getKey().startsWith(RESERVED_PREFIX))
-                .map(e -> "- " + quote(e.getKey()) + ": " + quote(BlockLines.cut(e.getValue(), 120))).toList();
+                .map(e -> "- " + quote(e.getKey()) + ": " + quote(out.cut(e.getValue(), 120))).toList();
     }
 }

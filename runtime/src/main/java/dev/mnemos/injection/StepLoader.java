@@ -43,12 +43,12 @@ public class StepLoader {
     private final String anonymousUser;
 
     public StepLoader(SessionStore store, SessionArchive archive, ProfileReader profiles, InjectionConfig config,
-            ActingUser actingUser) {
+            ActingUser actingUser, TokenCounter tokens) {
         this.store = store;
         this.archive = archive;
         this.plansShown = config.plansShown();
         this.profiles = profiles;
-        this.renderer = MemoryBlockRenderer.from(config);
+        this.renderer = MemoryBlockRenderer.from(config, tokens);
         this.actingUser = actingUser;
         this.anonymousUser = SessionIds.require("quarkus.mnemos.injection.anonymous-user", config.anonymousUser());
     }

@@ -132,4 +132,27 @@ class MemoryBlockRendererTest {
         assertThat(block.overBudget()).isTrue();
         constraints.forEach(c -> assertThat(block.text()).contains(c.text()));
     }
+
+    @Test
+    void theGivenTokenizerCountsTheBlockAndCutsTheGoal() {
+        TokenCounter words = text -> text.isBlank() ? 0 : text.trim().split("\\s+").length;
+        String goal = String.join(" ", java.util.Collections.nCopies(400, "word"));
+        MemoryBlock block = new MemoryBlockRenderer(100, 2, 20, words).render(States.state(goal, List.of(), List.of(),
+                null), List.of(), List.of(), null);
+
+        assertThat(block.tokens()).isEqualTo(words.count(block.text()));
+        String goalLine = block.text().lines().filter(l -> l.startsWith("goal: ")).findFirst().orElseThrow();
+        // a fifth of the budget, counted in words: 19 words and the ellipsis, plus the label
+        assertThat(words.count(goalLine)).isBetween(15, 21);
+        assertThat(goalLine).endsWith("…\"");
+    }
+
+    @Test
+    void prefixAndSuffixAreTheLongestThatFit() {
+        TokenCounter chars = String::length;
+        assertThat(chars.prefix("abcdef", 4)).isEqualTo("abcd");
+        assertThat(chars.suffix("abcdef", 4)).isEqualTo("cdef");
+        assertThat(chars.prefix("😀😀😀", 4)).isEqualTo("😀😀");
+        assertThat(TokenCounter.estimate().prefix("abcdefghijkl", 2)).isEqualTo(TokenEstimator.prefix("abcdefghijkl", 2));
+    }
 }

@@ -54,7 +54,8 @@ class StepCycleTest {
         };
         cycle = new StepCycle(
                 new StepLoader(store, new NoSessionArchive(),
-                        new ProfileReader(userId -> ProfileSnapshot.missing(), Supplier::get), config, acting),
+                        new ProfileReader(userId -> ProfileSnapshot.missing(), Supplier::get), config, acting,
+                        TokenCounter.estimate()),
                 new StepWriteBack(store, config, acting, memory, new RollingSummary(config, false, (a, b, c) -> "unused")),
                 traceStore, memory,
                 new InjectionMetrics(new SimpleMeterRegistry()), dev.mnemos.tracing.MnemosSpans.noop());

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.is;
@@ -48,6 +49,17 @@ class TraceResourceTest {
                 .body("injected.block", containsString("goal: \"trace me\""))
                 .body("written.version", is(2))
                 .body("written.fields", hasItem("collected.answer.chat"));
+    }
+
+    @Test
+    void theInjectedBlockIsCountedWithTheServersTokenizer() {
+        String block = given().auth().oauth2(Tokens.user(user)).get("/v1/sessions/{id}/steps/{v}/trace", id, 2)
+                .then().statusCode(200).extract().path("injected.block");
+        int tokens = given().auth().oauth2(Tokens.user(user)).get("/v1/sessions/{id}/steps/{v}/trace", id, 2)
+                .then().extract().path("injected.tokens");
+        int jtokkit = new dev.langchain4j.model.openai.OpenAiTokenCountEstimator(
+                dev.langchain4j.model.openai.OpenAiChatModelName.GPT_4_O_MINI).estimateTokenCountInText(block);
+        assertThat(tokens).isEqualTo(jtokkit).isNotEqualTo(TokenEstimator.estimate(block));
     }
 
     @Test

@@ -31,10 +31,11 @@ class MemoryBlocks {
     private final MemoryBlockRenderer renderer;
     private final int plansShown;
 
-    MemoryBlocks(SessionStore store, ProfileReader profiles, InjectionConfig config) {
+    MemoryBlocks(SessionStore store, ProfileReader profiles, InjectionConfig config,
+            dev.mnemos.injection.TokenCounter tokens) {
         this.store = store;
         this.profiles = profiles;
-        this.renderer = MemoryBlockRenderer.from(config);
+        this.renderer = MemoryBlockRenderer.from(config, tokens);
         this.plansShown = Math.max(1, Math.min(2, config.plansShown()));
     }
 

@@ -1,0 +1,28 @@
+package dev.mnemos.injection;
+
+import dev.langchain4j.model.TokenCountEstimator;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+import org.jboss.logging.Logger;
+
+/** Chooses the {@link TokenCounter} of the memory block once, at start. */
+@ApplicationScoped
+public class TokenCounters {
+
+    private static final Logger LOG = Logger.getLogger(TokenCounters.class);
+
+    @Produces
+    @Singleton
+    TokenCounter tokenCounter(Instance<TokenCountEstimator> tokenizers) {
+        if (tokenizers.isResolvable()) {
+            TokenCountEstimator tokenizer = tokenizers.get();
+            LOG.infof("memory blocks are counted with the application's tokenizer (%s)",
+                    tokenizer.getClass().getName());
+            return TokenCounter.of(tokenizer);
+        }
+        LOG.info("memory blocks are counted with Mnemos' token estimate (no TokenCountEstimator bean)");
+        return TokenCounter.estimate();
+    }
+}
