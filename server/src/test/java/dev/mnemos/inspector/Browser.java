@@ -63,6 +63,7 @@ final class Browser implements AutoCloseable {
         driver.get(inspectorUrl + "#/sessions");
         driver.navigate().refresh();
         WebElement input = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("token-input")));
+        Assertions.assertFalse(driver.findElement(By.id("nav")).isDisplayed(), "no navigation before signing in");
         input.sendKeys(token);
         driver.findElement(By.id("token-submit")).click();
         wait.until(ExpectedConditions.textToBe(By.id("whoami"), "Signed in as " + userId));

@@ -169,6 +169,24 @@ class InspectorBrowserTest {
         assertThat(browser.driver.findElements(version(7))).isEmpty();
         as(alice).get("/v1/sessions/{id}", session).then().statusCode(200)
                 .body("version", org.hamcrest.Matchers.is(6));
+
+        // fork from v4 (the version with plan v1): a new session, linked to its parent
+        browser.driver.findElement(By.cssSelector("#v-4 button")).click();
+        browser.wait.until(ExpectedConditions.textToBe(By.id("state-version"), "4"));
+        browser.driver.findElement(By.id("fork-btn")).click();
+        browser.wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("confirm-text"), "from version 4"));
+        browser.driver.findElement(By.id("confirm-yes")).click();
+        WebElement parent = browser.visible(By.cssSelector("#session-fork a"));
+        assertThat(parent.getDomAttribute("href")).isEqualTo("#/session/" + session);
+        String fork = browser.textOf(By.id("session-id"));
+        assertThat(fork).isNotEqualTo(session);
+        assertThat(browser.visible(version(1)).getDomAttribute("data-type")).isEqualTo("fork");
+        assertThat(browser.textOf(By.cssSelector("#v-1 .marker-fork"))).isEqualTo("forked from v4 of " + session);
+        browser.wait.until(ExpectedConditions.textToBe(By.id("state-version"), "1"));
+        assertThat(browser.textOf(By.cssSelector("#plan-1 .plan-content"))).isEqualTo("Day 1: Asakusa\nDay 2: Hakone");
+        as(alice).get("/v1/sessions/{id}", fork).then().statusCode(200)
+                .body("forkedFrom.sessionId", org.hamcrest.Matchers.is(session))
+                .body("forkedFrom.version", org.hamcrest.Matchers.is(4));
     }
 
     @Test
