@@ -23,6 +23,7 @@ import java.util.Optional;
 public class EndedSessionList {
 
     /** One ended session as listed: its id, when it ended and its goal (null when it had none). */
+    @org.eclipse.microprofile.openapi.annotations.media.Schema(name = "EndedSession")
     public record Entry(String sessionId, Instant endedAt, String goal) {
     }
 
