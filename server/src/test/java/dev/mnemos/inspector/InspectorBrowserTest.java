@@ -195,29 +195,39 @@ class InspectorBrowserTest {
         String session = createSession(bob, Map.of("goal", "Book a flight"));
         as(bob).body(Map.of("text", "Likes window seats 🪟", "explicit", false))
                 .post("/v1/sessions/{id}/observations", session).then().statusCode(200);
+        as(bob).body(Map.of("text", "Likes jazz 🎷", "explicit", false))
+                .post("/v1/sessions/{id}/observations", session).then().statusCode(200);
         as(bob).post("/v1/sessions/{id}/end", session).then().statusCode(200)
-                .body("pending.text", org.hamcrest.Matchers.hasItem("Likes window seats 🪟"));
+                .body("pending.text", org.hamcrest.Matchers.hasItems("Likes window seats 🪟", "Likes jazz 🎷"));
 
         browser.signIn(url(), Tokens.user(bob), bob);
         // the ended session is listed from the archive, with its promotion report
         browser.visible(By.cssSelector("#ended-sessions a[href='#/session/" + session + "']")).click();
         browser.visible(By.id("report-pending"));
-        assertThat(browser.textOf(By.cssSelector("#report-pending tbody td"))).isEqualTo("Likes window seats 🪟");
+        assertThat(browser.textOf(By.id("report-pending"))).contains("Likes window seats 🪟", "Likes jazz 🎷");
         assertThat(browser.visible(By.id("rollback-btn")).isEnabled()).isFalse();
         browser.screenshot("ended-session", By.id("report-section"));
 
         browser.open(url(), "#/profile");
-        WebElement row = browser.visible(By.cssSelector("#pending tbody tr"));
-        assertThat(row.findElement(By.tagName("td")).getDomProperty("textContent")).isEqualTo("Likes window seats 🪟");
+        By window = pendingRow("Likes window seats 🪟");
+        browser.visible(pendingRow("Likes jazz 🎷"));
         browser.screenshot("profile-pending");
-        row.findElement(By.cssSelector("button.confirm")).click();
+        browser.visible(window).findElement(By.cssSelector("button.confirm")).click();
         WebElement fact = browser.visible(By.cssSelector("#facts tbody tr"));
         assertThat(fact.findElement(By.tagName("td")).getDomProperty("textContent")).isEqualTo("Likes window seats 🪟");
-        assertThat(browser.visible(By.id("pending-empty")).isDisplayed()).isTrue();
+        assertThat(browser.driver.findElements(window)).isEmpty();
+        browser.visible(pendingRow("Likes jazz 🎷")).findElement(By.cssSelector("button.reject")).click();
+        browser.visible(By.id("pending-empty"));
+        assertThat(browser.driver.findElements(By.cssSelector("#facts tbody tr"))).hasSize(1);
         assertThat(browser.textOf(By.id("history"))).contains("Likes window seats 🪟");
         browser.screenshot("profile");
         as(bob).get("/v1/profile").then().statusCode(200)
-                .body("facts.text", org.hamcrest.Matchers.hasItem("Likes window seats 🪟"));
+                .body("facts.text", org.hamcrest.Matchers.contains("Likes window seats 🪟"));
+        as(bob).get("/v1/profile/pending").then().statusCode(200).body("size()", org.hamcrest.Matchers.is(0));
+    }
+
+    private static By pendingRow(String text) {
+        return By.xpath("//table[@id='pending']/tbody/tr[td[1][.='" + text + "']]");
     }
 
     @Test
@@ -230,7 +240,8 @@ class InspectorBrowserTest {
         step(carol, session, Map.of("putCollected", Map.of("note", "<img src=x onerror=alert(2)>")), "<b>note</b>");
 
         browser.signIn(url(), Tokens.user(carol), carol);
-        browser.open(url(), "#/session/" + session);
+        browser.visible(By.id("search-id")).sendKeys(session); // search by id
+        browser.driver.findElement(By.id("search-open")).click();
         browser.visible(version(2));
         browser.wait.until(ExpectedConditions.textToBe(By.id("state-version"), "2"));
         assertThat(browser.textOf(By.cssSelector("#state dl.fields dd"))).isEqualTo(script);
