@@ -215,6 +215,9 @@ class InspectorBrowserTest {
         browser.visible(window).findElement(By.cssSelector("button.confirm")).click();
         WebElement fact = browser.visible(By.cssSelector("#facts tbody tr"));
         assertThat(fact.findElement(By.tagName("td")).getDomProperty("textContent")).isEqualTo("Likes window seats 🪟");
+        WebElement provenance = fact.findElement(By.cssSelector("td:nth-child(5)"));
+        assertThat(provenance.getDomProperty("textContent")).startsWith("promote by " + bob + " from " + session + " · ");
+        assertThat(provenance.findElement(By.tagName("a")).getDomAttribute("href")).isEqualTo("#/session/" + session);
         assertThat(browser.driver.findElements(window)).isEmpty();
         browser.visible(pendingRow("Likes jazz 🎷")).findElement(By.cssSelector("button.reject")).click();
         browser.visible(By.id("pending-empty"));
