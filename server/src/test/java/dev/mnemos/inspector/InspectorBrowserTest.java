@@ -234,6 +234,20 @@ class InspectorBrowserTest {
     }
 
     @Test
+    void liveSessionsComeTwentyAtATime() {
+        String dave = newUser("insp-dave");
+        for (int i = 1; i <= 21; i++) {
+            createSession(dave, Map.of("goal", "task " + i));
+        }
+        browser.signIn(url(), Tokens.user(dave), dave);
+        browser.wait.until(ExpectedConditions.numberOfElementsToBe(By.cssSelector("#live-sessions tbody tr"), 20));
+        browser.visible(By.id("live-more")).click();
+        browser.wait.until(ExpectedConditions.numberOfElementsToBe(By.cssSelector("#live-sessions tbody tr"), 21));
+        browser.wait.until(ExpectedConditions.invisibilityOfElementLocated(By.id("live-more")));
+        assertThat(browser.textOf(By.id("live-sessions"))).contains("task 1", "task 21");
+    }
+
+    @Test
     void storedMarkupStaysTextAndUnicodeIsShownAsStored() {
         String carol = newUser("insp-carol");
         String script = "<script>alert(1)</script>";
