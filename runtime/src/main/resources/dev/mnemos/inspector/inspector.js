@@ -113,7 +113,12 @@
       me = null;
       $('nav').hidden = true;
       $('whoami').textContent = 'Not signed in';
-      if (e.status && e.status !== 401) failure(e, 'Signing in');
+      if (e.status === 401 && token()) {
+        sessionStorage.removeItem(TOKEN_KEY);
+        show('The token was refused (401): paste a valid one.');
+      } else if (e.status && e.status !== 401) {
+        failure(e, 'Signing in');
+      }
       return false;
     }
   }

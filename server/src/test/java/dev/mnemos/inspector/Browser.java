@@ -58,15 +58,20 @@ final class Browser implements AutoCloseable {
 
     /** Opens the inspector with a clean session storage and signs in by pasting {@code token}. */
     void signIn(String inspectorUrl, String token, String userId) {
-        driver.get(inspectorUrl);
-        ((JavascriptExecutor) driver).executeScript("sessionStorage.clear()");
-        driver.get(inspectorUrl + "#/sessions");
-        driver.navigate().refresh();
-        WebElement input = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("token-input")));
+        WebElement input = signedOut(inspectorUrl);
         Assertions.assertFalse(driver.findElement(By.id("nav")).isDisplayed(), "no navigation before signing in");
         input.sendKeys(token);
         driver.findElement(By.id("token-submit")).click();
         wait.until(ExpectedConditions.textToBe(By.id("whoami"), "Signed in as " + userId));
+    }
+
+    /** Opens the inspector with a clean session storage: the sign-in form, whose token field it answers. */
+    WebElement signedOut(String inspectorUrl) {
+        driver.get(inspectorUrl);
+        ((JavascriptExecutor) driver).executeScript("sessionStorage.clear()");
+        driver.get(inspectorUrl + "#/sessions");
+        driver.navigate().refresh();
+        return wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("token-input")));
     }
 
     void open(String inspectorUrl, String fragment) {

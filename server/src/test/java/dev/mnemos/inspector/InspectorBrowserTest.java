@@ -279,6 +279,11 @@ class InspectorBrowserTest {
         String session = createSession(alice, Map.of("goal", secret));
         String mallory = newUser("insp-mallory");
 
+        browser.signedOut(url()).sendKeys("not-a-token");
+        browser.driver.findElement(By.id("token-submit")).click();
+        browser.wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("message"), "refused (401)"));
+        assertThat(browser.driver.findElement(By.id("nav")).isDisplayed()).isFalse();
+
         browser.signIn(url(), Tokens.user(mallory), mallory);
         browser.visible(By.id("live-empty"));
         browser.open(url(), "#/session/" + session);
