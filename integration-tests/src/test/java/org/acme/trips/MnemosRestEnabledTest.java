@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.startsWith;
@@ -53,5 +54,12 @@ class MnemosRestEnabledTest {
 
         given().get("/trips/unknown").then().statusCode(404)
                 .header("Content-Type", not(startsWith("application/problem+json")));
+    }
+
+    @Test
+    void theSessionInspectorComesWithTheApi() {
+        given().get("/mnemos/inspector/index.html").then().statusCode(200).contentType(startsWith("text/html"))
+                .body(containsString("<meta name=\"mnemos-api-base\" content=\"../../\">"));
+        given().get("/mnemos/inspector/inspector.js").then().statusCode(200);
     }
 }

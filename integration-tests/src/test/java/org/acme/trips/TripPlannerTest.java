@@ -102,6 +102,7 @@ class TripPlannerTest {
         String id = sessions.create("someone-" + UUID.randomUUID(), SessionPatch.builder().build(), "test").sessionId();
         given().get("/v1/sessions/x").then().statusCode(404);
         given().get("/v1/sessions/{id}", id).then().statusCode(404);
+        given().get("/mnemos/inspector/index.html").then().statusCode(404); // the inspector comes with the API only
 
         given().get("/trips/lisbon").then().statusCode(200).body("title", equalTo("A weekend in Lisbon"));
         given().get("/trips/unknown").then().statusCode(404)

@@ -1,0 +1,81 @@
+package dev.mnemos.deployment;
+
+import io.quarkus.deployment.IsDevelopment;
+import io.quarkus.deployment.annotations.BuildProducer;
+import io.quarkus.deployment.annotations.BuildStep;
+import io.quarkus.devui.spi.page.CardPageBuildItem;
+import io.quarkus.devui.spi.page.Page;
+import io.quarkus.vertx.http.deployment.HttpRootPathBuildItem;
+import io.quarkus.vertx.http.deployment.spi.GeneratedStaticResourceBuildItem;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * The session inspector: a static page and a small script over Mnemos' REST API, served at
+ * {@value #PATH} only when the API is mounted ({@code quarkus.mnemos.rest.enabled=true}), and linked
+ * from the Dev UI in dev mode. Its files live in the runtime jar outside {@code META-INF/resources}
+ * ({@value #SOURCE}), so an application without the API serves none of them. The page has no
+ * endpoint of its own: it calls the API with the signed-in user's credentials.
+ */
+class InspectorProcessor {
+
+    static final String PATH = "/mnemos/inspector/";
+    static final String SOURCE = "dev/mnemos/inspector/";
+    static final List<String> FILES = List.of("index.html", "inspector.js", "inspector.css");
+    /** Replaced in index.html by the API's base, relative to the page. */
+    static final String API_BASE = "{mnemos-api-base}";
+
+    @BuildStep
+    void inspector(MnemosBuildConfig config, BuildProducer<GeneratedStaticResourceBuildItem> resources) {
+        if (!config.rest().enabled()) {
+            return;
+        }
+        for (String file : FILES) {
+            byte[] content = read(SOURCE + file);
+            if (file.equals("index.html")) {
+                String page = new String(content, StandardCharsets.UTF_8).replace(API_BASE, apiBase());
+                content = page.getBytes(StandardCharsets.UTF_8);
+            }
+            resources.produce(new GeneratedStaticResourceBuildItem(PATH + file, content));
+        }
+    }
+
+    @BuildStep(onlyIf = IsDevelopment.class)
+    void devUi(MnemosBuildConfig config, HttpRootPathBuildItem root, BuildProducer<CardPageBuildItem> cards) {
+        if (!config.rest().enabled()) {
+            return;
+        }
+        CardPageBuildItem card = new CardPageBuildItem();
+        card.addPage(Page.externalPageBuilder("Session inspector")
+                .icon("font-awesome-solid:clock-rotate-left")
+                .url(root.resolvePath(PATH.substring(1) + "index.html"))
+                .isHtmlContent());
+        cards.produce(card);
+    }
+
+    /**
+     * The page sits at {@code {root}/mnemos/inspector/}; the API at {@code {root}{quarkus.rest.path}/v1/}.
+     * A relative base keeps {@code quarkus.http.root-path} out of it.
+     */
+    static String apiBase() {
+        String restPath = ConfigProvider.getConfig().getOptionalValue("quarkus.rest.path", String.class).orElse("/");
+        String trimmed = restPath.replaceAll("^/+|/+$", "");
+        return "../../" + (trimmed.isEmpty() ? "" : trimmed + "/");
+    }
+
+    private static byte[] read(String resource) {
+        try (InputStream in = InspectorProcessor.class.getClassLoader().getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("the inspector file " + resource + " is missing from quarkus-mnemos");
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
