@@ -11,14 +11,14 @@ current = tonumber(current)
 if redis.call('HGET', state, 'status') == 'ENDED' then return {-3, current} end
 local expected = tonumber(ARGV[1])
 if expected >= 0 and expected ~= current then return {-1, current} end
-for i = 8, #ARGV, 3 do
+for i = 8, last, 3 do
   if ARGV[i] == 'E' and redis.call('HEXISTS', plans, 'p:' .. ARGV[i + 1]) == 0 then
     return {-2, tonumber(ARGV[i + 1])}
   end
 end
 local version = current + 1
 local n = 0
-for i = 8, #ARGV, 3 do
+for i = 8, last, 3 do
   local op, field, value = ARGV[i], ARGV[i + 1], ARGV[i + 2]
   if op == 'S' then
     redis.call('HSET', state, field, value)
@@ -47,6 +47,10 @@ if version % every == 0 then
   redis.call('HSET', snap, version, cjson.encode(fields))
   local expired = version - every * (math.floor(retention / every) + 1)
   if expired > 0 then redis.call('HDEL', snap, expired) end
+end
+if ikey ~= '' then
+  local result = ARGV[#ARGV] ~= '' and ARGV[#ARGV] or tostring(version)
+  redis.call('HSET', idem, ikey, ARGV[#ARGV - 1] .. '\n' .. result)
 end
 for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[2]) end
 return {version}
