@@ -1,12 +1,17 @@
--- Applies one step to a session atomically. KEYS: state, snap, events, chat, trace, plans.
+-- Applies one step to a session atomically. KEYS: state, snap, events, chat, trace, plans, idempotency.
 -- ARGV: expectedVersion (-1: none), ttlMs, eventJson, checkpointEvery, retention, updatedAtMs,
 -- owner ("" for any), then triples (op, field, value): S set, D delete, O ordered set (value gets "<version>.<n>|"),
--- P append plan (field: evaluation JSON or ""), E evaluate plan <field>.
--- Returns {newVersion} or {errorCode, detail}: -1 stale (current), -2 no such plan (plan), -3 ended, -4 missing.
+-- P append plan (field: evaluation JSON or ""), E evaluate plan <field>;
+-- last three: idempotency key ("" for none), request fingerprint, recorded result ("" records the new version).
+-- Returns {newVersion} or {errorCode, detail}: -1 stale (current), -2 no such plan (plan), -3 ended, -4 missing,
+-- -6 the idempotency key was already used (nothing written; its record holds the first result).
 local state, snap, events, plans = KEYS[1], KEYS[2], KEYS[3], KEYS[6]
+local idem, ikey = KEYS[7], ARGV[#ARGV - 2]
+local last = #ARGV - 3
 local current = redis.call('HGET', state, 'version')
 if not current then return {-4, 0} end
 if ARGV[7] ~= '' and redis.call('HGET', state, 'userId') ~= ARGV[7] then return {-4, 0} end
+if ikey ~= '' and redis.call('HEXISTS', idem, ikey) == 1 then return {-6, 0} end
 current = tonumber(current)
 if redis.call('HGET', state, 'status') == 'ENDED' then return {-3, current} end
 local expected = tonumber(ARGV[1])
