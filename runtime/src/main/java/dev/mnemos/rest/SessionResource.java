@@ -72,6 +72,8 @@ public class SessionResource {
     @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
     @APIResponse(responseCode = "201", description = "The new session (version 1); Location names it.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionState.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "422", description = ApiDocs.KEY_REUSED, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "429", description = ApiDocs.TOO_MANY_SESSIONS, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @POST
     @Path("/sessions")
     public Response create(@HeaderParam(IDEMPOTENCY_KEY) String key,
@@ -86,6 +88,8 @@ public class SessionResource {
     @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
     @APIResponse(responseCode = "201", description = "The new session (version 1); Location names it.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionState.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "422", description = ApiDocs.KEY_REUSED, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "429", description = ApiDocs.TOO_MANY_SESSIONS, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @POST
     @Path("/users/{userId}/sessions")
     public Response createFor(@PathParam("userId") String userId, @HeaderParam(IDEMPOTENCY_KEY) String key,
@@ -95,7 +99,9 @@ public class SessionResource {
 
     @Operation(summary = "List my live sessions", description = "Ids of the caller's sessions that have not ended and not expired.")
     @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
-    @APIResponse(responseCode = "200", description = "Ids of the live sessions.", content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.ARRAY, implementation = String.class)))
+    @APIResponse(responseCode = "200", description = "Ids of the live sessions.", headers = {
+            @Header(name = "Mnemos-Next-Cursor", description = ApiDocs.NEXT_CURSOR, schema = @Schema(type = SchemaType.STRING)),
+            @Header(name = "Link", description = ApiDocs.NEXT_LINK, schema = @Schema(type = SchemaType.STRING)) }, content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.ARRAY, implementation = String.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @GET
     @Path("/sessions")
@@ -107,7 +113,9 @@ public class SessionResource {
     @Operation(summary = "List a user's live sessions (service token)", description = "Ids of the live sessions of `userId`.")
     @APIResponse(responseCode = "404", description = ApiDocs.FORBIDDEN_USER, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
-    @APIResponse(responseCode = "200", description = "Ids of the live sessions.", content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.ARRAY, implementation = String.class)))
+    @APIResponse(responseCode = "200", description = "Ids of the live sessions.", headers = {
+            @Header(name = "Mnemos-Next-Cursor", description = ApiDocs.NEXT_CURSOR, schema = @Schema(type = SchemaType.STRING)),
+            @Header(name = "Link", description = ApiDocs.NEXT_LINK, schema = @Schema(type = SchemaType.STRING)) }, content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.ARRAY, implementation = String.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @GET
     @Path("/users/{userId}/sessions")
@@ -139,7 +147,7 @@ public class SessionResource {
         return store.get(owned(id));
     }
 
-    @Operation(summary = "Write a step", description = "Applies a patch to the session as one new version. With `expectedVersion` it is a compare-and-set: a different current version answers 409 and nothing is written. Redis down answers 503 with Retry-After; nothing is written.")
+    @Operation(summary = "Write a step", description = "Applies a patch to the session as one new version. With `expectedVersion` it is a compare-and-set: a different current version answers 409 and nothing is written. Send an `Idempotency-Key` to make retries safe: a repeat answers the first result and writes nothing. Redis unreachable or slow answers 503 with Retry-After (see its detail for whether the write may have been applied).")
     @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "404", description = ApiDocs.SESSION_NOT_FOUND, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "409", description = ApiDocs.STALE, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.CONFLICT_EXAMPLE)))
@@ -147,6 +155,7 @@ public class SessionResource {
     @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
     @APIResponse(responseCode = "200", description = "The version the step wrote.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionRequests.Written.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "422", description = ApiDocs.KEY_REUSED, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @POST
     @Path("/sessions/{id}/steps")
     public SessionRequests.Written step(@PathParam("id") String id, @HeaderParam(IDEMPOTENCY_KEY) String key,
@@ -171,6 +180,7 @@ public class SessionResource {
     @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
     @APIResponse(responseCode = "200", description = "The version the observation wrote.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionRequests.Written.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "422", description = ApiDocs.KEY_REUSED, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @POST
     @Path("/sessions/{id}/observations")
     public SessionRequests.Written observe(@PathParam("id") String id, @HeaderParam(IDEMPOTENCY_KEY) String key,
@@ -189,7 +199,9 @@ public class SessionResource {
     @APIResponse(responseCode = "404", description = ApiDocs.SESSION_NOT_FOUND, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "410", description = ApiDocs.GONE, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
-    @APIResponse(responseCode = "200", description = "The page of versions.", content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.ARRAY, implementation = SessionRequests.VersionEntry.class)))
+    @APIResponse(responseCode = "200", description = "The page of versions.", headers = {
+            @Header(name = "Mnemos-Next-Cursor", description = ApiDocs.NEXT_CURSOR, schema = @Schema(type = SchemaType.STRING)),
+            @Header(name = "Link", description = ApiDocs.NEXT_LINK, schema = @Schema(type = SchemaType.STRING)) }, content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.ARRAY, implementation = SessionRequests.VersionEntry.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @GET
     @Path("/sessions/{id}/versions")
@@ -220,7 +232,9 @@ public class SessionResource {
     @APIResponse(responseCode = "404", description = ApiDocs.SESSION_NOT_FOUND, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "410", description = ApiDocs.GONE, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
-    @APIResponse(responseCode = "200", description = "The page of events.", content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.ARRAY, implementation = SessionEvent.class)))
+    @APIResponse(responseCode = "200", description = "The page of events.", headers = {
+            @Header(name = "Mnemos-Next-Cursor", description = ApiDocs.NEXT_CURSOR, schema = @Schema(type = SchemaType.STRING)),
+            @Header(name = "Link", description = ApiDocs.NEXT_LINK, schema = @Schema(type = SchemaType.STRING)) }, content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.ARRAY, implementation = SessionEvent.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @GET
     @Path("/sessions/{id}/events")
@@ -258,6 +272,7 @@ public class SessionResource {
     @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
     @APIResponse(responseCode = "200", description = "The new state, equal to the target version's.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionState.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "422", description = ApiDocs.KEY_REUSED, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @POST
     @Path("/sessions/{id}/rollback")
     public SessionState rollback(@PathParam("id") String id, @HeaderParam(IDEMPOTENCY_KEY) String key,
@@ -278,6 +293,8 @@ public class SessionResource {
     @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
     @APIResponse(responseCode = "201", description = "The fork (a new session); Location names it.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionState.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "422", description = ApiDocs.KEY_REUSED, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "429", description = ApiDocs.TOO_MANY_SESSIONS, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @POST
     @Path("/sessions/{id}/fork")
     public Response fork(@PathParam("id") String id, @HeaderParam(IDEMPOTENCY_KEY) String key,

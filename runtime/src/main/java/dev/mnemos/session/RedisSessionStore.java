@@ -93,6 +93,7 @@ public class RedisSessionStore implements SessionStore {
                 }
                 throw new IllegalStateException("session " + id + " already exists");
             }
+            indexed(userId, id, state.createdAt());
             return state;
         });
     }
@@ -129,7 +130,16 @@ public class RedisSessionStore implements SessionStore {
             }
             return false;
         }
+        indexed(state.userId(), state.sessionId(), state.createdAt());
         return true;
+    }
+
+    /**
+     * Puts a written session (back) into its user's index: a listing that ran between the
+     * reservation and the write saw no state and pruned the id.
+     */
+    private void indexed(String userId, String sessionId, Instant at) {
+        redis.sortedSet(String.class).zadd(SessionKeys.userSessions(userId), at.toEpochMilli(), sessionId);
     }
 
     /**
@@ -338,6 +348,7 @@ public class RedisSessionStore implements SessionStore {
                 }
                 throw new IllegalStateException("session " + forkId + " already exists");
             }
+            indexed(fork.userId(), forkId, now);
             return fork;
         });
     }
@@ -430,6 +441,8 @@ public class RedisSessionStore implements SessionStore {
         while (alive.size() <= limit) {
             int want = limit + 1 - alive.size();
             List<String> batch = after(key, position, want);
+            java.util.OptionalDouble lastScore = batch.isEmpty() ? java.util.OptionalDouble.empty()
+                    : index.zscore(key, batch.get(batch.size() - 1));
             for (String id : batch) {
                 if (alive.size() > limit) {
                     break;
@@ -444,8 +457,7 @@ public class RedisSessionStore implements SessionStore {
                 break;
             }
             String last = batch.get(batch.size() - 1);
-            java.util.OptionalDouble score = index.zscore(key, last);
-            position = new Position(score.isPresent() ? (long) score.getAsDouble()
+            position = new Position(lastScore.isPresent() ? (long) lastScore.getAsDouble()
                     : position == null ? Long.MAX_VALUE : position.score(), last);
         }
         if (alive.size() <= limit) {

@@ -193,6 +193,15 @@ class RedisFaultTest {
         assertThat(during.withoutRetryAfter).as("503s without Retry-After").isZero();
         assertThat(during.unavailable).as("every write timed out while Redis was paused").hasSize(WRITERS + 1);
 
+        // The race the 503 warns about: Redis runs the timed-out writes once it resumes. Wait for
+        // that (the session's version), so every retry below meets a write already applied.
+        int expected = 1 + WRITERS + WRITERS + 1;
+        int version = 0;
+        for (int poll = 0; poll < 500 && version < expected; poll++) {
+            version = as().get("/v1/sessions/{id}", id).then().extract().jsonPath().getInt("version");
+        }
+        assertThat(version).as("the writes answered 503 were applied after the pause").isEqualTo(expected);
+
         Map<String, Long> retried = new HashMap<>();
         for (String key : during.unavailable) {
             retried.put(key, retry(id, key));
@@ -206,7 +215,24 @@ class RedisFaultTest {
                     .containsExactly(retried.get(key));
         }
         as().get("/v1/sessions/{id}", id).then().statusCode(200)
-                .body("version", org.hamcrest.Matchers.equalTo(1 + 2 * WRITERS + 1));
+                .body("version", org.hamcrest.Matchers.equalTo(expected));
+    }
+
+    @Test
+    void durabilityOfTheOwnedRedisIsReportedSafe() {
+        given().get("/q/health/ready").then().statusCode(200)
+                .body("checks.find { it.name == 'Mnemos session durability (Redis)' }.status",
+                        org.hamcrest.Matchers.equalTo("UP"))
+                .body("checks.find { it.name == 'Mnemos session durability (Redis)' }.data.appendonly",
+                        org.hamcrest.Matchers.equalTo("yes"))
+                .body("checks.find { it.name == 'Mnemos session durability (Redis)' }.data.appendfsync",
+                        org.hamcrest.Matchers.equalTo("always"))
+                .body("checks.find { it.name == 'Mnemos session durability (Redis)' }.data.sessionsSurviveRestart",
+                        org.hamcrest.Matchers.equalTo("true"));
+        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        assertThat(metrics).containsPattern("mnemos_redis_persistence\\{[^}]*setting=\"appendonly\"[^}]*\\} 1")
+                .containsPattern(
+                        "mnemos_redis_persistence\\{[^}]*safe=\"true\"[^}]*setting=\"appendfsync\"[^}]*value=\"always\"");
     }
 
     @Test
