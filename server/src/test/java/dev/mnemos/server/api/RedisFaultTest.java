@@ -94,6 +94,10 @@ class RedisFaultTest {
     static final class Tally {
         final List<String> acknowledged = new ArrayList<>();
         final List<String> unavailable = new ArrayList<>();
+        /** Writes whose 503 said "nothing was written" (the connection was refused). */
+        final List<String> notWritten = new ArrayList<>();
+        /** 503s of writes that said neither "nothing was written" nor "may or may not have been applied". */
+        int untruthful;
         int otherServerErrors;
         int withoutRetryAfter;
 
@@ -104,6 +108,12 @@ class RedisFaultTest {
                 unavailable.add(key);
                 if (answer.header("Retry-After") == null) {
                     withoutRetryAfter++;
+                }
+                String detail = answer.jsonPath().getString("detail");
+                if (detail.contains("nothing was written")) {
+                    notWritten.add(key);
+                } else if (!detail.contains("may or may not have been applied")) {
+                    untruthful++;
                 }
             } else if (answer.statusCode() >= 500) {
                 otherServerErrors++;
@@ -192,6 +202,10 @@ class RedisFaultTest {
         assertThat(during.otherServerErrors).as("answers >= 500 other than 503").isZero();
         assertThat(during.withoutRetryAfter).as("503s without Retry-After").isZero();
         assertThat(during.unavailable).as("every write timed out while Redis was paused").hasSize(WRITERS + 1);
+        assertThat(during.notWritten).as("no timed-out write claims nothing was written").isEmpty();
+        assertThat(during.untruthful).isZero();
+        System.out.printf("RedisFaultTest pause: %d acknowledged before, %d answered 503 (outcome unknown)%n",
+                before.acknowledged.size(), during.unavailable.size());
 
         // The race the 503 warns about: Redis runs the timed-out writes once it resumes. Wait for
         // that (the session's version), so every retry below meets a write already applied.
@@ -254,6 +268,13 @@ class RedisFaultTest {
         assertThat(during.otherServerErrors).as("answers >= 500 other than 503").isZero();
         assertThat(during.withoutRetryAfter).as("503s without Retry-After").isZero();
         assertThat(during.acknowledged).as("nothing is acknowledged while Redis is down").isEmpty();
+        assertThat(during.untruthful).as("503s that say neither 'nothing was written' nor 'may or may not'").isZero();
+        System.out.printf("RedisFaultTest kill: %d acknowledged before, %d answered 503, %d of them 'nothing was written'%n",
+                before.acknowledged.size(), during.unavailable.size(), during.notWritten.size());
+        Map<String, List<Long>> afterRestart = notes(id);
+        for (String key : during.notWritten) {
+            assertThat(afterRestart).as("%s was answered 'nothing was written'", key).doesNotContainKey(key);
+        }
 
         Map<String, Long> retried = new HashMap<>();
         for (String key : during.unavailable) {
