@@ -1,12 +1,16 @@
 package dev.mnemos.injection;
 
+import dev.mnemos.session.Idempotency;
 import dev.mnemos.session.InvalidPatchException;
+import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionNotFoundException;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
+import dev.mnemos.session.SessionStoreUnavailableException;
 import dev.mnemos.session.StaleVersionException;
 import jakarta.enterprise.context.ApplicationScoped;
+import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 import org.jboss.logging.Logger;
 
 import java.util.Arrays;
@@ -21,6 +25,11 @@ import java.util.OptionalLong;
  * {@link StepWriteConflictException}. A concurrent writer's change is never overwritten. The
  * store checks the owner atomically with the write, so a session that changed hands or vanished
  * during the step is refused with {@link SessionMixUpException}.
+ * <p>
+ * Every write of one step call carries the same internal idempotency key, recorded by the store
+ * atomically with the write. A write whose outcome is unknown (Redis timed out after the command
+ * may have been sent) is retried once with that key: if the first one was applied, the retry
+ * writes nothing and answers its version, so a step is never applied twice.
  */
 @ApplicationScoped
 public class StepWriteBack {
@@ -50,13 +59,13 @@ public class StepWriteBack {
     Result write(LoadedStep loaded, AiMethod method, Object[] args, Object result) {
         StepWriter writer = StepWriters.get(method.binding().writer());
         SessionState basis = loaded.state();
+        Idempotency idem = new Idempotency("step:" + SessionIds.newId(), "internal");
         for (int attempt = 0;; attempt++) {
             SessionGuard.checkWrite(loaded.state(), method.sessionId(args), basis, memory.current(), actingUser.restrictedTo());
             SessionPatch patch = complete(writer.patch(call(method, args, result, basis, loaded.userMessage())), basis, loaded,
                     method.step());
             try {
-                long version = store.write(loaded.sessionId(), loaded.state().userId(), patch,
-                        OptionalLong.of(basis.version()), "step " + method.step(), ACTOR);
+                long version = writeOnce(loaded, patch, basis.version(), method.step(), idem);
                 LOG.debugf("step %s of session %s: wrote version %d on %d after %d retries", method.step(),
                         loaded.sessionId(), version, basis.version(), attempt);
                 return new Result(patch, basis.version(), version, attempt);
@@ -73,6 +82,22 @@ public class StepWriteBack {
                         loaded.sessionId(), basis.version(), e.actual());
                 basis = SummaryFolder.loadForFold(store, loaded.sessionId(), config.plansShown());
             }
+        }
+    }
+
+    /** One write; when its outcome is unknown, retried once with the same key (applied at most once). */
+    private long writeOnce(LoadedStep loaded, SessionPatch patch, long basedOn, String step, Idempotency idem) {
+        try {
+            return store.write(loaded.sessionId(), loaded.state().userId(), patch, OptionalLong.of(basedOn),
+                    "step " + step, ACTOR, idem);
+        } catch (TimeoutException | SessionStoreUnavailableException e) {
+            if (e instanceof SessionStoreUnavailableException u && !u.outcomeUnknown()) {
+                throw e;
+            }
+            LOG.warnf("step %s of session %s: the write's outcome is unknown (%s); retrying it once with its key",
+                    step, loaded.sessionId(), e.getMessage());
+            return store.write(loaded.sessionId(), loaded.state().userId(), patch, OptionalLong.of(basedOn),
+                    "step " + step, ACTOR, idem);
         }
     }
 

@@ -64,6 +64,12 @@ public class ProfileReader {
                 .get(() -> ProfileUnavailableException.guard(() -> transaction.history(userId, config.historyLimit())));
     }
 
+    /** One page of the audit trail: events older than {@code beforeId}, newest first. */
+    public List<HistoryEntry> history(String userId, long beforeId, int limit) {
+        return historyGuard
+                .get(() -> ProfileUnavailableException.guard(() -> transaction.history(userId, beforeId, limit)));
+    }
+
     public List<FactDraft> snapshot(String userId) {
         return ProfileUnavailableException.guard(() -> transaction.snapshot(userId));
     }

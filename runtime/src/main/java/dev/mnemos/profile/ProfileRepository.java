@@ -53,6 +53,11 @@ public class ProfileRepository {
         return ProfileFact.list("userId = ?1 and slot = ?2", userId, slot);
     }
 
+    /** At most {@code limit} audit events older than event {@code beforeId}, newest first. */
+    public List<ProfileEvent> history(String userId, long beforeId, int limit) {
+        return ProfileEvent.find("userId = ?1 and id < ?2", Sort.descending("id"), userId, beforeId).page(0, limit).list();
+    }
+
     /** The newest {@code limit} audit events, newest first. */
     public List<ProfileEvent> history(String userId, int limit) {
         return ProfileEvent.find("userId", Sort.descending("id"), userId).page(0, limit).list();

@@ -34,6 +34,11 @@ public class ProfileService {
         return reader.activeFacts(userId);
     }
 
+    /** One page of the audit trail: at most {@code limit} events older than event {@code beforeId}, newest first. */
+    public List<HistoryEntry> history(String userId, long beforeId, int limit) {
+        return reader.history(userId, beforeId, limit);
+    }
+
     /** The audit trail, newest first, at most {@code mnemos.profile.history-limit} events. */
     public List<HistoryEntry> history(String userId) {
         return reader.history(userId);

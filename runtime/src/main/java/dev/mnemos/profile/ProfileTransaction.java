@@ -50,6 +50,12 @@ public class ProfileTransaction {
         return repository.activeFacts(userId).stream().map(ProfileFact::view).toList();
     }
 
+    /** At most {@code limit} audit events older than event {@code beforeId}, newest first. */
+    @Transactional
+    public List<HistoryEntry> history(String userId, long beforeId, int limit) {
+        return repository.history(userId, beforeId, limit).stream().map(ProfileEvent::view).toList();
+    }
+
     /** The newest audit events, newest first. */
     @Transactional
     public List<HistoryEntry> history(String userId, int limit) {

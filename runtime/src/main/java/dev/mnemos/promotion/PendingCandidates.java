@@ -27,6 +27,13 @@ public class PendingCandidates {
         this.evidence = evidence;
     }
 
+    /** At most {@code limit} PENDING candidates with an id above {@code afterId}, oldest first. */
+    @Transactional
+    public List<PendingCandidate> list(String userId, long afterId, int limit) {
+        return PromotionCandidate.<PromotionCandidate> find("userId = ?1 and status = ?2 and id > ?3", Sort.by("id"), userId,
+                CandidateStatus.PENDING, afterId).page(0, limit).list().stream().map(PromotionCandidate::view).toList();
+    }
+
     /** The user's PENDING candidates, oldest first. */
     @Transactional
     public List<PendingCandidate> list(String userId) {

@@ -18,8 +18,14 @@ final class ApiDocs {
     static final String ENDED = "Conflict: the session has ended.";
     static final String GONE = "The version is older than the retained history (`oldestVersion` says the oldest kept).";
     static final String TOO_LARGE = "The request body exceeds the configured limit (quarkus.mnemos.rest.max-body-bytes).";
-    static final String REDIS_DOWN = "Session memory (Redis) is unavailable or timed out: nothing was written. "
-            + "Retry after the `Retry-After` seconds.";
+    static final String REDIS_DOWN = "Session memory (Redis) is unreachable or timed out; always with Retry-After. "
+            + "A refused connection wrote nothing; a timed-out write may or may not have been applied: retry it with "
+            + "the same Idempotency-Key to apply it exactly once.";
+    static final String KEY_REUSED = "The Idempotency-Key was already used for a different request; nothing was written.";
+    static final String TOO_MANY_SESSIONS = "The user already has the most live sessions allowed "
+            + "(quarkus.mnemos.session.max-live-per-user, `maxLiveSessions`); nothing was written.";
+    static final String NEXT_CURSOR = "Present when more items exist: pass it as `cursor` to read the next page.";
+    static final String NEXT_LINK = "Present when more items exist: `<url of the next page>; rel=\"next\"`.";
     static final String POSTGRES_DOWN = "The profile store (Postgres) is unavailable: nothing was written. Retry later.";
     static final String END_DOWN = "The profile store (Postgres) or session memory is unavailable: the session is kept "
             + "(nothing promoted, archived or cleared). Retry later.";
@@ -43,5 +49,5 @@ final class ApiDocs {
              "detail": "expectedVersion 3 is not the current version 4", "field": "expectedVersion", "currentVersion": 4}""";
     static final String UNAVAILABLE_EXAMPLE = """
             {"type": "about:blank", "title": "Service Unavailable", "status": 503,
-             "detail": "session memory is unavailable; nothing was written, try again later"}""";
+             "detail": "session memory did not answer in time: the write may or may not have been applied; retry after 2 seconds with the same Idempotency-Key to apply it exactly once"}""";
 }

@@ -1,5 +1,6 @@
 package dev.mnemos.rest;
 
+import dev.mnemos.profile.HistoryEntry;
 import dev.mnemos.profile.ProfileImporter;
 import dev.mnemos.profile.ProfileService;
 import dev.mnemos.profile.WriteResult;
@@ -12,9 +13,13 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -35,6 +40,7 @@ public class ProfileOperations {
     private final ProfileImporter importer;
     private final PendingCandidates pending;
     private final dev.mnemos.metrics.MnemosMeters meters;
+    private RestConfig config;
 
     ProfileOperations(String user, String actor, ProfileService profiles, ProfileImporter importer,
             PendingCandidates pending, dev.mnemos.metrics.MnemosMeters meters) {
@@ -44,6 +50,12 @@ public class ProfileOperations {
         this.profiles = profiles;
         this.importer = importer;
         this.pending = pending;
+    }
+
+    /** The page sizes of the list endpoints. */
+    ProfileOperations paged(RestConfig config) {
+        this.config = config;
+        return this;
     }
 
     @Operation(summary = "Read the profile", description = "The user's active long-term facts.")
@@ -132,23 +144,37 @@ public class ProfileOperations {
     @Operation(summary = "Read the profile history", description = "Every change of the user's profile, oldest first, with its actor.")
     @APIResponse(responseCode = "404", description = ApiDocs.FORBIDDEN_USER, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "503", description = ApiDocs.POSTGRES_DOWN, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "200", description = "The profile history.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = HistoryResponse.class)))
+    @APIResponse(responseCode = "200", description = "The profile history.", headers = {
+            @Header(name = "Mnemos-Next-Cursor", description = ApiDocs.NEXT_CURSOR, schema = @Schema(type = SchemaType.STRING)),
+            @Header(name = "Link", description = ApiDocs.NEXT_LINK, schema = @Schema(type = SchemaType.STRING)) }, content = @Content(mediaType = "application/json", schema = @Schema(implementation = HistoryResponse.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @GET
     @Path("/history")
-    public HistoryResponse history() {
-        return new HistoryResponse(user, profiles.history(user));
+    public Response history(@QueryParam("limit") String limit, @QueryParam("cursor") String cursor,
+            @Context UriInfo uri) {
+        int size = Pages.limit(limit, config);
+        long before = cursor == null ? Long.MAX_VALUE : Pages.number(cursor, "history");
+        List<HistoryEntry> events = profiles.history(user, before, size + 1);
+        Long next = events.size() > size ? events.get(size - 1).id() : null;
+        return Pages.page(new HistoryResponse(user, next == null ? events : events.subList(0, size)), "history", next, uri);
     }
 
     @Operation(summary = "List pending candidates", description = "Observations promotion left PENDING, awaiting the user's confirmation.")
     @APIResponse(responseCode = "404", description = ApiDocs.FORBIDDEN_USER, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "503", description = ApiDocs.POSTGRES_DOWN, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "200", description = "The pending candidates.", content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.ARRAY, implementation = PendingCandidate.class)))
+    @APIResponse(responseCode = "200", description = "The pending candidates.", headers = {
+            @Header(name = "Mnemos-Next-Cursor", description = ApiDocs.NEXT_CURSOR, schema = @Schema(type = SchemaType.STRING)),
+            @Header(name = "Link", description = ApiDocs.NEXT_LINK, schema = @Schema(type = SchemaType.STRING)) }, content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.ARRAY, implementation = PendingCandidate.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @GET
     @Path("/pending")
-    public List<PendingCandidate> pending() {
-        return pending.list(user);
+    public Response pending(@QueryParam("limit") String limit, @QueryParam("cursor") String cursor,
+            @Context UriInfo uri) {
+        int size = Pages.limit(limit, config);
+        long after = cursor == null ? 0 : Pages.number(cursor, "pending");
+        List<PendingCandidate> page = pending.list(user, after, size + 1);
+        Long next = page.size() > size ? page.get(size - 1).id() : null;
+        return Pages.page(next == null ? page : page.subList(0, size), "pending", next, uri);
     }
 
     @Operation(summary = "Confirm a pending candidate", description = "Writes the candidate `id` to the profile.")

@@ -21,10 +21,12 @@ public class ProfileResource {
     private final PendingCandidates pending;
     private final Caller caller;
     private final dev.mnemos.metrics.MnemosMeters meters;
+    private final RestConfig config;
 
     public ProfileResource(ProfileService profiles, ProfileImporter importer, PendingCandidates pending, Caller caller,
-            dev.mnemos.metrics.MnemosMeters meters) {
+            dev.mnemos.metrics.MnemosMeters meters, RestConfig config) {
         this.meters = meters;
+        this.config = config;
         this.profiles = profiles;
         this.importer = importer;
         this.pending = pending;
@@ -33,11 +35,11 @@ public class ProfileResource {
 
     @Path("/profile")
     public ProfileOperations mine() {
-        return new ProfileOperations(caller.userId(), caller.userId(), profiles, importer, pending, meters);
+        return new ProfileOperations(caller.userId(), caller.userId(), profiles, importer, pending, meters).paged(config);
     }
 
     @Path("/users/{userId}/profile")
     public ProfileOperations of(@PathParam("userId") String userId) {
-        return new ProfileOperations(caller.actFor(userId), caller.userId(), profiles, importer, pending, meters);
+        return new ProfileOperations(caller.actFor(userId), caller.userId(), profiles, importer, pending, meters).paged(config);
     }
 }

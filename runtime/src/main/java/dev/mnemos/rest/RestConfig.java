@@ -24,4 +24,12 @@ public interface RestConfig {
      */
     @WithDefault("false")
     boolean problemsForAllPaths();
+
+    /** Page size of a list endpoint when the request gives no {@code limit}. */
+    @WithDefault("100")
+    int defaultPageSize();
+
+    /** Largest {@code limit} a list endpoint accepts; a larger one answers 400. */
+    @WithDefault("1000")
+    int maxPageSize();
 }

@@ -8,7 +8,9 @@ import dev.mnemos.session.StaleVersionException;
 import dev.mnemos.session.VersionGoneException;
 import dev.mnemos.session.VersionNotFoundException;
 import io.quarkus.arc.properties.IfBuildProperty;
+import jakarta.ws.rs.core.Request;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
 import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
@@ -59,21 +61,39 @@ public class SessionProblemMappers {
     }
 
     @ServerExceptionMapper
-    public Response unavailable(SessionStoreUnavailableException e) {
+    public Response unavailable(SessionStoreUnavailableException e, Request request, UriInfo uri) {
         LOG.warn("session store unavailable", e);
-        return unavailable();
+        return unavailable(request, uri, e.outcomeUnknown() ? Outcome.UNKNOWN : Outcome.NOT_WRITTEN);
     }
 
     @ServerExceptionMapper
-    public Response timeout(TimeoutException e) {
+    public Response timeout(TimeoutException e, Request request, UriInfo uri) {
         LOG.warn("a dependency timed out", e);
-        return unavailable();
+        return unavailable(request, uri, Outcome.UNKNOWN);
     }
 
-    private static Response unavailable() {
-        Problem problem = Problem.of(Response.Status.SERVICE_UNAVAILABLE,
-                "session memory is temporarily unavailable; nothing was written; retry after "
-                        + RETRY_AFTER_SECONDS + " seconds");
+    private enum Outcome {
+        UNKNOWN,
+        NOT_WRITTEN
+    }
+
+    /**
+     * 503 with Retry-After. A read says only that. A write says what is known: a command that timed
+     * out may have been applied after the answer was given up on, so "nothing was written" is said
+     * only when the connection was refused before the command was sent.
+     */
+    private static Response unavailable(Request request, UriInfo uri, Outcome outcome) {
+        String path = uri.getPath();
+        boolean keyed = path.startsWith("/v1/sessions") || path.matches("/v1/users/[^/]+/sessions.*");
+        boolean read = "GET".equals(request.getMethod()) || "HEAD".equals(request.getMethod());
+        String detail = read ? "session memory did not answer; retry after " + RETRY_AFTER_SECONDS + " seconds"
+                : outcome == Outcome.NOT_WRITTEN
+                        ? "session memory is unreachable; nothing was written; retry after " + RETRY_AFTER_SECONDS
+                                + " seconds"
+                        : "session memory did not answer in time: the write may or may not have been applied;"
+                                + " retry after " + RETRY_AFTER_SECONDS + " seconds"
+                                + (keyed ? " with the same Idempotency-Key to apply it exactly once" : "");
+        Problem problem = Problem.of(Response.Status.SERVICE_UNAVAILABLE, detail);
         return Response.fromResponse(problem.toResponse()).header("Retry-After", RETRY_AFTER_SECONDS).build();
     }
 }

@@ -1,9 +1,13 @@
 package dev.mnemos.rest;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mnemos.metrics.MnemosMeters;
+import dev.mnemos.session.Idempotency;
 import dev.mnemos.session.SessionEvent;
 import dev.mnemos.session.SessionHistory;
 import dev.mnemos.session.SessionIds;
+import dev.mnemos.session.SessionPage;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
@@ -12,13 +16,16 @@ import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
@@ -39,15 +46,21 @@ import java.util.OptionalLong;
 @Consumes(MediaType.APPLICATION_JSON)
 public class SessionResource {
 
-    private static final int MAX_PAGE = 1000;
+    /** The request header that makes a write safe to retry (docs/http-api.md, "Idempotent writes"). */
+    public static final String IDEMPOTENCY_KEY = "Idempotency-Key";
 
     private final SessionStore store;
     private final SessionHistory history;
     private final Caller caller;
     private final MnemosMeters meters;
+    private final RestConfig config;
+    private final ObjectMapper json;
 
-    public SessionResource(SessionStore store, SessionHistory history, Caller caller, MnemosMeters meters) {
+    public SessionResource(SessionStore store, SessionHistory history, Caller caller, MnemosMeters meters,
+            RestConfig config, ObjectMapper json) {
         this.meters = meters;
+        this.config = config;
+        this.json = json;
         this.store = store;
         this.history = history;
         this.caller = caller;
@@ -59,11 +72,13 @@ public class SessionResource {
     @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
     @APIResponse(responseCode = "201", description = "The new session (version 1); Location names it.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionState.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "422", description = ApiDocs.KEY_REUSED, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "429", description = ApiDocs.TOO_MANY_SESSIONS, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @POST
     @Path("/sessions")
-    public Response create(
+    public Response create(@HeaderParam(IDEMPOTENCY_KEY) String key,
             @RequestBody(content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionRequests.Create.class), examples = @ExampleObject(name = "example", value = ApiDocs.CREATE_EXAMPLE))) SessionRequests.Create body) {
-        return created(caller.userId(), body);
+        return created(caller.userId(), body, key);
     }
 
     @Operation(summary = "Start a session for a user (service token)", description = "A service token starts a live session on behalf of `userId`; the audit trail names the service as the actor.")
@@ -73,31 +88,51 @@ public class SessionResource {
     @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
     @APIResponse(responseCode = "201", description = "The new session (version 1); Location names it.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionState.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "422", description = ApiDocs.KEY_REUSED, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "429", description = ApiDocs.TOO_MANY_SESSIONS, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @POST
     @Path("/users/{userId}/sessions")
-    public Response createFor(@PathParam("userId") String userId, SessionRequests.Create body) {
-        return created(caller.actFor(userId), body);
+    public Response createFor(@PathParam("userId") String userId, @HeaderParam(IDEMPOTENCY_KEY) String key,
+            SessionRequests.Create body) {
+        return created(caller.actFor(userId), body, key);
     }
 
     @Operation(summary = "List my live sessions", description = "Ids of the caller's sessions that have not ended and not expired.")
     @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
-    @APIResponse(responseCode = "200", description = "Ids of the live sessions.", content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.ARRAY, implementation = String.class)))
+    @APIResponse(responseCode = "200", description = "Ids of the live sessions.", headers = {
+            @Header(name = "Mnemos-Next-Cursor", description = ApiDocs.NEXT_CURSOR, schema = @Schema(type = SchemaType.STRING)),
+            @Header(name = "Link", description = ApiDocs.NEXT_LINK, schema = @Schema(type = SchemaType.STRING)) }, content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.ARRAY, implementation = String.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @GET
     @Path("/sessions")
-    public List<String> live() {
-        return store.liveSessions(caller.userId());
+    public Response live(@QueryParam("limit") String limit, @QueryParam("cursor") String cursor,
+            @Context UriInfo uri) {
+        return sessionsOf(caller.userId(), limit, cursor, uri);
     }
 
     @Operation(summary = "List a user's live sessions (service token)", description = "Ids of the live sessions of `userId`.")
     @APIResponse(responseCode = "404", description = ApiDocs.FORBIDDEN_USER, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
-    @APIResponse(responseCode = "200", description = "Ids of the live sessions.", content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.ARRAY, implementation = String.class)))
+    @APIResponse(responseCode = "200", description = "Ids of the live sessions.", headers = {
+            @Header(name = "Mnemos-Next-Cursor", description = ApiDocs.NEXT_CURSOR, schema = @Schema(type = SchemaType.STRING)),
+            @Header(name = "Link", description = ApiDocs.NEXT_LINK, schema = @Schema(type = SchemaType.STRING)) }, content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.ARRAY, implementation = String.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @GET
     @Path("/users/{userId}/sessions")
-    public List<String> liveOf(@PathParam("userId") String userId) {
-        return store.liveSessions(caller.actFor(userId));
+    public Response liveOf(@PathParam("userId") String userId, @QueryParam("limit") String limit,
+            @QueryParam("cursor") String cursor, @Context UriInfo uri) {
+        return sessionsOf(caller.actFor(userId), limit, cursor, uri);
+    }
+
+    private Response sessionsOf(String userId, String limit, String cursor, UriInfo uri) {
+        int size = Pages.limit(limit, config);
+        SessionPage page;
+        try {
+            page = store.liveSessions(userId, Pages.position(cursor, "sessions"), size);
+        } catch (IllegalArgumentException e) {
+            throw Pages.badCursor();
+        }
+        return Pages.page(page.ids(), "sessions", page.next(), uri);
     }
 
     @Operation(summary = "Read a session", description = "The current state of a session: goal, context, constraints, plan, collected facts, open questions, observations and version.")
@@ -112,7 +147,7 @@ public class SessionResource {
         return store.get(owned(id));
     }
 
-    @Operation(summary = "Write a step", description = "Applies a patch to the session as one new version. With `expectedVersion` it is a compare-and-set: a different current version answers 409 and nothing is written. Redis down answers 503 with Retry-After; nothing is written.")
+    @Operation(summary = "Write a step", description = "Applies a patch to the session as one new version. With `expectedVersion` it is a compare-and-set: a different current version answers 409 and nothing is written. Send an `Idempotency-Key` to make retries safe: a repeat answers the first result and writes nothing. Redis unreachable or slow answers 503 with Retry-After (see its detail for whether the write may have been applied).")
     @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "404", description = ApiDocs.SESSION_NOT_FOUND, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "409", description = ApiDocs.STALE, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.CONFLICT_EXAMPLE)))
@@ -120,9 +155,10 @@ public class SessionResource {
     @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
     @APIResponse(responseCode = "200", description = "The version the step wrote.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionRequests.Written.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "422", description = ApiDocs.KEY_REUSED, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @POST
     @Path("/sessions/{id}/steps")
-    public SessionRequests.Written step(@PathParam("id") String id,
+    public SessionRequests.Written step(@PathParam("id") String id, @HeaderParam(IDEMPOTENCY_KEY) String key,
             @RequestBody(content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionRequests.Step.class), examples = @ExampleObject(name = "example", value = ApiDocs.STEP_EXAMPLE))) SessionRequests.Step body) {
         if (body == null || body.patch() == null) {
             throw new InvalidRequestException("patch", "an object with at least one change");
@@ -130,7 +166,9 @@ public class SessionResource {
         SessionIds.require("sessionId", id);
         String owner = caller.isService() ? null : caller.userId();
         OptionalLong expected = optional("expectedVersion", body.expectedVersion());
-        long version = meters.restStepWrite(() -> store.write(id, owner, body.patch(), expected, body.note(), caller.userId()));
+        Idempotency idem = Idempotency.of(key, "step", id, canonical(body));
+        long version = meters
+                .restStepWrite(() -> store.write(id, owner, body.patch(), expected, body.note(), caller.userId(), idem));
         return new SessionRequests.Written(id, version);
     }
 
@@ -142,14 +180,17 @@ public class SessionResource {
     @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
     @APIResponse(responseCode = "200", description = "The version the observation wrote.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionRequests.Written.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "422", description = ApiDocs.KEY_REUSED, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @POST
     @Path("/sessions/{id}/observations")
-    public SessionRequests.Written observe(@PathParam("id") String id, SessionRequests.NewObservation body) {
+    public SessionRequests.Written observe(@PathParam("id") String id, @HeaderParam(IDEMPOTENCY_KEY) String key,
+            SessionRequests.NewObservation body) {
         if (body == null) {
             throw new InvalidRequestException("text", "an observation with a non-blank text");
         }
         SessionPatch patch = SessionPatch.builder().addObservation(body.observation()).build();
-        long version = store.write(owned(id), patch, OptionalLong.empty(), "observation", caller.userId());
+        Idempotency idem = Idempotency.of(key, "observation", id, canonical(body));
+        long version = store.write(owned(id), null, patch, OptionalLong.empty(), "observation", caller.userId(), idem);
         return new SessionRequests.Written(id, version);
     }
 
@@ -158,15 +199,18 @@ public class SessionResource {
     @APIResponse(responseCode = "404", description = ApiDocs.SESSION_NOT_FOUND, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "410", description = ApiDocs.GONE, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
-    @APIResponse(responseCode = "200", description = "The page of versions.", content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.ARRAY, implementation = SessionRequests.VersionEntry.class)))
+    @APIResponse(responseCode = "200", description = "The page of versions.", headers = {
+            @Header(name = "Mnemos-Next-Cursor", description = ApiDocs.NEXT_CURSOR, schema = @Schema(type = SchemaType.STRING)),
+            @Header(name = "Link", description = ApiDocs.NEXT_LINK, schema = @Schema(type = SchemaType.STRING)) }, content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.ARRAY, implementation = SessionRequests.VersionEntry.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @GET
     @Path("/sessions/{id}/versions")
-    public List<SessionRequests.VersionEntry> versions(@PathParam("id") String id,
+    public Response versions(@PathParam("id") String id,
             @QueryParam("from") @DefaultValue("1") long from,
-            @QueryParam("limit") @DefaultValue("100") int limit) {
-        return events(id, from, limit).stream().map(e -> new SessionRequests.VersionEntry(e.version(), e.type(),
-                e.at(), e.actor(), e.note(), e.toVersion())).toList();
+            @QueryParam("limit") String limit, @QueryParam("cursor") String cursor, @Context UriInfo uri) {
+        Page page = eventPage(id, from, limit, cursor, "versions");
+        return Pages.page(page.events().stream().map(e -> new SessionRequests.VersionEntry(e.version(), e.type(),
+                e.at(), e.actor(), e.note(), e.toVersion())).toList(), "versions", page.next(), uri);
     }
 
     @Operation(summary = "Read a past version", description = "The session state as it was at `version`, rebuilt from its event history.")
@@ -188,18 +232,35 @@ public class SessionResource {
     @APIResponse(responseCode = "404", description = ApiDocs.SESSION_NOT_FOUND, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "410", description = ApiDocs.GONE, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
-    @APIResponse(responseCode = "200", description = "The page of events.", content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.ARRAY, implementation = SessionEvent.class)))
+    @APIResponse(responseCode = "200", description = "The page of events.", headers = {
+            @Header(name = "Mnemos-Next-Cursor", description = ApiDocs.NEXT_CURSOR, schema = @Schema(type = SchemaType.STRING)),
+            @Header(name = "Link", description = ApiDocs.NEXT_LINK, schema = @Schema(type = SchemaType.STRING)) }, content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.ARRAY, implementation = SessionEvent.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @GET
     @Path("/sessions/{id}/events")
-    public List<SessionEvent> events(@PathParam("id") String id,
+    public Response events(@PathParam("id") String id,
             @QueryParam("from") @DefaultValue("1") long from,
-            @QueryParam("limit") @DefaultValue("100") int limit) {
+            @QueryParam("limit") String limit, @QueryParam("cursor") String cursor, @Context UriInfo uri) {
+        Page page = eventPage(id, from, limit, cursor, "events");
+        return Pages.page(page.events(), "events", page.next(), uri);
+    }
+
+    private record Page(List<SessionEvent> events, Long next) {
+    }
+
+    /** Events from {@code from} (or the cursor's version); one more is read to know whether a next page exists. */
+    private Page eventPage(String id, long from, String limit, String cursor, String kind) {
         positive("from", from);
-        if (limit < 1 || limit > MAX_PAGE) {
-            throw new InvalidRequestException("limit", "a page size from 1 to " + MAX_PAGE);
+        int size = Pages.limit(limit, config);
+        long start = cursor == null ? from : Pages.number(cursor, kind);
+        if (start < 1) {
+            throw Pages.badCursor();
         }
-        return history.events(owned(id), from, limit);
+        List<SessionEvent> events = history.events(owned(id), start, size + 1);
+        if (events.size() <= size) {
+            return new Page(events, null);
+        }
+        return new Page(events.subList(0, size), events.get(size).version());
     }
 
     @Operation(summary = "Roll back", description = "Writes a new version whose state equals `toVersion`; with `expectedVersion` it is a compare-and-set (409 on a stale version).")
@@ -211,15 +272,17 @@ public class SessionResource {
     @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
     @APIResponse(responseCode = "200", description = "The new state, equal to the target version's.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionState.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "422", description = ApiDocs.KEY_REUSED, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @POST
     @Path("/sessions/{id}/rollback")
-    public SessionState rollback(@PathParam("id") String id, SessionRequests.Rollback body) {
+    public SessionState rollback(@PathParam("id") String id, @HeaderParam(IDEMPOTENCY_KEY) String key,
+            SessionRequests.Rollback body) {
         if (body == null || body.toVersion() == null) {
             throw new InvalidRequestException("toVersion", "the version to roll back to, 1 or more");
         }
         positive("toVersion", body.toVersion());
         return store.rollback(owned(id), body.toVersion(), optional("expectedVersion", body.expectedVersion()),
-                caller.userId());
+                caller.userId(), Idempotency.of(key, "rollback", id, canonical(body)));
     }
 
     @Operation(summary = "Fork a session", description = "Creates a new live session from the state at `fromVersion`; answers 201 with the fork and its Location.")
@@ -230,14 +293,18 @@ public class SessionResource {
     @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
     @APIResponse(responseCode = "201", description = "The fork (a new session); Location names it.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionState.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "422", description = ApiDocs.KEY_REUSED, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "429", description = ApiDocs.TOO_MANY_SESSIONS, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @POST
     @Path("/sessions/{id}/fork")
-    public Response fork(@PathParam("id") String id, SessionRequests.Fork body) {
+    public Response fork(@PathParam("id") String id, @HeaderParam(IDEMPOTENCY_KEY) String key,
+            SessionRequests.Fork body) {
         if (body == null || body.fromVersion() == null) {
             throw new InvalidRequestException("fromVersion", "the version to fork from, 1 or more");
         }
         positive("fromVersion", body.fromVersion());
-        SessionState fork = store.fork(owned(id), body.fromVersion(), caller.userId());
+        SessionState fork = store.fork(owned(id), body.fromVersion(), caller.userId(),
+                Idempotency.of(key, "fork", id, canonical(body)));
         return Response.created(URI.create("/v1/sessions/" + fork.sessionId())).entity(fork).build();
     }
 
@@ -254,9 +321,10 @@ public class SessionResource {
         return Response.noContent().build();
     }
 
-    private Response created(String userId, SessionRequests.Create body) {
+    private Response created(String userId, SessionRequests.Create body, String key) {
         SessionPatch patch = body == null ? null : body.patch();
-        SessionState state = store.create(userId, patch, caller.userId());
+        SessionState state = store.create(userId, patch, caller.userId(),
+                Idempotency.of(key, "create", userId, canonical(body)));
         return Response.created(URI.create("/v1/sessions/" + state.sessionId())).entity(state).build();
     }
 
@@ -265,6 +333,15 @@ public class SessionResource {
         SessionIds.require("sessionId", id);
         caller.requireAccess(history.owner(id));
         return id;
+    }
+
+    /** The request body as the fingerprint of an idempotent write sees it: its parsed form, re-serialised. */
+    private String canonical(Object body) {
+        try {
+            return json.writeValueAsString(body);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static OptionalLong optional(String field, Long version) {

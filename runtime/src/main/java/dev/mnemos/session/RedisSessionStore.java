@@ -37,8 +37,11 @@ public class RedisSessionStore implements SessionStore {
     };
     private static final TypeLiteral<Optional<SessionState>> CREATED = new TypeLiteral<>() {
     };
+    /** Script reply: the idempotency key already has a record; nothing was written. */
+    private static final long REPLAYED = -6;
 
     private final RedisDataSource redis;
+    private final ObjectMapper json;
     private final SessionConfig config;
     private final StateFields fields;
     private final PatchValidator validator;
@@ -48,6 +51,7 @@ public class RedisSessionStore implements SessionStore {
 
     public RedisSessionStore(RedisDataSource redis, SessionConfig config, ObjectMapper json) {
         this.redis = redis;
+        this.json = json;
         this.config = config;
         this.fields = new StateFields(json);
         this.validator = new PatchValidator(config);
@@ -64,15 +68,32 @@ public class RedisSessionStore implements SessionStore {
 
     @Override
     public SessionState create(String userId, SessionPatch initial, String actor) {
-        return fast.get(() -> doCreate(userId, initial, actor), SessionState.class);
+        return create(userId, initial, actor, null);
     }
 
-    private SessionState doCreate(String userId, SessionPatch initial, String actor) {
-        SessionState state = initialState(SessionIds.newId(), userId, initial);
+    @Override
+    public SessionState create(String userId, SessionPatch initial, String actor, Idempotency idem) {
+        return fast.get(() -> doCreate(userId, initial, actor, idem), SessionState.class);
+    }
+
+    private SessionState doCreate(String userId, SessionPatch initial, String actor, Idempotency idem) {
+        SessionIds.require("userId", userId);
+        String id = idem == null ? SessionIds.newId() : idem.derivedId("create", userId);
+        SessionState state = initialState(id, userId, initial);
         return SessionStoreUnavailableException.guard(() -> {
-            if (!insert(state, actor)) {
-                throw new IllegalStateException("session " + state.sessionId() + " already exists");
+            boolean reserved = reserve(userId, id, state.createdAt());
+            long[] reply = rewrite("create", state, OptionalLong.empty(), new SessionEvent(1, SessionEvent.Type.CREATE,
+                    state.createdAt(), actor, null, null, null, state), idem, idem == null ? "" : body(state));
+            if (reply[0] == REPLAYED) {
+                return fields.read(recorded(id, idem), SessionState.class);
             }
+            if (reply[0] < 0) {
+                if (reserved) {
+                    redis.sortedSet(String.class).zrem(SessionKeys.userSessions(userId), id);
+                }
+                throw new IllegalStateException("session " + id + " already exists");
+            }
+            indexed(userId, id, state.createdAt());
             return state;
         });
     }
@@ -101,14 +122,83 @@ public class RedisSessionStore implements SessionStore {
      * write are atomic), then adds it to its user's index. @return false, writing nothing, when the id is taken
      */
     private boolean insert(SessionState state, String actor) {
-        if (!rewrite("create", state, OptionalLong.empty(), new SessionEvent(1, SessionEvent.Type.CREATE,
-                state.createdAt(), actor, null, null, null, state))) {
+        boolean reserved = reserve(state.userId(), state.sessionId(), state.createdAt());
+        if (rewrite("create", state, OptionalLong.empty(), new SessionEvent(1, SessionEvent.Type.CREATE,
+                state.createdAt(), actor, null, null, null, state), null, "")[0] < 0) {
+            if (reserved) {
+                redis.sortedSet(String.class).zrem(SessionKeys.userSessions(state.userId()), state.sessionId());
+            }
             return false;
         }
-        String userKey = SessionKeys.userSessions(state.userId());
-        redis.sortedSet(String.class).zadd(userKey, state.createdAt().toEpochMilli(), state.sessionId());
-        redis.key().pexpire(userKey, userIndexTtl());
+        indexed(state.userId(), state.sessionId(), state.createdAt());
         return true;
+    }
+
+    /**
+     * Puts a written session (back) into its user's index: a listing that ran between the
+     * reservation and the write saw no state and pruned the id.
+     */
+    private void indexed(String userId, String sessionId, Instant at) {
+        redis.sortedSet(String.class).zadd(SessionKeys.userSessions(userId), at.toEpochMilli(), sessionId);
+    }
+
+    /**
+     * Adds the session to its user's index before it is written, so the cap on live sessions holds
+     * under concurrent creates: each creator adds itself, then counts, and backs out when over the
+     * cap (two racing creators at the cap may both back out; the cap is never exceeded). Ids whose
+     * session is gone (expired, deleted, a write that failed) are pruned before refusing.
+     *
+     * @return whether the id was new in the index
+     * @throws TooManySessionsException when the user is at the cap (the index is left as it was)
+     */
+    private boolean reserve(String userId, String sessionId, Instant at) {
+        String key = SessionKeys.userSessions(userId);
+        var index = redis.sortedSet(String.class);
+        boolean added = index.zadd(key, new io.quarkus.redis.datasource.sortedset.ZAddArgs().nx(), at.toEpochMilli(),
+                sessionId);
+        redis.key().pexpire(key, userIndexTtl());
+        if (added && index.zcard(key) > config.maxLivePerUser()) {
+            for (String id : index.zrange(key, 0, -1)) {
+                if (!id.equals(sessionId) && !redis.key().exists(SessionKeys.state(id))) {
+                    index.zrem(key, id);
+                }
+            }
+            if (index.zcard(key) > config.maxLivePerUser()) {
+                index.zrem(key, sessionId);
+                throw new TooManySessionsException(userId, config.maxLivePerUser());
+            }
+        }
+        return added;
+    }
+
+    /** The first result recorded for {@code idem}. @throws IdempotencyKeyReusedException when its request differed */
+    private String recorded(String sessionId, Idempotency idem) {
+        String record = redis.hash(String.class).hget(SessionKeys.idempotency(sessionId), idem.key());
+        if (record == null) {
+            throw new IllegalStateException("no idempotency record of " + idem.key() + " in session " + sessionId);
+        }
+        int split = record.indexOf('\n');
+        if (!record.substring(0, split).equals(idem.fingerprint())) {
+            throw new IdempotencyKeyReusedException(idem.key());
+        }
+        return record.substring(split + 1);
+    }
+
+    /** A keyed write that already has its record answers without touching anything else; else null. */
+    private String priorResult(String sessionId, Idempotency idem) {
+        if (idem == null) {
+            return null;
+        }
+        return SessionStoreUnavailableException.guard(() -> redis.hash(String.class)
+                .hexists(SessionKeys.idempotency(sessionId), idem.key()) ? recorded(sessionId, idem) : null);
+    }
+
+    private String body(SessionState state) {
+        try {
+            return json.writeValueAsString(state);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @Override
@@ -147,11 +237,17 @@ public class RedisSessionStore implements SessionStore {
     @Override
     public long write(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion, String note,
             String actor) {
-        return fast.get(() -> doWrite(sessionId, owner, patch, expectedVersion, note, actor), Long.class);
+        return write(sessionId, owner, patch, expectedVersion, note, actor, null);
+    }
+
+    @Override
+    public long write(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion, String note,
+            String actor, Idempotency idem) {
+        return fast.get(() -> doWrite(sessionId, owner, patch, expectedVersion, note, actor, idem), Long.class);
     }
 
     private long doWrite(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion, String note,
-            String actor) {
+            String actor, Idempotency idem) {
         validator.validate(patch);
         if (expectedVersion.isPresent() && expectedVersion.getAsLong() < 1) {
             throw new InvalidPatchException("expectedVersion", "a version of 1 or more");
@@ -159,7 +255,7 @@ public class RedisSessionStore implements SessionStore {
         SessionPatch withIds = patch.withIds(SessionIds::newId);
         Instant at = now();
         SessionEvent event = new SessionEvent(0, SessionEvent.Type.PATCH, at, actor, note, withIds, null, null);
-        return patch(sessionId, owner, expectedVersion, event, PatchOps.of(withIds, at, fields), at);
+        return patch(sessionId, owner, expectedVersion, event, PatchOps.of(withIds, at, fields), at, idem);
     }
 
     @Override
@@ -179,50 +275,80 @@ public class RedisSessionStore implements SessionStore {
 
     @Override
     public SessionState rollback(String sessionId, long toVersion, OptionalLong expectedVersion, String actor) {
-        return slow.get(() -> doRollback(sessionId, toVersion, expectedVersion, actor), SessionState.class);
+        return rollback(sessionId, toVersion, expectedVersion, actor, null);
     }
 
-    private SessionState doRollback(String sessionId, long toVersion, OptionalLong expectedVersion, String actor) {
+    @Override
+    public SessionState rollback(String sessionId, long toVersion, OptionalLong expectedVersion, String actor,
+            Idempotency idem) {
+        return slow.get(() -> doRollback(sessionId, toVersion, expectedVersion, actor, idem), SessionState.class);
+    }
+
+    private SessionState doRollback(String sessionId, long toVersion, OptionalLong expectedVersion, String actor,
+            Idempotency idem) {
+        String prior = priorResult(sessionId, idem);
+        if (prior != null) {
+            return fields.read(prior, SessionState.class);
+        }
         SessionState current = load(sessionId, -1);
         SessionState target = log.stateAt(current, toVersion);
         Instant at = now();
         long base = expectedVersion.orElse(current.version());
         SessionState result = rewritten(target, base + 1, at);
         try {
-            SessionStoreUnavailableException.guard(() -> {
-                rewrite("rewrite", result, OptionalLong.of(base),
-                        new SessionEvent(0, SessionEvent.Type.ROLLBACK, at, actor, null, null, toVersion, result));
-                return result;
-            });
+            long[] reply = SessionStoreUnavailableException.guard(() -> rewrite("rewrite", result, OptionalLong.of(base),
+                    new SessionEvent(0, SessionEvent.Type.ROLLBACK, at, actor, null, null, toVersion, result), idem,
+                    idem == null ? "" : body(result)));
+            if (reply[0] == REPLAYED) {
+                return fields.read(SessionStoreUnavailableException.guard(() -> recorded(sessionId, idem)),
+                        SessionState.class);
+            }
         } catch (StaleVersionException e) {
             if (expectedVersion.isPresent()) {
                 throw e;
             }
-            return doRollback(sessionId, toVersion, expectedVersion, actor);
+            return doRollback(sessionId, toVersion, expectedVersion, actor, idem);
         }
         return result;
     }
 
     @Override
     public SessionState fork(String sessionId, long fromVersion, String actor) {
-        return slow.get(() -> doFork(sessionId, fromVersion, actor), SessionState.class);
+        return fork(sessionId, fromVersion, actor, null);
     }
 
-    private SessionState doFork(String sessionId, long fromVersion, String actor) {
+    @Override
+    public SessionState fork(String sessionId, long fromVersion, String actor, Idempotency idem) {
+        return slow.get(() -> doFork(sessionId, fromVersion, actor, idem), SessionState.class);
+    }
+
+    private SessionState doFork(String sessionId, long fromVersion, String actor, Idempotency idem) {
+        String forkId = idem == null ? SessionIds.newId() : idem.derivedId("fork", sessionId);
+        String prior = priorResult(forkId, idem);
+        if (prior != null) {
+            return fields.read(prior, SessionState.class);
+        }
         SessionState source = doAt(sessionId, fromVersion);
         Instant now = now();
-        SessionState fork = new SessionState(SessionIds.newId(), source.userId(), 1, now, now,
+        SessionState fork = new SessionState(forkId, source.userId(), 1, now, now,
                 SessionState.Status.ACTIVE, source.goal(), source.context(), source.constraints(),
                 source.openQuestions(), source.collected(), source.stepPointer(), source.plans(),
                 source.observations(), source.summary(), new ForkOrigin(sessionId, fromVersion));
         return SessionStoreUnavailableException.guard(() -> {
-            if (!rewrite("create", fork, OptionalLong.empty(),
-                    new SessionEvent(1, SessionEvent.Type.FORK, now, actor, null, null, fromVersion, fork))) {
-                throw new IllegalStateException("session " + fork.sessionId() + " already exists");
+            boolean reserved = reserve(fork.userId(), forkId, now);
+            long[] reply = rewrite("create", fork, OptionalLong.empty(),
+                    new SessionEvent(1, SessionEvent.Type.FORK, now, actor, null, null, fromVersion, fork), idem,
+                    idem == null ? "" : body(fork));
+            if (reply[0] == REPLAYED) {
+                return fields.read(recorded(forkId, idem), SessionState.class);
             }
-            String userKey = SessionKeys.userSessions(fork.userId());
-            redis.sortedSet(String.class).zadd(userKey, now.toEpochMilli(), fork.sessionId());
-            redis.key().pexpire(userKey, userIndexTtl());
+            if (reply[0] < 0) {
+                if (reserved) {
+                    redis.sortedSet(String.class).zrem(SessionKeys.userSessions(fork.userId()), forkId);
+                }
+                throw new IllegalStateException("session " + forkId + " already exists");
+            }
+            indexed(fork.userId(), forkId, now);
             return fork;
         });
     }
@@ -239,7 +365,8 @@ public class RedisSessionStore implements SessionStore {
         }
         Instant at = now();
         SessionEvent event = new SessionEvent(0, SessionEvent.Type.END, at, actor, null, null, null, null);
-        patch(sessionId, null, OptionalLong.empty(), event, List.of("S", "status", SessionState.Status.ENDED.name()), at);
+        patch(sessionId, null, OptionalLong.empty(), event, List.of("S", "status", SessionState.Status.ENDED.name()), at,
+                null);
         return load(sessionId, -1);
     }
 
@@ -271,8 +398,101 @@ public class RedisSessionStore implements SessionStore {
         }), IDS);
     }
 
+    /**
+     * A page walks the user's index newest first from a position (creation time, id), so each page
+     * costs a bounded number of commands however many sessions the user has. Ids whose session is
+     * gone are pruned on the way. A position is {@code <epochMillis>:<sessionId>}.
+     */
+    @Override
+    public SessionPage liveSessions(String userId, String after, int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be 1 or more");
+        }
+        Position from = after == null ? null : Position.parse(after);
+        return fast.get(() -> SessionStoreUnavailableException.guard(() -> page(userId, from, limit)), PAGE);
+    }
+
+    private static final TypeLiteral<SessionPage> PAGE = new TypeLiteral<>() {
+    };
+
+    private record Position(long score, String id) {
+
+        static Position parse(String text) {
+            int colon = text.indexOf(':');
+            try {
+                return new Position(Long.parseLong(text.substring(0, colon)),
+                        SessionIds.require("cursor", text.substring(colon + 1)));
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException("not a session list position: " + text);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return score + ":" + id;
+        }
+    }
+
+    private SessionPage page(String userId, Position from, int limit) {
+        String key = SessionKeys.userSessions(userId);
+        var index = redis.sortedSet(String.class);
+        List<String> alive = new ArrayList<>();
+        Position position = from;
+        while (alive.size() <= limit) {
+            int want = limit + 1 - alive.size();
+            List<String> batch = after(key, position, want);
+            java.util.OptionalDouble lastScore = batch.isEmpty() ? java.util.OptionalDouble.empty()
+                    : index.zscore(key, batch.get(batch.size() - 1));
+            for (String id : batch) {
+                if (alive.size() > limit) {
+                    break;
+                }
+                if (redis.key().exists(SessionKeys.state(id))) {
+                    alive.add(id);
+                } else {
+                    index.zrem(key, id);
+                }
+            }
+            if (batch.size() < want) {
+                break;
+            }
+            String last = batch.get(batch.size() - 1);
+            position = new Position(lastScore.isPresent() ? (long) lastScore.getAsDouble()
+                    : position == null ? Long.MAX_VALUE : position.score(), last);
+        }
+        if (alive.size() <= limit) {
+            return new SessionPage(alive, null);
+        }
+        String lastShown = alive.get(limit - 1);
+        long score = (long) index.zscore(key, lastShown).orElse(0);
+        return new SessionPage(List.copyOf(alive.subList(0, limit)), new Position(score, lastShown).toString());
+    }
+
+    /** Up to {@code n} ids of the index after {@code position}, newest first (ties by id, descending). */
+    private List<String> after(String key, Position position, int n) {
+        List<String> ids = new ArrayList<>(n);
+        String max = "+inf";
+        if (position != null) {
+            String score = Long.toString(position.score());
+            for (var member : redis.execute("ZREVRANGEBYSCORE", key, score, score)) {
+                String id = member.toString();
+                if (id.compareTo(position.id()) < 0 && ids.size() < n) {
+                    ids.add(id);
+                }
+            }
+            max = "(" + score;
+        }
+        if (ids.size() < n) {
+            for (var member : redis.execute("ZREVRANGEBYSCORE", key, max, "-inf", "LIMIT", "0",
+                    Integer.toString(n - ids.size()))) {
+                ids.add(member.toString());
+            }
+        }
+        return ids;
+    }
+
     private long patch(String sessionId, String owner, OptionalLong expected, SessionEvent event, List<String> ops,
-            Instant at) {
+            Instant at, Idempotency idem) {
         List<String> args = new ArrayList<>(ops.size() + 7);
         args.add(Long.toString(expected.orElse(-1)));
         args.add(Long.toString(config.ttl().toMillis()));
@@ -282,12 +502,27 @@ public class RedisSessionStore implements SessionStore {
         args.add(Long.toString(at.toEpochMilli()));
         args.add(owner == null ? "" : owner);
         args.addAll(ops);
+        idempotencyArgs(args, idem, "");
         long[] reply = SessionStoreUnavailableException.guard(() -> PATCH.run(redis, SessionKeys.all(sessionId), args));
+        if (reply[0] == REPLAYED) {
+            return Long.parseLong(SessionStoreUnavailableException.guard(() -> recorded(sessionId, idem)));
+        }
         return outcome(sessionId, reply, expected.orElse(-1));
     }
 
-    /** @return false when mode is "create" and the session's id is taken (nothing was written) */
-    private boolean rewrite(String mode, SessionState state, OptionalLong expected, SessionEvent event) {
+    /** The script's last three arguments: the key, the request's fingerprint and the result to record. */
+    private static void idempotencyArgs(List<String> args, Idempotency idem, String result) {
+        args.add(idem == null ? "" : idem.key());
+        args.add(idem == null ? "" : idem.fingerprint());
+        args.add(result);
+    }
+
+    /**
+     * @return the script's reply: {version}, {-5, 0} when mode is "create" and the session's id is
+     *         taken, {@link #REPLAYED} when the key has a record (both: nothing was written)
+     */
+    private long[] rewrite(String mode, SessionState state, OptionalLong expected, SessionEvent event, Idempotency idem,
+            String result) {
         List<String> args = new ArrayList<>();
         args.add(mode);
         args.add(Long.toString(expected.orElse(-1)));
@@ -297,12 +532,13 @@ public class RedisSessionStore implements SessionStore {
             args.add(field);
             args.add(value);
         });
+        idempotencyArgs(args, idem, result);
         long[] reply = REWRITE.run(redis, SessionKeys.all(state.sessionId()), args);
-        if (reply[0] == -5) {
-            return false;
+        if (reply[0] == -5 || reply[0] == REPLAYED) {
+            return reply;
         }
         outcome(state.sessionId(), reply, expected.orElse(-1));
-        return true;
+        return reply;
     }
 
     private static long outcome(String sessionId, long[] reply, long expected) {

@@ -46,4 +46,11 @@ public interface SessionConfig {
     /** Longest wait for a call that replays history (read at a version, events, rollback, fork). */
     @WithDefault("5s")
     Duration slowRedisTimeout();
+
+    /**
+     * Most live sessions one user may have; creating or forking beyond it answers 429 and writes
+     * nothing. Keeps a user's session list, and the work of listing it, bounded.
+     */
+    @WithDefault("1000")
+    int maxLivePerUser();
 }

@@ -43,6 +43,14 @@ public final class SessionKeys {
         return tag(sessionId) + ":plans";
     }
 
+    /**
+     * The session's idempotency records: a hash of Idempotency-Key → request fingerprint and first
+     * result, written by the same script as the write it records and expiring with the session.
+     */
+    public static String idempotency(String sessionId) {
+        return tag(sessionId) + ":idem";
+    }
+
     /** The user's live sessions (a sorted set scored by creation time). */
     public static String userSessions(String userId) {
         return "mnemos:{u:" + userId + "}:sessions";
@@ -50,11 +58,11 @@ public final class SessionKeys {
 
     /**
      * Every key of the session, in the order the write scripts expect them ({@code KEYS[1]} state,
-     * 2 snap, 3 events, 4 chat, 5 trace, 6 plans).
+     * 2 snap, 3 events, 4 chat, 5 trace, 6 plans, 7 idempotency).
      */
     public static List<String> all(String sessionId) {
         return List.of(state(sessionId), snapshots(sessionId), events(sessionId), chat(sessionId), trace(sessionId),
-                plans(sessionId));
+                plans(sessionId), idempotency(sessionId));
     }
 
     private static String tag(String sessionId) {

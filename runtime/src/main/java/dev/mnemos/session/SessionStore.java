@@ -79,4 +79,40 @@ public interface SessionStore {
 
     /** Ids of the user's live sessions, newest first. */
     List<String> liveSessions(String userId);
+
+    /**
+     * One page of the user's live session ids, newest first. @param after the {@code next} of the
+     * previous page, null for the first @param limit most ids returned
+     *
+     * @throws IllegalArgumentException when {@code after} is not a position this store handed out
+     */
+    default SessionPage liveSessions(String userId, String after, int limit) {
+        List<String> all = liveSessions(userId);
+        int from = after == null ? 0 : Integer.parseInt(after);
+        int to = Math.min(all.size(), from + limit);
+        return new SessionPage(all.subList(Math.min(from, to), to), to < all.size() ? Integer.toString(to) : null);
+    }
+
+    // Idempotent variants: with a non-null Idempotency the write is applied at most once per key
+    // and a repeat answers the first result (IdempotencyKeyReusedException when the request
+    // differs). RedisSessionStore records keys atomically with the write; these defaults, for
+    // stores that keep no records (test doubles), apply the write as is.
+
+    default SessionState create(String userId, SessionPatch initial, String actor, Idempotency idem) {
+        return create(userId, initial, actor);
+    }
+
+    default long write(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion, String note,
+            String actor, Idempotency idem) {
+        return write(sessionId, owner, patch, expectedVersion, note, actor);
+    }
+
+    default SessionState rollback(String sessionId, long toVersion, OptionalLong expectedVersion, String actor,
+            Idempotency idem) {
+        return rollback(sessionId, toVersion, expectedVersion, actor);
+    }
+
+    default SessionState fork(String sessionId, long fromVersion, String actor, Idempotency idem) {
+        return fork(sessionId, fromVersion, actor);
+    }
 }

@@ -1,10 +1,30 @@
 package dev.mnemos.session;
 
-/** Redis could not be reached or did not answer in time; nothing can be said about the write. */
+/**
+ * Redis could not be reached or failed the call. {@link #outcomeUnknown()} tells whether a write
+ * may have been applied: only a refused connection proves the command was never sent.
+ */
 public class SessionStoreUnavailableException extends RuntimeException {
+
+    private final boolean outcomeUnknown;
 
     public SessionStoreUnavailableException(String message, Throwable cause) {
         super(message, cause);
+        this.outcomeUnknown = !neverSent(cause);
+    }
+
+    /** False only when Redis certainly never received the command (the connection was refused). */
+    public boolean outcomeUnknown() {
+        return outcomeUnknown;
+    }
+
+    private static boolean neverSent(Throwable cause) {
+        for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof java.net.ConnectException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Runs a Redis call: Redis failures become this exception; Mnemos' own outcomes pass through. */
@@ -12,7 +32,8 @@ public class SessionStoreUnavailableException extends RuntimeException {
         try {
             return call.get();
         } catch (SessionNotFoundException | StaleVersionException | InvalidPatchException | SessionEndedException
-                | VersionGoneException | VersionNotFoundException | IllegalStateException e) {
+                | VersionGoneException | VersionNotFoundException | IllegalStateException
+                | IdempotencyKeyReusedException | TooManySessionsException e) {
             throw e;
         } catch (RuntimeException e) {
             throw new SessionStoreUnavailableException("Redis did not answer: " + e.getMessage(), e);

@@ -25,6 +25,11 @@ final class FakeSessionStore implements SessionStore {
     volatile Runnable beforeWrite = () -> {
     };
     volatile RuntimeException failure;
+    /** Runs after a write was applied and its idempotency key recorded; may throw to lose the answer. */
+    volatile Runnable afterWrite = () -> {
+    };
+    /** Idempotency key → the version its write produced, as RedisSessionStore records them. */
+    final Map<String, Long> keys = new ConcurrentHashMap<>();
 
     void put(SessionState state) {
         states.put(state.sessionId(), state);
@@ -71,6 +76,20 @@ final class FakeSessionStore implements SessionStore {
         SessionState next = patch.withIds(() -> "id" + written.size()).applyTo(current, current.version() + 1, Instant.now());
         states.put(sessionId, next);
         return next.version();
+    }
+
+    @Override
+    public synchronized long write(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion,
+            String note, String actor, dev.mnemos.session.Idempotency idem) {
+        if (idem != null && keys.containsKey(idem.key())) {
+            return keys.get(idem.key());
+        }
+        long version = write(sessionId, owner, patch, expectedVersion, note, actor);
+        if (idem != null) {
+            keys.put(idem.key(), version);
+        }
+        afterWrite.run();
+        return version;
     }
 
     @Override

@@ -91,6 +91,21 @@ class StepCycleTest {
     }
 
     @Test
+    void aWriteBackWhoseAnswerTimedOutIsRetriedWithItsKeyAndAppliedOnce() throws Exception {
+        AtomicInteger answersLost = new AtomicInteger();
+        store.afterWrite = () -> {
+            if (answersLost.getAndIncrement() == 0) {
+                throw new org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException("applied, answer lost");
+            }
+        };
+        step();
+        assertThat(store.written).as("the step was applied once").hasSize(1);
+        assertThat(store.keys).as("under one internal key").hasSize(1);
+        assertThat(store.get("s-1").version()).isEqualTo(8);
+        assertThat(traces).singleElement().satisfies(t -> assertThat(t.written().version()).isEqualTo(8));
+    }
+
+    @Test
     void lostCompareAndSetIsRetriedOnTheFreshStateAndKeepsTheOtherWrite() throws Exception {
         AtomicInteger writes = new AtomicInteger();
         store.beforeWrite = () -> {

@@ -41,6 +41,11 @@ class PatchValidatorTest {
         public Duration slowRedisTimeout() {
             return Duration.ofSeconds(5);
         }
+
+        @Override
+        public int maxLivePerUser() {
+            return 1000;
+        }
     };
 
     final PatchValidator validator = new PatchValidator(LIMITS);

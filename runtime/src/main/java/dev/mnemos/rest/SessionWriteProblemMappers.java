@@ -1,0 +1,32 @@
+package dev.mnemos.rest;
+
+import dev.mnemos.session.IdempotencyKeyReusedException;
+import dev.mnemos.session.TooManySessionsException;
+import io.quarkus.arc.properties.IfBuildProperty;
+import jakarta.ws.rs.core.Response;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+import java.util.Map;
+
+/** Idempotency and per-user limits of session writes as problem+json (docs/http-api.md). */
+@IfBuildProperty(name = "quarkus.mnemos.rest.enabled", stringValue = "true")
+public class SessionWriteProblemMappers {
+
+    /**
+     * 422, as the IETF Idempotency-Key draft prescribes for a key reused with another payload: the
+     * request is well-formed but cannot be processed under that key. (409 would suggest re-reading
+     * and retrying, which never helps here.)
+     */
+    @ServerExceptionMapper
+    public Response reused(IdempotencyKeyReusedException e) {
+        return Problem.of(422, "Unprocessable Content", e.getMessage()
+                + "; nothing was written. Send a new key for a new request, or the same body to get the first answer")
+                .withField(SessionResource.IDEMPOTENCY_KEY).toResponse();
+    }
+
+    @ServerExceptionMapper
+    public Response tooMany(TooManySessionsException e) {
+        return Problem.of(429, "Too Many Requests", e.getMessage() + "; nothing was written")
+                .withExtras(Map.of("maxLiveSessions", e.max())).toResponse();
+    }
+}

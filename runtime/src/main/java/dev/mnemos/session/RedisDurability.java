@@ -1,0 +1,126 @@
+package dev.mnemos.session;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.runtime.StartupEvent;
+import io.vertx.mutiny.redis.client.Response;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import org.jboss.logging.Logger;
+
+import java.util.List;
+
+/**
+ * Live sessions exist only in Redis until they end, so their durability is Redis' configuration:
+ * read at start-up and on every {@link #check()} ({@code CONFIG GET appendonly, appendfsync,
+ * maxmemory-policy}). Settings that can lose acknowledged writes or drop session keys are logged
+ * as a warning and exposed as the gauge {@code mnemos.redis.persistence{setting, value, safe}}
+ * (one row per setting, value 1). A Redis without {@code CONFIG} (disabled or renamed, as on some
+ * managed services) reports {@code unknown} and never fails anything (docs/operations.md,
+ * "Redis durability").
+ */
+@ApplicationScoped
+public class RedisDurability {
+
+    private static final Logger LOG = Logger.getLogger(RedisDurability.class);
+    public static final String GAUGE = "mnemos.redis.persistence";
+    public static final String UNKNOWN = "unknown";
+
+    /**
+     * Redis' durability settings as read, each {@value #UNKNOWN} when they could not be read.
+     *
+     * @param risks what could lose sessions, empty when the settings are safe
+     */
+    public record Report(String appendonly, String appendfsync, String maxmemoryPolicy, List<String> risks) {
+
+        static Report of(String appendonly, String appendfsync, String policy) {
+            List<String> risks = new java.util.ArrayList<>();
+            if ("no".equals(appendonly)) {
+                risks.add("appendonly is no: a Redis restart loses every live session");
+            } else if ("yes".equals(appendonly) && !"always".equals(appendfsync)) {
+                risks.add("appendfsync is " + appendfsync + ": a crash can lose writes already acknowledged ("
+                        + ("everysec".equals(appendfsync) ? "up to one second of them" : "as many as the OS buffered")
+                        + ")");
+            }
+            if (!UNKNOWN.equals(policy) && !"noeviction".equals(policy)) {
+                risks.add("maxmemory-policy is " + policy + ": under memory pressure Redis may evict session keys"
+                        + " (they all have a TTL, so volatile-* policies evict them too)");
+            }
+            return new Report(appendonly, appendfsync, policy, List.copyOf(risks));
+        }
+
+        public boolean known() {
+            return !UNKNOWN.equals(appendonly) && !UNKNOWN.equals(appendfsync) && !UNKNOWN.equals(maxmemoryPolicy);
+        }
+
+        /** One line for a log or a health report. */
+        public String assessment() {
+            if (!risks.isEmpty()) {
+                return String.join("; ", risks);
+            }
+            return known() ? "safe: append-only file fsynced on every write, no eviction"
+                    : "unknown: Redis did not tell its configuration (CONFIG disabled or unreachable)";
+        }
+    }
+
+    private final RedisDataSource redis;
+    private final MultiGauge gauge;
+
+    public RedisDurability(RedisDataSource redis, MeterRegistry registry) {
+        this.redis = redis;
+        this.gauge = MultiGauge.builder(GAUGE)
+                .description("Redis durability settings that decide whether live sessions survive a restart;"
+                        + " one row per setting, tagged with its value and whether it is safe")
+                .register(registry);
+    }
+
+    void onStart(@Observes StartupEvent start) {
+        Report report = check();
+        if (!report.risks().isEmpty()) {
+            LOG.warnf("REDIS MAY LOSE LIVE SESSIONS: %s. Live sessions exist only in Redis until they end;"
+                    + " set appendonly yes, appendfsync always and maxmemory-policy noeviction (docs/operations.md)",
+                    report.assessment());
+        } else if (!report.known()) {
+            LOG.warnf("Redis durability is unknown (%s); make sure it runs with appendonly yes, appendfsync always"
+                    + " and maxmemory-policy noeviction (docs/operations.md)", report.assessment());
+        } else {
+            LOG.infof("Redis durability: %s", report.assessment());
+        }
+    }
+
+    /** Reads the settings now and updates the gauge. Never throws. */
+    public Report check() {
+        Report report = Report.of(setting("appendonly"), setting("appendfsync"), setting("maxmemory-policy"));
+        gauge.register(List.of(row("appendonly", report.appendonly(), "yes".equals(report.appendonly())),
+                row("appendfsync", report.appendfsync(), "always".equals(report.appendfsync())),
+                row("maxmemory-policy", report.maxmemoryPolicy(), "noeviction".equals(report.maxmemoryPolicy()))),
+                true);
+        return report;
+    }
+
+    private static MultiGauge.Row<?> row(String setting, String value, boolean safe) {
+        return MultiGauge.Row.of(Tags.of("setting", setting, "value", value, "safe", Boolean.toString(safe)), 1);
+    }
+
+    private String setting(String name) {
+        try {
+            Response reply = redis.execute("CONFIG", "GET", name);
+            if (reply == null || reply.size() == 0) {
+                return UNKNOWN;
+            }
+            try {
+                if (reply.containsKey(name)) {
+                    return reply.get(name).toString();
+                }
+            } catch (RuntimeException notAMap) {
+                // RESP2: a flat list name, value
+            }
+            return reply.size() >= 2 ? reply.get(1).toString() : UNKNOWN;
+        } catch (RuntimeException e) {
+            LOG.debugf("CONFIG GET %s failed: %s", name, e.getMessage());
+            return UNKNOWN;
+        }
+    }
+}

@@ -1,0 +1,294 @@
+package dev.mnemos.server.api;
+
+import dev.mnemos.session.OwnedRedis;
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.http.ContentType;
+import io.restassured.response.ExtractableResponse;
+import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Faults on a redis-server this test owns (port 6392, append-only file fsynced on every write):
+ * paused with SIGSTOP under concurrent writes, then killed with SIGKILL and restarted on its data.
+ * Each fault is counted: acknowledged writes present afterwards, writes answered 503 applied exactly
+ * once after a retry with the same Idempotency-Key, no answer of 500 or more other than 503, a
+ * Retry-After on every 503, and service back after the fault.
+ */
+@QuarkusTest
+@TestProfile(RedisFaultTest.Faults.class)
+class RedisFaultTest {
+
+    static final int PORT = 6392;
+    static final int WRITERS = 8;
+
+    public static class Faults implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("quarkus.mnemos.session.redis-timeout", "1s", "quarkus.mnemos.session.slow-redis-timeout", "2s");
+        }
+
+        @Override
+        public List<TestResourceEntry> testResources() {
+            return List.of(new TestResourceEntry(FaultRedis.class));
+        }
+    }
+
+    /** Started before Quarkus so its URL is the application's Redis; stopped when Quarkus stops. */
+    public static class FaultRedis implements QuarkusTestResourceLifecycleManager {
+        static OwnedRedis redis;
+
+        @Override
+        public Map<String, String> start() {
+            redis = new OwnedRedis(PORT).start();
+            return Map.of("quarkus.redis.hosts", redis.url());
+        }
+
+        @Override
+        public void stop() {
+            if (redis != null) {
+                redis.close();
+                redis = null;
+            }
+        }
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        if (FaultRedis.redis != null) {
+            FaultRedis.redis.close();
+            FaultRedis.redis = null;
+        }
+    }
+
+    final String user = "fault-" + UUID.randomUUID();
+
+    RequestSpecification as() {
+        return given().auth().oauth2(Tokens.user(user)).contentType(ContentType.JSON);
+    }
+
+    /** One step write with its own key; the note names it in the replay log. */
+    ExtractableResponse<Response> step(String id, String key) {
+        return as().header("Idempotency-Key", key)
+                .body(Map.of("patch", Map.of("putCollected", Map.of(key, "v")), "note", key))
+                .post("/v1/sessions/{id}/steps", id).then().extract();
+    }
+
+    /** Counts of what one fault produced. */
+    static final class Tally {
+        final List<String> acknowledged = new ArrayList<>();
+        final List<String> unavailable = new ArrayList<>();
+        /** Writes whose 503 said "nothing was written" (the connection was refused). */
+        final List<String> notWritten = new ArrayList<>();
+        /** 503s of writes that said neither "nothing was written" nor "may or may not have been applied". */
+        int untruthful;
+        int otherServerErrors;
+        int withoutRetryAfter;
+
+        void count(String key, ExtractableResponse<Response> answer) {
+            if (answer.statusCode() == 200) {
+                acknowledged.add(key);
+            } else if (answer.statusCode() == 503) {
+                unavailable.add(key);
+                if (answer.header("Retry-After") == null) {
+                    withoutRetryAfter++;
+                }
+                String detail = answer.jsonPath().getString("detail");
+                if (detail.contains("nothing was written")) {
+                    notWritten.add(key);
+                } else if (!detail.contains("may or may not have been applied")) {
+                    untruthful++;
+                }
+            } else if (answer.statusCode() >= 500) {
+                otherServerErrors++;
+            }
+        }
+    }
+
+    /** Writes every key concurrently and waits for every answer. */
+    Tally writeConcurrently(String id, String prefix) throws Exception {
+        Tally tally = new Tally();
+        ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
+        try {
+            List<Future<ExtractableResponse<Response>>> answers = new ArrayList<>();
+            for (int i = 0; i < WRITERS; i++) {
+                String key = prefix + i;
+                answers.add(pool.submit(() -> step(id, key)));
+            }
+            for (int i = 0; i < WRITERS; i++) {
+                tally.count(prefix + i, answers.get(i).get());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        return tally;
+    }
+
+    /** Retries a write answered 503 with the same key until it is answered otherwise; @return its version */
+    long retry(String id, String key) {
+        for (int attempt = 0; attempt < 20; attempt++) {
+            ExtractableResponse<Response> answer = step(id, key);
+            if (answer.statusCode() == 200) {
+                return answer.jsonPath().getLong("version");
+            }
+            assertThat(answer.statusCode()).as("a retry answers 200 or 503, got %s", answer.asString()).isEqualTo(503);
+            assertThat(answer.header("Retry-After")).isNotNull();
+        }
+        throw new AssertionError("the retry of " + key + " never succeeded after the fault");
+    }
+
+    /** Every event's note with its version, read page by page. */
+    Map<String, List<Long>> notes(String id) {
+        Map<String, List<Long>> notes = new HashMap<>();
+        String cursor = null;
+        do {
+            RequestSpecification request = as().queryParam("limit", 5);
+            if (cursor != null) {
+                request = request.queryParam("cursor", cursor);
+            }
+            ExtractableResponse<Response> page = request.get("/v1/sessions/{id}/versions", id).then().statusCode(200)
+                    .extract();
+            List<Map<String, Object>> entries = page.jsonPath().getList("$");
+            for (Map<String, Object> entry : entries) {
+                notes.computeIfAbsent(String.valueOf(entry.get("note")), n -> new ArrayList<>())
+                        .add(((Number) entry.get("version")).longValue());
+            }
+            cursor = page.header("Mnemos-Next-Cursor");
+        } while (cursor != null);
+        return notes;
+    }
+
+    String createSession() {
+        return as().body(Map.of("goal", "survive")).post("/v1/sessions").then().statusCode(201).extract().path("sessionId");
+    }
+
+    @Test
+    void pausedRedisWritesAreAppliedAtMostOnceAfterARetry() throws Exception {
+        String id = createSession();
+        Tally before = writeConcurrently(id, "pre-");
+        assertThat(before.acknowledged).hasSize(WRITERS);
+
+        Tally during;
+        FaultRedis.redis.pause();
+        try {
+            during = writeConcurrently(id, "paused-");
+            ExtractableResponse<Response> read = as().get("/v1/sessions/{id}", id).then().extract();
+            assertThat(read.statusCode()).isEqualTo(503);
+            assertThat(read.header("Retry-After")).isNotNull();
+            String detail = step(id, "paused-probe").jsonPath().getString("detail");
+            assertThat(detail).as("a timed-out write does not claim nothing was written")
+                    .contains("may or may not have been applied").contains("Idempotency-Key")
+                    .doesNotContain("nothing was written");
+            during.unavailable.add("paused-probe");
+        } finally {
+            FaultRedis.redis.resume();
+        }
+        assertThat(during.otherServerErrors).as("answers >= 500 other than 503").isZero();
+        assertThat(during.withoutRetryAfter).as("503s without Retry-After").isZero();
+        assertThat(during.unavailable).as("every write timed out while Redis was paused").hasSize(WRITERS + 1);
+        assertThat(during.notWritten).as("no timed-out write claims nothing was written").isEmpty();
+        assertThat(during.untruthful).isZero();
+        System.out.printf("RedisFaultTest pause: %d acknowledged before, %d answered 503 (outcome unknown)%n",
+                before.acknowledged.size(), during.unavailable.size());
+
+        // The race the 503 warns about: Redis runs the timed-out writes once it resumes. Wait for
+        // that (the session's version), so every retry below meets a write already applied.
+        int expected = 1 + WRITERS + WRITERS + 1;
+        int version = 0;
+        for (int poll = 0; poll < 500 && version < expected; poll++) {
+            version = as().get("/v1/sessions/{id}", id).then().extract().jsonPath().getInt("version");
+        }
+        assertThat(version).as("the writes answered 503 were applied after the pause").isEqualTo(expected);
+
+        Map<String, Long> retried = new HashMap<>();
+        for (String key : during.unavailable) {
+            retried.put(key, retry(id, key));
+        }
+        Map<String, List<Long>> notes = notes(id);
+        for (String key : before.acknowledged) {
+            assertThat(notes.get(key)).as("acknowledged write %s present once", key).hasSize(1);
+        }
+        for (String key : during.unavailable) {
+            assertThat(notes.get(key)).as("write %s, answered 503 then retried, applied exactly once", key)
+                    .containsExactly(retried.get(key));
+        }
+        as().get("/v1/sessions/{id}", id).then().statusCode(200)
+                .body("version", org.hamcrest.Matchers.equalTo(expected));
+    }
+
+    @Test
+    void durabilityOfTheOwnedRedisIsReportedSafe() {
+        given().get("/q/health/ready").then().statusCode(200)
+                .body("checks.find { it.name == 'Mnemos session durability (Redis)' }.status",
+                        org.hamcrest.Matchers.equalTo("UP"))
+                .body("checks.find { it.name == 'Mnemos session durability (Redis)' }.data.appendonly",
+                        org.hamcrest.Matchers.equalTo("yes"))
+                .body("checks.find { it.name == 'Mnemos session durability (Redis)' }.data.appendfsync",
+                        org.hamcrest.Matchers.equalTo("always"))
+                .body("checks.find { it.name == 'Mnemos session durability (Redis)' }.data.sessionsSurviveRestart",
+                        org.hamcrest.Matchers.equalTo("true"));
+        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        assertThat(metrics).containsPattern("mnemos_redis_persistence\\{[^}]*setting=\"appendonly\"[^}]*\\} 1")
+                .containsPattern(
+                        "mnemos_redis_persistence\\{[^}]*safe=\"true\"[^}]*setting=\"appendfsync\"[^}]*value=\"always\"");
+    }
+
+    @Test
+    void killedRedisKeepsAcknowledgedWritesAndRetriesApplyOnce() throws Exception {
+        String id = createSession();
+        Tally before = writeConcurrently(id, "acked-");
+        assertThat(before.acknowledged).hasSize(WRITERS);
+
+        FaultRedis.redis.kill();
+        Tally during;
+        try {
+            during = writeConcurrently(id, "down-");
+            ExtractableResponse<Response> read = as().get("/v1/sessions/{id}", id).then().extract();
+            assertThat(read.statusCode()).isEqualTo(503);
+            assertThat(read.header("Retry-After")).isNotNull();
+        } finally {
+            FaultRedis.redis.start();
+        }
+        assertThat(during.otherServerErrors).as("answers >= 500 other than 503").isZero();
+        assertThat(during.withoutRetryAfter).as("503s without Retry-After").isZero();
+        assertThat(during.acknowledged).as("nothing is acknowledged while Redis is down").isEmpty();
+        assertThat(during.untruthful).as("503s that say neither 'nothing was written' nor 'may or may not'").isZero();
+        System.out.printf("RedisFaultTest kill: %d acknowledged before, %d answered 503, %d of them 'nothing was written'%n",
+                before.acknowledged.size(), during.unavailable.size(), during.notWritten.size());
+        Map<String, List<Long>> afterRestart = notes(id);
+        for (String key : during.notWritten) {
+            assertThat(afterRestart).as("%s was answered 'nothing was written'", key).doesNotContainKey(key);
+        }
+
+        Map<String, Long> retried = new HashMap<>();
+        for (String key : during.unavailable) {
+            retried.put(key, retry(id, key));
+        }
+        Map<String, List<Long>> notes = notes(id);
+        for (String key : before.acknowledged) {
+            assertThat(notes.get(key)).as("acknowledged write %s survived SIGKILL", key).hasSize(1);
+        }
+        for (String key : during.unavailable) {
+            assertThat(notes.get(key)).as("write %s applied exactly once", key).containsExactly(retried.get(key));
+        }
+        assertThat(notes.values().stream().mapToInt(List::size).sum()).isEqualTo(1 + 2 * WRITERS);
+        String fresh = createSession();
+        as().get("/v1/sessions/{id}", fresh).then().statusCode(200);
+    }
+}
