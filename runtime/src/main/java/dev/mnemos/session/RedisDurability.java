@@ -39,16 +39,20 @@ public class RedisDurability {
             List<String> risks = new java.util.ArrayList<>();
             if ("no".equals(appendonly)) {
                 risks.add("appendonly is no: a Redis restart loses every live session");
-            } else if ("yes".equals(appendonly) && !"always".equals(appendfsync)) {
-                risks.add("appendfsync is " + appendfsync + ": a crash can lose writes already acknowledged ("
-                        + ("everysec".equals(appendfsync) ? "up to one second of them" : "as many as the OS buffered")
-                        + ")");
+            } else if ("yes".equals(appendonly) && !fsyncSafe(appendfsync)) {
+                risks.add("appendfsync is " + appendfsync + ": a crash can lose writes already acknowledged"
+                        + " (as many as the OS buffered)");
             }
             if (!UNKNOWN.equals(policy) && !"noeviction".equals(policy)) {
                 risks.add("maxmemory-policy is " + policy + ": under memory pressure Redis may evict session keys"
                         + " (they all have a TTL, so volatile-* policies evict them too)");
             }
             return new Report(appendonly, appendfsync, policy, List.copyOf(risks));
+        }
+
+        /** {@code always}, or {@code everysec}: the documented trade-off, at most about one second lost on a crash. */
+        static boolean fsyncSafe(String appendfsync) {
+            return "always".equals(appendfsync) || "everysec".equals(appendfsync);
         }
 
         public boolean known() {
@@ -60,7 +64,9 @@ public class RedisDurability {
             if (!risks.isEmpty()) {
                 return String.join("; ", risks);
             }
-            return known() ? "safe: append-only file fsynced on every write, no eviction"
+            return known() ? "safe: append-only file fsynced " + ("always".equals(appendfsync) ? "on every write"
+                    : "every second (a host crash can lose up to about one second of acknowledged writes)")
+                    + ", no eviction"
                     : "unknown: Redis did not tell its configuration (CONFIG disabled or unreachable)";
         }
     }
@@ -80,7 +86,7 @@ public class RedisDurability {
         Report report = check();
         if (!report.risks().isEmpty()) {
             LOG.warnf("REDIS MAY LOSE LIVE SESSIONS: %s. Live sessions exist only in Redis until they end;"
-                    + " set appendonly yes, appendfsync always and maxmemory-policy noeviction (docs/operations.md)",
+                    + " set appendonly yes, appendfsync everysec or always, and maxmemory-policy noeviction (docs/operations.md)",
                     report.assessment());
         } else if (!report.known()) {
             LOG.warnf("Redis durability is unknown (%s); make sure it runs with appendonly yes, appendfsync always"
@@ -94,7 +100,7 @@ public class RedisDurability {
     public Report check() {
         Report report = Report.of(setting("appendonly"), setting("appendfsync"), setting("maxmemory-policy"));
         gauge.register(List.of(row("appendonly", report.appendonly(), "yes".equals(report.appendonly())),
-                row("appendfsync", report.appendfsync(), "always".equals(report.appendfsync())),
+                row("appendfsync", report.appendfsync(), Report.fsyncSafe(report.appendfsync())),
                 row("maxmemory-policy", report.maxmemoryPolicy(), "noeviction".equals(report.maxmemoryPolicy()))),
                 true);
         return report;
