@@ -20,7 +20,7 @@ final class ApiDocs {
     static final String TOO_LARGE = "The request body exceeds the configured limit (quarkus.mnemos.rest.max-body-bytes).";
     static final String REDIS_DOWN = "Session memory (Redis) is unavailable or timed out: nothing was written. "
             + "Retry after the `Retry-After` seconds.";
-    static final String POSTGRES_DOWN = "The profile store (Postgres) is unavailable: nothing was written. Retry later.";
+    static final String POSTGRES_DOWN = "The profile store (Postgres) is unavailable or restarting: the request was not completed; re-read before retrying a write. Retry after the `Retry-After` seconds.";
     static final String END_DOWN = "The profile store (Postgres) or session memory is unavailable: the session is kept "
             + "(nothing promoted, archived or cleared). Retry later.";
     static final String FACT_NOT_FOUND = "No such profile fact for this user.";

@@ -128,7 +128,7 @@ public class SessionResource {
             throw new InvalidRequestException("patch", "an object with at least one change");
         }
         SessionIds.require("sessionId", id);
-        String owner = caller.isService() ? null : caller.userId();
+        String owner = caller.sessionUser();
         OptionalLong expected = optional("expectedVersion", body.expectedVersion());
         long version = meters.restStepWrite(() -> store.write(id, owner, body.patch(), expected, body.note(), caller.userId()));
         return new SessionRequests.Written(id, version);
@@ -263,7 +263,7 @@ public class SessionResource {
     /** The session id, once the caller is known to own it (or act as a service); else 404. */
     private String owned(String id) {
         SessionIds.require("sessionId", id);
-        caller.requireAccess(history.owner(id));
+        caller.requireSession(id, history.owner(id));
         return id;
     }
 
