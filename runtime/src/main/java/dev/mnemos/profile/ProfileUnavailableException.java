@@ -1,6 +1,9 @@
 package dev.mnemos.profile;
 
-/** Postgres could not be reached, or the user's profile stayed locked too long; nothing was written. */
+/**
+ * Postgres could not be reached or failed transiently ({@link PostgresFaults}), or the user's profile stayed locked
+ * too long: the operation was not completed (a write cut off during its commit may still have been applied).
+ */
 public class ProfileUnavailableException extends RuntimeException {
 
     public ProfileUnavailableException(String message, Throwable cause) {

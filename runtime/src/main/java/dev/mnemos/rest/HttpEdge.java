@@ -60,6 +60,14 @@ public class HttpEdge {
                     + " are accepted", "headers");
             return;
         }
+        String length = ctx.request().getHeader("Content-Length");
+        if (length != null && BodySizeFilter.isMnemosPath(ctx.normalizedPath())
+                && BodySizeFilter.parse(length) > config.maxBodyBytes()) {
+            // answered here, before the HTTP layer's own body limit would answer an empty 413
+            send(ctx, 413, "the request body has " + length + " bytes; at most " + config.maxBodyBytes()
+                    + " are accepted", "body");
+            return;
+        }
         ctx.next();
     }
 

@@ -2,9 +2,11 @@ package dev.mnemos.rest;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import io.quarkus.arc.properties.IfBuildProperty;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.inject.Inject;
+import jakarta.ws.rs.NotSupportedException;
 import jakarta.ws.rs.ext.Provider;
 import jakarta.ws.rs.ext.ReaderInterceptor;
 import jakarta.ws.rs.ext.ReaderInterceptorContext;
@@ -13,6 +15,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.lang.reflect.RecordComponent;
 import java.util.Collection;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -40,15 +43,19 @@ public class RequestBodyGuard implements ReaderInterceptor {
 
     @Override
     public Object aroundReadFrom(ReaderInterceptorContext context) throws IOException {
-        if (!config.get().problemsForAllPaths() && !BodySizeFilter.isMnemosPath(request.path())) {
+        boolean api = BodySizeFilter.isMnemosPath(request.path());
+        if (!config.get().problemsForAllPaths() && !api) {
             return context.proceed();
         }
-        if (context.getMediaType() != null && context.getMediaType().getSubtype().toLowerCase(java.util.Locale.ROOT)
-                .endsWith("json")) {
+        boolean json = context.getMediaType() != null
+                && context.getMediaType().getSubtype().toLowerCase(Locale.ROOT).endsWith("json");
+        if (api && !json) {
+            // without this, a text/plain body would reach a record with a one-string constructor as raw text
+            throw new NotSupportedException();
+        }
+        if (json) {
             byte[] bytes = context.getInputStream().readAllBytes();
-            if (trailing(bytes)) {
-                throw new InvalidRequestException("body", "exactly one JSON value (found more after the first)");
-            }
+            scan(bytes);
             context.setInputStream(new ByteArrayInputStream(bytes));
         }
         Object body = context.proceed();
@@ -60,27 +67,41 @@ public class RequestBodyGuard implements ReaderInterceptor {
     }
 
     /**
-     * Whether anything but whitespace follows the first JSON value (Jackson's FAIL_ON_TRAILING_TOKENS for request
-     * bodies only: the application's ObjectMapper also reads values embedded in larger documents). A body that is
-     * not JSON at all is left to the JSON reader to report.
+     * Refuses data after the first JSON value (Jackson's FAIL_ON_TRAILING_TOKENS for request bodies only: the
+     * application's ObjectMapper also reads values embedded in larger documents) and nesting deeper than
+     * {@link #MAX_DEPTH}, before the JSON reader binds anything. A body that is not JSON at all is left to the
+     * JSON reader to report.
      */
-    static boolean trailing(byte[] bytes) {
+    static void scan(byte[] bytes) {
         try (JsonParser parser = JSON.createParser(bytes)) {
+            int depth = 0;
             try {
-                if (parser.nextToken() == null) {
-                    return false;
-                }
-                parser.skipChildren();
+                do {
+                    JsonToken token = parser.nextToken();
+                    if (token == null) {
+                        return;
+                    }
+                    if (token.isStructStart() && ++depth > MAX_DEPTH) {
+                        throw new InvalidRequestException("body", "at most " + MAX_DEPTH + " levels of nesting");
+                    }
+                    if (token.isStructEnd()) {
+                        depth--;
+                    }
+                } while (depth > 0);
             } catch (IOException notJson) {
-                return false;
+                return;
             }
+            boolean more;
             try {
-                return parser.nextToken() != null;
+                more = parser.nextToken() != null;
             } catch (IOException garbage) {
-                return true;
+                more = true;
+            }
+            if (more) {
+                throw new InvalidRequestException("body", "exactly one JSON value (found more after the first)");
             }
         } catch (IOException e) {
-            return false;
+            // closing an in-memory parser does not fail
         }
     }
 

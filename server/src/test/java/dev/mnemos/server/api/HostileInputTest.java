@@ -112,6 +112,32 @@ class HostileInputTest {
     }
 
     @Test
+    void aNonJsonBodyIs415AndWritesNothing() {
+        for (String type : List.of("text/plain", "application/x-www-form-urlencoded", "application/xml")) {
+            for (String path : List.of("/v1/profile/instruct", "/v1/profile/import", "/v1/profile/facts", "/v1/sessions")) {
+                given().auth().oauth2(Tokens.user(alice)).contentType(type).body("remember I like tea").post(path).then()
+                        .statusCode(415).contentType("application/problem+json");
+            }
+        }
+        as(alice).get("/v1/profile").then().statusCode(200).body("facts", hasSize(0));
+        as(alice).get("/v1/sessions").then().statusCode(200).body("$", hasSize(0));
+    }
+
+    @Test
+    void deepNestingIsRefusedBeforeBinding() {
+        refused(as(alice).body("{\"text\":" + "[".repeat(2000) + "]".repeat(2000) + "}").post("/v1/profile/facts").then(),
+                "body").body("detail", containsString("nesting"));
+        refused(as(alice).body("{\"patch\":" + "{\"a\":".repeat(100) + "1" + "}".repeat(100) + "}")
+                .post("/v1/sessions/{id}/steps", session()).then(), "body");
+    }
+
+    @Test
+    void aBodyOverTheCodecLimitIs413AsAProblem() {
+        as(alice).body("{\"text\":\"" + "x".repeat(3 * 1024 * 1024) + "\"}").post("/v1/profile/facts").then()
+                .statusCode(413).contentType("application/problem+json");
+    }
+
+    @Test
     void anOverlongUriIs414AsAProblem() {
         given().auth().oauth2(Tokens.user(alice)).get("/v1/sessions/" + "a".repeat(9000)).then().statusCode(414)
                 .contentType("application/problem+json").body("status", equalTo(414)).body("field", equalTo("uri"));
