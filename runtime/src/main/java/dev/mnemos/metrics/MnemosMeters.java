@@ -181,7 +181,7 @@ public class MnemosMeters {
         if (e instanceof ProfileUnavailableException) {
             return true;
         }
-        return e instanceof jakarta.persistence.PersistenceException p && ProfileUnavailableException.isTransient(p);
+        return ProfileUnavailableException.isTransient(e);
     }
 
     private static Counter decisions(MeterRegistry registry, String verdict) {

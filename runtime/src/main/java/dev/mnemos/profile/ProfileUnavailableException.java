@@ -1,9 +1,9 @@
 package dev.mnemos.profile;
 
-import java.sql.SQLException;
-import java.sql.SQLTransientException;
-
-/** Postgres could not be reached, or the user's profile stayed locked too long; nothing was written. */
+/**
+ * Postgres could not be reached or failed transiently ({@link PostgresFaults}), or the user's profile stayed locked
+ * too long: the operation was not completed (a write cut off during its commit may still have been applied).
+ */
 public class ProfileUnavailableException extends RuntimeException {
 
     public ProfileUnavailableException(String message, Throwable cause) {
@@ -26,26 +26,10 @@ public class ProfileUnavailableException extends RuntimeException {
     }
 
     /**
-     * True when {@code failure} means the database is unreachable or busy rather than a bug:
-     * connection errors (SQL state 08…), lock or statement timeouts (55P03, 57014), pool exhaustion.
+     * True when {@code failure} means the database is unreachable or busy rather than a bug; see
+     * {@link PostgresFaults}.
      */
     public static boolean isTransient(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof SQLTransientException || t instanceof jakarta.persistence.PessimisticLockException
-                    || t instanceof jakarta.persistence.LockTimeoutException
-                    || t instanceof org.hibernate.exception.JDBCConnectionException) {
-                return true;
-            }
-            if (t instanceof SQLException sql && sql.getSQLState() != null
-                    && (sql.getSQLState().startsWith("08") || sql.getSQLState().equals("55P03")
-                            || sql.getSQLState().equals("57014") || sql.getSQLState().equals("40001")
-                            || sql.getSQLState().equals("40P01"))) {
-                return true;
-            }
-            if (t instanceof SQLException sql && String.valueOf(sql.getMessage()).contains("acquisition timeout")) {
-                return true;
-            }
-        }
-        return false;
+        return PostgresFaults.isTransient(failure);
     }
 }

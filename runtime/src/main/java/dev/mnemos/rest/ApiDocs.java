@@ -26,7 +26,7 @@ final class ApiDocs {
             + "(quarkus.mnemos.session.max-live-per-user, `maxLiveSessions`); nothing was written.";
     static final String NEXT_CURSOR = "Present when more items exist: pass it as `cursor` to read the next page.";
     static final String NEXT_LINK = "Present when more items exist: `<url of the next page>; rel=\"next\"`.";
-    static final String POSTGRES_DOWN = "The profile store (Postgres) is unavailable: nothing was written. Retry later.";
+    static final String POSTGRES_DOWN = "The profile store (Postgres) is unavailable or restarting: the request was not completed; re-read before retrying a write. Retry after the `Retry-After` seconds.";
     static final String END_DOWN = "The profile store (Postgres) or session memory is unavailable: the session is kept "
             + "(nothing promoted, archived or cleared). Retry later.";
     static final String FACT_NOT_FOUND = "No such profile fact for this user.";

@@ -34,7 +34,7 @@ public class BodySizeFilter {
         return (path.startsWith("/") ? path.substring(1) : path).startsWith("v1/");
     }
 
-    private static long parse(String length) {
+    static long parse(String length) {
         try {
             return Long.parseLong(length.trim());
         } catch (NumberFormatException e) {

@@ -1,5 +1,7 @@
 package dev.mnemos.rest;
 
+import dev.mnemos.session.SessionIds;
+import dev.mnemos.session.SessionNotFoundException;
 import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.ws.rs.NotFoundException;
@@ -7,8 +9,9 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
 
 /**
  * The authenticated caller. The user always comes from the token's subject; a token with the
- * {@code service} role may act for another user. Anything else that touches another user's data
- * answers 404, so existence is never revealed.
+ * {@code service} role may act for another user, but only through paths that name that user
+ * ({@code /v1/users/{userId}/…}). Anything else that touches another user's data answers 404, a session
+ * exactly as a missing one, so existence is never revealed.
  */
 @RequestScoped
 public class Caller {
@@ -16,6 +19,8 @@ public class Caller {
     public static final String SERVICE_ROLE = "service";
 
     private final SecurityIdentity identity;
+    /** The user named by a {@code /v1/users/{userId}/sessions/{id}/…} path ({@link UserPathRewrite}); null otherwise. */
+    private String pathUser;
 
     public Caller(SecurityIdentity identity) {
         this.identity = identity;
@@ -23,7 +28,8 @@ public class Caller {
 
     /**
      * The user id: the token's {@code sub} claim. Not {@code getName()}, which smallrye-jwt takes from
-     * {@code upn} or {@code preferred_username} first, claims a user may be able to choose.
+     * {@code upn} or {@code preferred_username} first, claims a user may be able to choose. A token
+     * without a subject never gets this far ({@link SubjectRequired}).
      */
     public String userId() {
         if (identity.getPrincipal() instanceof JsonWebToken jwt && jwt.getSubject() != null) {
@@ -36,21 +42,42 @@ public class Caller {
         return identity.hasRole(SERVICE_ROLE);
     }
 
-    /** The user the caller may act for, given a user named in the path; 404 when it may not. */
+    /**
+     * The user the caller may act for, given a user named in the path: 400 naming {@code userId} unless it
+     * follows {@link SessionIds#USER_GRAMMAR}; 404 unless it is the caller or the caller is a service.
+     */
     public String actFor(String pathUserId) {
-        if (pathUserId == null || pathUserId.isBlank()) {
-            throw new InvalidRequestException("userId", "a non-blank user id in the path");
-        }
+        SessionIds.requireUser("userId", pathUserId);
         if (pathUserId.equals(userId()) || isService()) {
             return pathUserId;
         }
         throw new NotFoundException();
     }
 
-    /** Fails with 404 unless the caller owns data of {@code ownerUserId} or is a service. */
+    /** Called for a {@code /v1/users/{userId}/sessions/{id}/…} path: session checks use that user from now on. */
+    void actOnSessionsOf(String pathUserId) {
+        this.pathUser = actFor(pathUserId);
+    }
+
+    /** Whose sessions this request may touch: the user named in the path, else the token's subject (also for a service). */
+    public String sessionUser() {
+        return pathUser != null ? pathUser : userId();
+    }
+
+    /** Fails with 404 unless the caller may act for {@code ownerUserId}, as {@link #sessionUser()}. */
     public void requireAccess(String ownerUserId) {
-        if (!isService() && !userId().equals(ownerUserId)) {
+        if (!sessionUser().equals(ownerUserId)) {
             throw new NotFoundException();
+        }
+    }
+
+    /**
+     * Fails exactly as a missing session would ({@link SessionNotFoundException}) unless the session is
+     * {@link #sessionUser()}'s.
+     */
+    public void requireSession(String sessionId, String ownerUserId) {
+        if (!sessionUser().equals(ownerUserId)) {
+            throw new SessionNotFoundException(sessionId);
         }
     }
 }

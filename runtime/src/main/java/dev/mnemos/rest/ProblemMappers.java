@@ -148,6 +148,9 @@ public class ProblemMappers {
 
     @ServerExceptionMapper(priority = PRIORITY)
     public Response unexpected(RuntimeException e, SimpleResourceInfo resource) {
+        if (dev.mnemos.profile.PostgresFaults.isTransient(e)) {
+            return ProfileProblemMappers.postgresUnavailable(e);
+        }
         LOG.error("unexpected failure", e);
         if (!ours(resource)) {
             return Response.serverError().build();

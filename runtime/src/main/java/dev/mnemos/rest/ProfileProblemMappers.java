@@ -39,12 +39,25 @@ public class ProfileProblemMappers {
 
     @ServerExceptionMapper
     public Response unavailable(ProfileUnavailableException e) {
-        LOG.error("profile store unavailable", e);
-        return Problem
-                .of(Response.Status.SERVICE_UNAVAILABLE,
-                        "the profile store is unavailable; nothing was written, try again later")
-                .toResponse();
+        return postgresUnavailable(e);
     }
+
+    /**
+     * The answer to every transient Postgres failure ({@link dev.mnemos.profile.PostgresFaults}): 503 with
+     * {@code Retry-After}. A write that failed is not acknowledged; one cut off during its commit may still
+     * have been applied, so the detail says to re-read before retrying.
+     */
+    static Response postgresUnavailable(Throwable e) {
+        LOG.warnf("profile store unavailable (%s): %s",
+                dev.mnemos.profile.PostgresFaults.reason(e).orElse("unreachable"), e.toString());
+        LOG.debug("profile store unavailable", e);
+        Problem problem = Problem.of(Response.Status.SERVICE_UNAVAILABLE, POSTGRES_DETAIL);
+        return Response.fromResponse(problem.toResponse())
+                .header("Retry-After", SessionProblemMappers.RETRY_AFTER_SECONDS).build();
+    }
+
+    static final String POSTGRES_DETAIL = "the profile store is temporarily unavailable; the request was not completed "
+            + "(re-read before retrying a write); retry after " + SessionProblemMappers.RETRY_AFTER_SECONDS + " seconds";
 
     @ServerExceptionMapper
     public Response noCandidate(CandidateNotFoundException e) {
@@ -56,8 +69,8 @@ public class ProfileProblemMappers {
     /** Any persistence failure that means Postgres is unreachable or busy answers 503, never 500. */
     @ServerExceptionMapper
     public Response persistence(jakarta.persistence.PersistenceException e) {
-        if (ProfileUnavailableException.isTransient(e)) {
-            return unavailable(new ProfileUnavailableException("Postgres is unavailable", e));
+        if (dev.mnemos.profile.PostgresFaults.isTransient(e)) {
+            return postgresUnavailable(e);
         }
         LOG.error("unexpected persistence failure", e);
         return Problem.of(Response.Status.INTERNAL_SERVER_ERROR, "the request could not be completed").toResponse();

@@ -18,6 +18,22 @@ public interface RestConfig {
     long maxBodyBytes();
 
     /**
+     * Longest request URI (path and query) accepted, in characters; a longer one answers 414 as problem+json.
+     * Keep it below {@code quarkus.http.limits.max-initial-line-length}, beyond which the HTTP codec itself
+     * closes the connection with an empty 414.
+     */
+    @WithDefault("8192")
+    int maxUriLength();
+
+    /**
+     * Largest total size of the request headers accepted, in bytes; larger ones answer 431 as problem+json.
+     * Keep it below {@code quarkus.http.limits.max-header-size}, beyond which the HTTP codec itself closes the
+     * connection with an empty 431.
+     */
+    @WithDefault("16384")
+    int maxHeaderBytes();
+
+    /**
      * Whether failures outside Mnemos' own endpoints (unknown paths, the application's own resources)
      * are answered as {@code application/problem+json} too. Off by default, so an application's own
      * errors keep their shape; the standalone Mnemos server turns it on.

@@ -46,7 +46,7 @@ public class SessionEndResource {
     @Path("/sessions/{id}/end")
     public PromotionReport end(@PathParam("id") String id) {
         SessionIds.require("sessionId", id);
-        caller.requireAccess(history.owner(id));
+        caller.requireSession(id, history.owner(id));
         return meters.sessionEnd(() -> promotion.end(id, caller.userId()));
     }
 }

@@ -164,7 +164,7 @@ public class SessionResource {
             throw new InvalidRequestException("patch", "an object with at least one change");
         }
         SessionIds.require("sessionId", id);
-        String owner = caller.isService() ? null : caller.userId();
+        String owner = caller.sessionUser();
         OptionalLong expected = optional("expectedVersion", body.expectedVersion());
         Idempotency idem = Idempotency.of(key, "step", id, canonical(body));
         long version = meters
@@ -331,7 +331,7 @@ public class SessionResource {
     /** The session id, once the caller is known to own it (or act as a service); else 404. */
     private String owned(String id) {
         SessionIds.require("sessionId", id);
-        caller.requireAccess(history.owner(id));
+        caller.requireSession(id, history.owner(id));
         return id;
     }
 

@@ -70,9 +70,12 @@ class TraceResourceTest {
     }
 
     @Test
-    void serviceMayReadAnyUsersTrace() {
+    void serviceReadsAUsersTraceThroughTheUsersPathOnly() {
         given().auth().oauth2(Tokens.service("agent-backend"))
                 .get("/v1/sessions/{id}/steps/{v}/trace", id, 2)
+                .then().statusCode(404);
+        given().auth().oauth2(Tokens.service("agent-backend"))
+                .get("/v1/users/{u}/sessions/{id}/steps/{v}/trace", user, id, 2)
                 .then().statusCode(200).body("userId", is(user));
     }
 

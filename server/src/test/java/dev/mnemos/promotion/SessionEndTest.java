@@ -209,33 +209,66 @@ class SessionEndTest {
                 .body("facts[0].slot", equalTo("output.language"));
     }
 
+    /**
+     * Proves the two calls overlapped: the test holds alice's profile row lock, so each /end blocks inside its
+     * commit; both are seen waiting on the test's connection in Postgres before the lock is released.
+     */
     @Test
     void twoSessionsEndingConcurrentlyBothLand() throws Exception {
         List<String> expected = new java.util.ArrayList<>();
-        for (int pair = 0; pair < 4; pair++) {
+        for (int pair = 0; pair < 3; pair++) {
             String a = start(alice);
             String b = start(alice);
             observe(alice, a, "Always include sources of kind " + pair, null, true);
             observe(alice, b, "Never use emojis in reply type " + pair, null, true);
             expected.add("Always include sources of kind " + pair);
             expected.add("Never use emojis in reply type " + pair);
-            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
-            CompletableFuture<Integer> endA = CompletableFuture.supplyAsync(() -> endAfter(go, a));
-            CompletableFuture<Integer> endB = CompletableFuture.supplyAsync(() -> endAfter(go, b));
-            go.countDown();
+            CompletableFuture<Integer> endA;
+            CompletableFuture<Integer> endB;
+            try (java.sql.Connection lock = db.getConnection()) {
+                lock.setAutoCommit(false);
+                long holder = holdProfileLock(lock, alice);
+                endA = CompletableFuture.supplyAsync(() -> as(alice).post("/v1/sessions/{id}/end", a).statusCode());
+                endB = CompletableFuture.supplyAsync(() -> as(alice).post("/v1/sessions/{id}/end", b).statusCode());
+                awaitWaiters(holder, 2, endA, endB);
+                lock.rollback();
+            }
             assertThat(endA.get(60, TimeUnit.SECONDS)).isEqualTo(200);
             assertThat(endB.get(60, TimeUnit.SECONDS)).isEqualTo(200);
         }
         assertThat(profile()).containsExactlyInAnyOrderElementsOf(expected);
     }
 
-    private int endAfter(java.util.concurrent.CountDownLatch go, String session) {
-        try {
-            go.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+    /** Locks the user's profile row on {@code c} (its transaction stays open); answers the backend's pid. */
+    private static long holdProfileLock(java.sql.Connection c, String user) throws Exception {
+        try (var st = c.prepareStatement("insert into profile_owner (user_id) values (?) on conflict do nothing")) {
+            st.setString(1, user);
+            st.executeUpdate();
         }
-        return as(alice).post("/v1/sessions/{id}/end", session).statusCode();
+        try (var st = c.prepareStatement("select user_id from profile_owner where user_id = ? for update")) {
+            st.setString(1, user);
+            st.executeQuery().close();
+        }
+        try (var st = c.createStatement(); var rs = st.executeQuery("select pg_backend_pid()")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /** Waits until {@code count} backends are blocked by {@code holder}; fails if a call finished first. */
+    private void awaitWaiters(long holder, int count, CompletableFuture<?>... calls) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(8);
+        // the first waiter waits for the holder, a second one may wait for the first (the row's tuple lock)
+        String waiters = "with recursive w(pid) as (select pid from pg_stat_activity where ? = any (pg_blocking_pids(pid))"
+                + " union select a.pid from pg_stat_activity a join w on w.pid = any (pg_blocking_pids(a.pid)))"
+                + " select count(*) from w";
+        while (dev.mnemos.profile.SqlRows.count(db, waiters, (int) holder) < count) {
+            for (CompletableFuture<?> call : calls) {
+                assertThat(call).as("an /end returned while the profile lock was held").isNotDone();
+            }
+            assertThat(System.nanoTime()).as("both /end calls blocked on the profile lock").isLessThan(deadline);
+            Thread.sleep(10);
+        }
     }
 
     @Test

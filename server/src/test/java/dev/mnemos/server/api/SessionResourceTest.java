@@ -101,8 +101,10 @@ class SessionResourceTest {
         given().get("/v1/sessions/{id}", id).then().statusCode(401);
         given().contentType(ContentType.JSON).body(Map.of()).post("/v1/sessions").then().statusCode(401);
 
-        given().auth().oauth2(Tokens.service("backend")).get("/v1/sessions/{id}", id).then().statusCode(200)
-                .body("goal", equalTo("plan a trip"));
+        given().auth().oauth2(Tokens.service("backend")).get("/v1/sessions/{id}", id).then().statusCode(404)
+                .body("detail", equalTo("no session '" + id + "'"));
+        given().auth().oauth2(Tokens.service("backend")).get("/v1/users/{u}/sessions/{id}", alice, id).then()
+                .statusCode(200).body("goal", equalTo("plan a trip"));
         given().auth().oauth2(Tokens.service("backend")).contentType(ContentType.JSON).body(Map.of("goal", "for alice"))
                 .post("/v1/users/{u}/sessions", alice).then().statusCode(201).body("userId", equalTo(alice));
         as(alice).get("/v1/sessions/{id}", id).then().statusCode(200).body("version", equalTo(1)).body("goal",

@@ -1,0 +1,83 @@
+package dev.mnemos.profile;
+
+import java.sql.SQLException;
+import java.sql.SQLRecoverableException;
+import java.sql.SQLTransientException;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The one place that decides whether a database failure is transient (Postgres unreachable, starting
+ * up, shutting down, a lost connection or commit, a serialization or deadlock failure, a lock or
+ * statement timeout, an exhausted pool): such failures answer 503 with {@code Retry-After}, never 500.
+ * Classified by SQL state anywhere in the cause chain, then by the driver's and pool's exception types.
+ */
+public final class PostgresFaults {
+
+    /** SQL states of a server that cannot serve now but will: admin/crash shutdown, starting up, too many clients. */
+    private static final Set<String> TRANSIENT_STATES = Set.of(
+            "57P01", // admin_shutdown (pg_ctl stop -m fast)
+            "57P02", // crash_shutdown (pg_ctl stop -m immediate, another backend crashed)
+            "57P03", // cannot_connect_now ("the database system is starting up / shutting down")
+            "57P05", // idle_session_timeout
+            "40001", // serialization_failure
+            "40P01", // deadlock_detected
+            "55P03", // lock_not_available (lock_timeout)
+            "57014", // query_canceled (statement_timeout)
+            "53300", // too_many_connections
+            "53400"); // configuration_limit_exceeded
+
+    private PostgresFaults() {
+    }
+
+    /** True when {@code failure} or one of its causes is a transient database failure. */
+    public static boolean isTransient(Throwable failure) {
+        return reason(failure).isPresent();
+    }
+
+    /** The first transient cause in the chain, described for logs; empty when the failure is not transient. */
+    public static Optional<String> reason(Throwable failure) {
+        int depth = 0;
+        for (Throwable t = failure; t != null && depth < 64; t = t.getCause(), depth++) {
+            Optional<String> found = classify(t);
+            if (found.isPresent()) {
+                return found;
+            }
+            for (Throwable suppressed : t.getSuppressed()) {
+                found = classify(suppressed);
+                if (found.isPresent()) {
+                    return found;
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<String> classify(Throwable t) {
+        if (t instanceof SQLException sql) {
+            String state = sql.getSQLState();
+            if (state != null && (state.startsWith("08") || TRANSIENT_STATES.contains(state))) {
+                return Optional.of("SQL state " + state);
+            }
+            if (t instanceof SQLTransientException || t instanceof SQLRecoverableException) {
+                return Optional.of(t.getClass().getSimpleName());
+            }
+            if (acquisitionTimeout(sql)) {
+                return Optional.of("connection pool exhausted");
+            }
+        }
+        if (t instanceof jakarta.persistence.PessimisticLockException || t instanceof jakarta.persistence.LockTimeoutException
+                || t instanceof org.hibernate.exception.JDBCConnectionException
+                || t instanceof org.hibernate.exception.LockAcquisitionException
+                || t instanceof org.hibernate.PessimisticLockException) {
+            return Optional.of(t.getClass().getSimpleName());
+        }
+        return Optional.empty();
+    }
+
+    /** Agroal reports an exhausted pool as an SQLException without SQL state: "Acquisition timeout while waiting …". */
+    private static boolean acquisitionTimeout(SQLException sql) {
+        return String.valueOf(sql.getMessage()).toLowerCase(Locale.ROOT).contains("acquisition timeout");
+    }
+}

@@ -1,0 +1,170 @@
+package dev.mnemos.rest;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import io.quarkus.arc.properties.IfBuildProperty;
+import io.vertx.core.http.HttpServerRequest;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.NotSupportedException;
+import jakarta.ws.rs.ext.Provider;
+import jakarta.ws.rs.ext.ReaderInterceptor;
+import jakarta.ws.rs.ext.ReaderInterceptorContext;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.lang.reflect.RecordComponent;
+import java.util.Collection;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The one check every request body passes after it is parsed and before a resource sees it: a body must
+ * be present (an empty body or a JSON {@code null} answers 400 naming {@code body}), and no string in it,
+ * value or map key, may hold a NUL character or an unpaired UTF-16 surrogate (Postgres refuses NUL, and a
+ * lone surrogate would be stored as {@code ?}): 400 naming the field, e.g. {@code patch.addConstraints[0].text}.
+ * Applies to Mnemos' paths ({@code /v1/…}), or to every path with {@link RestConfig#problemsForAllPaths()}.
+ */
+@Provider
+@IfBuildProperty(name = "quarkus.mnemos.rest.enabled", stringValue = "true")
+public class RequestBodyGuard implements ReaderInterceptor {
+
+    /** Deeper bodies than this are refused rather than walked. */
+    static final int MAX_DEPTH = 64;
+
+    /** Looked up per request: providers are created before the run-time configuration exists. */
+    @Inject
+    jakarta.enterprise.inject.Instance<RestConfig> config;
+
+    @Inject
+    HttpServerRequest request;
+
+    private static final JsonFactory JSON = new JsonFactory();
+
+    @Override
+    public Object aroundReadFrom(ReaderInterceptorContext context) throws IOException {
+        boolean api = BodySizeFilter.isMnemosPath(request.path());
+        if (!config.get().problemsForAllPaths() && !api) {
+            return context.proceed();
+        }
+        boolean json = context.getMediaType() != null
+                && context.getMediaType().getSubtype().toLowerCase(Locale.ROOT).endsWith("json");
+        if (api && !json) {
+            // without this, a text/plain body would reach a record with a one-string constructor as raw text
+            throw new NotSupportedException();
+        }
+        if (json) {
+            byte[] bytes = context.getInputStream().readAllBytes();
+            scan(bytes);
+            context.setInputStream(new ByteArrayInputStream(bytes));
+        }
+        Object body = context.proceed();
+        if (body == null) {
+            throw new InvalidRequestException("body", "a JSON object (the body is empty or null)");
+        }
+        check("", body, 0);
+        return body;
+    }
+
+    /**
+     * Refuses data after the first JSON value (Jackson's FAIL_ON_TRAILING_TOKENS for request bodies only: the
+     * application's ObjectMapper also reads values embedded in larger documents) and nesting deeper than
+     * {@link #MAX_DEPTH}, before the JSON reader binds anything. A body that is not JSON at all is left to the
+     * JSON reader to report.
+     */
+    static void scan(byte[] bytes) {
+        try (JsonParser parser = JSON.createParser(bytes)) {
+            int depth = 0;
+            try {
+                do {
+                    JsonToken token = parser.nextToken();
+                    if (token == null) {
+                        return;
+                    }
+                    if (token.isStructStart() && ++depth > MAX_DEPTH) {
+                        throw new InvalidRequestException("body", "at most " + MAX_DEPTH + " levels of nesting");
+                    }
+                    if (token.isStructEnd()) {
+                        depth--;
+                    }
+                } while (depth > 0);
+            } catch (IOException notJson) {
+                return;
+            }
+            boolean more;
+            try {
+                more = parser.nextToken() != null;
+            } catch (IOException garbage) {
+                more = true;
+            }
+            if (more) {
+                throw new InvalidRequestException("body", "exactly one JSON value (found more after the first)");
+            }
+        } catch (IOException e) {
+            // closing an in-memory parser does not fail
+        }
+    }
+
+    /** @throws InvalidRequestException naming the first field that holds unsafe text */
+    static void check(String path, Object value, int depth) {
+        if (depth > MAX_DEPTH) {
+            throw new InvalidRequestException(path.isEmpty() ? "body" : path, "at most " + MAX_DEPTH + " levels of nesting");
+        }
+        if (value instanceof CharSequence text) {
+            requireSafe(path, text);
+        } else if (value instanceof Map<?, ?> map) {
+            for (Map.Entry<?, ?> entry : map.entrySet()) {
+                String key = String.valueOf(entry.getKey());
+                requireSafe(join(path, "<key>"), key);
+                check(join(path, key), entry.getValue(), depth + 1);
+            }
+        } else if (value instanceof Collection<?> items) {
+            int i = 0;
+            for (Object item : items) {
+                check(path + "[" + i++ + "]", item, depth + 1);
+            }
+        } else if (value != null && value.getClass().isRecord()) {
+            for (RecordComponent component : value.getClass().getRecordComponents()) {
+                check(join(path, component.getName()), read(component, value), depth + 1);
+            }
+        }
+    }
+
+    private static void requireSafe(String path, CharSequence text) {
+        int bad = firstUnsafe(text);
+        if (bad >= 0) {
+            throw new InvalidRequestException(path.isEmpty() ? "body" : path,
+                    "text without NUL characters or unpaired surrogates (found one at character " + bad + ")");
+        }
+    }
+
+    /** The index of the first NUL or unpaired surrogate in {@code text}, or -1. */
+    static int firstUnsafe(CharSequence text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\0' || Character.isLowSurrogate(c)) {
+                return i;
+            }
+            if (Character.isHighSurrogate(c)) {
+                if (i + 1 >= text.length() || !Character.isLowSurrogate(text.charAt(i + 1))) {
+                    return i;
+                }
+                i++;
+            }
+        }
+        return -1;
+    }
+
+    private static String join(String path, String name) {
+        String safe = firstUnsafe(name) >= 0 ? "<key>" : name;
+        return path.isEmpty() ? safe : path + "." + safe;
+    }
+
+    private static Object read(RecordComponent component, Object record) {
+        try {
+            return component.getAccessor().invoke(record);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot read " + component, e);
+        }
+    }
+}
