@@ -50,9 +50,28 @@ public class ProfilePromotions {
      * three-way merge under the user's lock. Automatic: the cap evicts rather than refuses.
      */
     public List<Change> promote(String userId, String sessionId, String actor, List<NewFact> facts, String reason) {
+        return promote(userId, sessionId, actor, facts, reason, Stance.NONE);
+    }
+
+    /**
+     * As {@link #promote(String, String, String, List, String)}; a new fact without a slot that
+     * contradicts an active one ({@code stance}: same topic, opposite polarity) supersedes it — the
+     * old fact gets {@code valid_to}, the audit names the fact replaced.
+     */
+    public List<Change> promote(String userId, String sessionId, String actor, List<NewFact> facts, String reason,
+            Stance stance) {
         List<FactDraft> base = transaction.snapshot(userId);
         List<FactDraft> incoming = new ArrayList<>(base);
-        facts.forEach(f -> incoming.add(FactDraft.of(f, SourceKind.PROMOTION, config)));
+        Contradictions contradictions = new Contradictions(embeddings, config.contradictionSimilarity());
+        for (NewFact f : facts) {
+            FactDraft draft = FactDraft.of(f, SourceKind.PROMOTION, config);
+            var old = contradictions.contradicted(draft, incoming, stance);
+            if (old.isPresent()) {
+                incoming.remove(old.get());
+                draft = draft.replacing(old.get().id(), old.get().taskState());
+            }
+            incoming.add(draft);
+        }
         WriteContext ctx = new WriteContext(userId, actor, sessionId, WriteContext.Mode.AUTOMATIC, ProfileAction.PROMOTE,
                 reason);
         return transaction.apply(ctx, new ChangeSet(base, incoming, Set.of()));

@@ -29,17 +29,17 @@ public class PromotionService {
     private final PromotionTransaction transaction;
     private final ProfilePromotions profile;
     private final CandidateSources sources;
-    private final PromotionConfig config;
     private final StepTraceStore traces;
+    private final StatementReader statements;
 
     public PromotionService(SessionStore store, PromotionTransaction transaction, ProfilePromotions profile,
-            CandidateSources sources, PromotionConfig config, StepTraceStore traces) {
+            CandidateSources sources, StepTraceStore traces, StatementReader statements) {
+        this.statements = statements;
         this.traces = traces;
         this.store = store;
         this.transaction = transaction;
         this.profile = profile;
         this.sources = sources;
-        this.config = config;
     }
 
     /** The report of a session that has already ended and been archived. */
@@ -67,7 +67,7 @@ public class PromotionService {
         List<StepTrace> stepTraces = traces.all(sessionId);
         List<Candidate> candidates = sources.candidates(state);
         PromotionReport report = ProfileUnavailableException.guard(() -> transaction.commit(state, events, stepTraces,
-                candidates, PromotionPolicy.of(config), actor));
+                candidates, statements.policy(), actor));
         store.delete(sessionId);
         return report;
     }
