@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
  */
 final class Clauses {
 
-    private static final Pattern SENTENCE = Pattern.compile("(?<!\\d)[.!?;](?!\\d)|[。！？；\\n]+");
+    private static final Pattern SENTENCE = Pattern.compile("(?<!\\d)[.](?!\\d)|[!?;]|[。！？；\\n]+");
     private static final Pattern COMMA = Pattern.compile("[,，、]");
     private static final Pattern LETTER = Pattern.compile("\\p{L}");
 
