@@ -46,8 +46,9 @@ record StatementTable(List<Row> rows) {
     record Row(Label label, String language, String text, String taskWords) {
     }
 
-    static StatementTable load() {
-        try (InputStream in = StatementTable.class.getResourceAsStream("/promotion/statements.tsv")) {
+    /** @param name a file of {@code src/test/resources/promotion} */
+    static StatementTable load(String name) {
+        try (InputStream in = StatementTable.class.getResourceAsStream("/promotion/" + name)) {
             String tsv = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             return new StatementTable(tsv.lines().filter(l -> !l.isBlank() && !l.startsWith("#")).map(StatementTable::row)
                     .toList());
