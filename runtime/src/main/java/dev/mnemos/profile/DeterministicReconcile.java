@@ -8,8 +8,9 @@ import java.util.Set;
 
 /**
  * Reconcile without a model: "forget …" removes the matching fact (slot, containment, or the most
- * similar one above {@link ProfileConfig#forgetSimilarity()}); "I no longer …" retires the matching
- * fact, or is kept as a fact when nothing matches; anything else is appended, and the writer drops
+ * similar one above {@link ProfileConfig#forgetSimilarity()}); "I no longer …" replaces the matching
+ * fact (the negation is recorded, the old fact superseded), or is kept as a fact when nothing matches; anything else is
+ * appended, and the writer drops
  * exact duplicates and lets a slot's new value supersede the old.
  */
 final class DeterministicReconcile {
@@ -35,7 +36,9 @@ final class DeterministicReconcile {
         if (instruction instanceof Instruction.NoLonger noLonger) {
             Optional<FactDraft> match = match(base, noLonger.subject());
             if (match.isPresent()) {
+                // the negation is itself worth knowing ("I no longer eat meat"): it replaces the fact, not just deletes it
                 incoming.remove(match.get());
+                incoming.add(draft(noLonger.original(), null, null).replacing(match.get().id(), match.get().taskState()));
                 return new ChangeSet(base, incoming, Set.of());
             }
         }

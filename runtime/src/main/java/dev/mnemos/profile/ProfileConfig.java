@@ -55,6 +55,13 @@ public interface ProfileConfig {
     @WithDefault("0.7")
     double importConfidence();
 
+    /**
+     * Cosine similarity of two facts' topics (their words without polarity and standing words) at or
+     * above which a new fact of opposite polarity supersedes an old one that has no slot.
+     */
+    @WithDefault("0.8")
+    double contradictionSimilarity();
+
     /** Longest wait for the per-user profile lock before a write answers 503. */
     @WithDefault("10s")
     Duration lockTimeout();

@@ -1,5 +1,6 @@
 package dev.mnemos.promotion;
 
+import dev.mnemos.injection.TurnOverride;
 import dev.mnemos.profile.Category;
 import dev.mnemos.profile.FactText;
 import dev.mnemos.profile.SlotRules;
@@ -34,6 +35,25 @@ public record Candidate(String observationId, String text, Category category, St
         };
         String words = o.evidence() == null ? o.text() : o.text() + "\n" + o.evidence();
         return new Candidate(o.id(), o.text(), category, slot, o.scope(), o.explicit(), words);
+    }
+
+    /**
+     * One clause of an observation that holds several ({@link Clauses}): its own text, the words it
+     * is judged by, and the slot its own words name (the observation's slot only when the clause names
+     * it too).
+     */
+    public static Candidate of(Observation o, String clause) {
+        var detected = SlotRules.detect(clause);
+        String slot = detected.map(SlotRules.Slot::name).orElse(null);
+        Category category = o.kind() == Observation.Kind.FACT ? Category.FACT
+                : detected.map(SlotRules.Slot::category)
+                        .orElse(o.kind() == Observation.Kind.INSTRUCTION ? Category.INSTRUCTION : Category.PREFERENCE);
+        return new Candidate(o.id(), clause, category, slot, o.scope(), o.explicit(), clause);
+    }
+
+    /** This turn's override of a profile preference, recorded by the injection step: never promoted. */
+    public boolean override() {
+        return observationId != null && observationId.startsWith(TurnOverride.OBSERVATION_PREFIX);
     }
 
     /** What counts as "the same preference" across sessions: the slot and normalised text. */

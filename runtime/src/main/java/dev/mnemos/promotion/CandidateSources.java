@@ -9,6 +9,7 @@ import dev.mnemos.llm.ExtractionRequest;
 import dev.mnemos.profile.Category;
 import dev.mnemos.profile.ProfilePromotions;
 import dev.mnemos.profile.SlotRules;
+import dev.mnemos.session.Observation;
 import dev.mnemos.session.Scope;
 import dev.mnemos.session.SessionState;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -31,17 +32,31 @@ public class CandidateSources {
     private final ProfilePromotions profile;
     private final Instance<ChatMemoryStore> chats;
     private final PromotionConfig config;
+    private final StatementReader statements;
 
     public CandidateSources(ExtractionModel extraction, ProfilePromotions profile, Instance<ChatMemoryStore> chats,
-            PromotionConfig config) {
+            PromotionConfig config, StatementReader statements) {
         this.extraction = extraction;
         this.profile = profile;
         this.chats = chats;
         this.config = config;
+        this.statements = statements;
     }
 
+    /**
+     * The session's candidates: each observation, or each of its clauses when it holds several that
+     * read differently ("for this report use bullets, and always cite sources"), plus extracted facts.
+     */
     public List<Candidate> candidates(SessionState state) {
-        List<Candidate> result = new ArrayList<>(state.observations().stream().map(Candidate::of).toList());
+        List<Candidate> result = new ArrayList<>();
+        for (Observation o : state.observations()) {
+            List<String> clauses = Candidate.of(o).override() ? List.of() : statements.clauses(o.text());
+            if (clauses.size() > 1) {
+                clauses.forEach(clause -> result.add(Candidate.of(o, clause)));
+            } else {
+                result.add(Candidate.of(o));
+            }
+        }
         if (config.extractAtEnd() && extraction.enabled()) {
             List<String> said = userMessages(state.sessionId());
             extraction.extract(new ExtractionRequest(LocalDate.now(), "task session", said))

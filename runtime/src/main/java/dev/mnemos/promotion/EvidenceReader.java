@@ -1,6 +1,7 @@
 package dev.mnemos.promotion;
 
 import dev.mnemos.profile.ProfilePromotions;
+import dev.mnemos.profile.Topics;
 import io.quarkus.panache.common.Sort;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -22,12 +23,21 @@ public class EvidenceReader {
     /** How many of the newest earlier candidates are compared; older evidence is not counted. */
     private static final int HISTORY = 1000;
 
+    /** Share of topic words (Jaccard) two rewordings of one preference share, without embeddings or with related ones. */
+    static final double SAME_WORDS = 0.4;
+    /** Cosine similarity of two related statements (a rewording, or the opposite preference on the same subject). */
+    static final double RELATED = 0.65;
+    /** Share of topic words at which opposite polarity means a contradiction, not a rewording. */
+    static final double OPPOSED_WORDS = 0.6;
+
     private final PromotionConfig config;
     private final ProfilePromotions profile;
+    private final StatementReader statements;
 
-    public EvidenceReader(PromotionConfig config, ProfilePromotions profile) {
+    public EvidenceReader(PromotionConfig config, ProfilePromotions profile, StatementReader statements) {
         this.config = config;
         this.profile = profile;
+        this.statements = statements;
     }
 
     /**
@@ -48,7 +58,7 @@ public class EvidenceReader {
             if (earlier.status == CandidateStatus.REJECTED) {
                 continue;
             }
-            boolean isSame = same(c, earlier.candidateKey, profile.decode(earlier.embedding));
+            boolean isSame = same(c, earlier.candidateKey, earlier.text, profile.decode(earlier.embedding));
             if (isSame) {
                 sessions.add(earlier.sessionId);
                 same.add(earlier.id);
@@ -58,13 +68,31 @@ public class EvidenceReader {
         }
         int contradictions = c.slot() == null ? 0
                 : (int) thisSession.stream()
-                        .filter(o -> c.slot().equals(o.slot()) && !same(c, o.key(), o.embedding())).count();
+                        .filter(o -> c.slot().equals(o.slot()) && !same(c, o.key(), o.text(), o.embedding())).count();
         return new Found(new Evidence(sessions.size(), contradictions, false), same);
     }
 
-    /** The same preference: equal keys, or embeddings at least {@link PromotionConfig#sameSimilarity()} alike. */
-    private boolean same(Candidate c, String otherKey, float[] otherEmbedding) {
-        return c.key().equals(otherKey) || profile.nearDuplicates(c.embedding(), otherEmbedding, config.sameSimilarity());
+    /**
+     * The same preference: equal keys; else not when the two say opposite things about the same words
+     * ("I like aisle seats" / "I don't like aisle seats"); else embeddings at least
+     * {@link PromotionConfig#sameSimilarity()} alike, or at least {@link #RELATED} alike while sharing
+     * {@link #SAME_WORDS} of their topic words; without embeddings, sharing {@link #SAME_WORDS} of them.
+     */
+    boolean same(Candidate c, String otherKey, String otherText, float[] otherEmbedding) {
+        if (c.key().equals(otherKey)) {
+            return true;
+        }
+        Markers m = statements.markers();
+        String other = otherText == null ? "" : otherText;
+        double words = Topics.similarity(m.topic(c.text()), m.topic(other));
+        if (m.negative(c.text()) != m.negative(other) && words >= OPPOSED_WORDS) {
+            return false;
+        }
+        if (c.embedding() == null || otherEmbedding == null) {
+            return words >= SAME_WORDS;
+        }
+        return profile.nearDuplicates(c.embedding(), otherEmbedding, config.sameSimilarity())
+                || words >= SAME_WORDS && profile.nearDuplicates(c.embedding(), otherEmbedding, RELATED);
     }
 
     /** Marks the PENDING candidates among {@code ids} as decided. */

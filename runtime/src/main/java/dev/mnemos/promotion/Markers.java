@@ -1,15 +1,31 @@
 package dev.mnemos.promotion;
 
+import dev.mnemos.profile.Stance;
+
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** All languages' markers; finds the first marker of each kind in a text. Pure. */
-public final class Markers {
+/**
+ * Every configured language's markers at once (a user may mix languages in one sentence): finds
+ * cues, reads a clause's {@link Reading}, tells negative statements and what a statement is about.
+ * Pure.
+ */
+public final class Markers implements Stance {
 
-    public static final Markers DEFAULT = new Markers(List.of(new EnglishMarkers(), new ChineseMarkers()));
+    /** The languages shipped with Mnemos. */
+    public static final List<String> SHIPPED = List.of("en", "zh", "es", "de", "fr", "ja");
+
+    /** The shipped languages, read from the extension's own class path. */
+    public static final Markers DEFAULT = load(SHIPPED, Markers.class.getClassLoader());
+
+    /** Reading order: the first kind whose cues match wins. */
+    private static final List<Reading.Kind> ORDER = List.of(Reading.Kind.ONE_OFF, Reading.Kind.TEMPORARY,
+            Reading.Kind.STANDING, Reading.Kind.HABITUAL, Reading.Kind.EVENT, Reading.Kind.TASK_OBJECT,
+            Reading.Kind.TASK_DETAIL, Reading.Kind.PROPERTY, Reading.Kind.REQUEST);
 
     private final List<MarkerSet> sets;
 
@@ -17,17 +33,20 @@ public final class Markers {
         this.sets = List.copyOf(sets);
     }
 
-    /** The temporary marker or task pattern match in {@code text}, if any ("this time", "预算"). */
-    public Optional<String> temporary(String text) {
-        String lower = text.toLowerCase(Locale.ROOT);
+    /** The language files of {@code languages} from {@code classes}. @throws IllegalArgumentException for a missing file */
+    public static Markers load(List<String> languages, ClassLoader classes) {
+        return new Markers(languages.stream().distinct().map(l -> MarkerSet.load(l, classes)).toList());
+    }
+
+    public List<String> languages() {
+        return sets.stream().map(MarkerSet::language).toList();
+    }
+
+    /** The first text matched by one of {@code cue}'s patterns in any language. */
+    public Optional<String> find(Cue cue, String text) {
         for (MarkerSet set : sets) {
-            for (String marker : set.temporary()) {
-                if (lower.contains(marker)) {
-                    return Optional.of(marker);
-                }
-            }
-            for (Pattern pattern : set.taskPatterns()) {
-                Matcher m = pattern.matcher(text);
+            for (Pattern p : set.patterns(cue)) {
+                Matcher m = p.matcher(text);
                 if (m.find()) {
                     return Optional.of(m.group().strip());
                 }
@@ -36,16 +55,102 @@ public final class Markers {
         return Optional.empty();
     }
 
-    /** The standing marker in {@code text}, if any ("from now on", "以后都"). */
-    public Optional<String> standing(String text) {
-        String lower = " " + text.toLowerCase(Locale.ROOT) + " ";
-        for (MarkerSet set : sets) {
-            for (String marker : set.standing()) {
-                if (lower.contains(marker)) {
-                    return Optional.of(marker.strip());
+    public boolean has(Cue cue, String text) {
+        return find(cue, text).isPresent();
+    }
+
+    /** How {@code words} read: the first kind in the reading order whose cues match. */
+    public Reading read(String words) {
+        for (Reading.Kind kind : ORDER) {
+            Optional<String> cue = kind == Reading.Kind.PROPERTY
+                    ? find(Cue.KEEP, words).or(() -> find(Cue.PROPERTY, words))
+                    : find(cue(kind), words);
+            if (cue.isPresent()) {
+                return new Reading(kind, cue.get());
+            }
+        }
+        return Reading.NONE;
+    }
+
+    /** The temporary marker or task detail in {@code text}, if any ("this time", "预算"). */
+    public Optional<String> temporary(String text) {
+        Reading r = read(text);
+        return r.scope() == dev.mnemos.session.Scope.TASK ? Optional.of(r.cue()) : Optional.empty();
+    }
+
+    /**
+     * Whether {@code text} is a negative statement: an odd number of separate negation cues ("I don't
+     * eat meat" yes; "I'm no longer allergic" no — "no longer" undoes "allergic").
+     */
+    @Override
+    public boolean negative(String text) {
+        return spans(Cue.NEGATION, text).size() % 2 == 1;
+    }
+
+    /** {@code text} without the words of {@code cues}: what a statement is about. */
+    public String without(String text, Cue... cues) {
+        String rest = text;
+        for (Cue cue : cues) {
+            for (MarkerSet set : sets) {
+                for (Pattern p : set.patterns(cue)) {
+                    rest = p.matcher(rest).replaceAll(" ");
                 }
             }
         }
-        return Optional.empty();
+        return rest.replaceAll("\\s+", " ").strip();
+    }
+
+    /** What a statement is about: its words without standing, habit, negation, property or keep cues. */
+    @Override
+    public String topic(String text) {
+        return without(text, Cue.STANDING, Cue.HABITUAL, Cue.KEEP, Cue.PROPERTY, Cue.NEGATION, Cue.CONNECTOR,
+                Cue.TEMPORARY);
+    }
+
+    /** The clauses of {@code text}, each to be decided alone ({@link Clauses}). */
+    public List<String> clauses(String text) {
+        return new Clauses(this).split(text);
+    }
+
+    List<Pattern> patterns(Cue cue) {
+        List<Pattern> all = new ArrayList<>();
+        sets.forEach(s -> all.addAll(s.patterns(cue)));
+        return all;
+    }
+
+    /** The separate (non-overlapping) stretches of {@code text} matched by {@code cue}. */
+    private List<int[]> spans(Cue cue, String text) {
+        List<int[]> found = new ArrayList<>();
+        for (Pattern p : patterns(cue)) {
+            Matcher m = p.matcher(text);
+            while (m.find()) {
+                found.add(new int[] { m.start(), m.end() });
+            }
+        }
+        found.sort(Comparator.comparingInt((int[] s) -> s[0]));
+        List<int[]> merged = new ArrayList<>();
+        for (int[] s : found) {
+            if (!merged.isEmpty() && s[0] < merged.get(merged.size() - 1)[1]) {
+                merged.get(merged.size() - 1)[1] = Math.max(merged.get(merged.size() - 1)[1], s[1]);
+            } else {
+                merged.add(s);
+            }
+        }
+        return merged;
+    }
+
+    private static Cue cue(Reading.Kind kind) {
+        return switch (kind) {
+            case ONE_OFF -> Cue.ONE_OFF;
+            case TEMPORARY -> Cue.TEMPORARY;
+            case STANDING -> Cue.STANDING;
+            case HABITUAL -> Cue.HABITUAL;
+            case EVENT -> Cue.EVENT;
+            case TASK_OBJECT -> Cue.DEIXIS;
+            case TASK_DETAIL -> Cue.TASK;
+            case PROPERTY -> Cue.PROPERTY;
+            case REQUEST -> Cue.REQUEST;
+            case NONE -> throw new IllegalArgumentException("no cue for " + kind);
+        };
     }
 }

@@ -23,8 +23,15 @@ public interface PromotionConfig {
     int sessionsToPromote();
 
     /** Cosine similarity at or above which two candidates worded differently count as the same preference. */
-    @WithDefault("0.9")
+    @WithDefault("0.8")
     double sameSimilarity();
+
+    /**
+     * Languages whose statement markers are read, besides every {@code mnemos/markers/<language>.json}
+     * found on the class path (docs/promotion.md, "Adding a language").
+     */
+    @WithDefault("en,zh,es,de,fr,ja")
+    java.util.List<String> languages();
 
     /** Whether facts are also extracted from the user's own chat messages at task end (only with a configured model). */
     @WithDefault("true")

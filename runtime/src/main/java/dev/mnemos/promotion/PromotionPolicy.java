@@ -2,14 +2,15 @@ package dev.mnemos.promotion;
 
 import dev.mnemos.session.Scope;
 
-import java.util.Optional;
-
 /**
- * Decides which candidates reach the profile. Task-scoped information (declared TASK, a temporary
- * marker, a budget, a deadline, a one-off circumstance) is never promoted. Otherwise confidence
- * comes from the evidence: a standing marker, consistent observation in
- * {@link PromotionConfig#sessionsToPromote()} ended sessions, the user's confirmation; contradictions
- * lower it. Pure.
+ * Decides which candidates reach the profile (docs/promotion.md). A candidate is read for its
+ * clause's {@link Reading}: whatever reads task-scoped — a temporary marker, a one-off
+ * circumstance, a dated event, this task's object, a budget or deadline, a request for the work at
+ * hand — or is declared TASK, or is this turn's override of the profile, is never promoted, however
+ * often it is repeated. Otherwise confidence comes from the evidence: an explicit standing marker, a
+ * habit, a first-person statement of a lasting property, consistent observation in
+ * {@link PromotionConfig#sessionsToPromote()} ended sessions, the user's confirmation;
+ * contradictions lower it. Pure.
  */
 public final class PromotionPolicy {
 
@@ -25,44 +26,48 @@ public final class PromotionPolicy {
         this.sessions = sessions;
     }
 
-    public static PromotionPolicy of(PromotionConfig config) {
-        return new PromotionPolicy(Markers.DEFAULT, config.promoteThreshold(), config.pendingThreshold(),
+    public static PromotionPolicy of(PromotionConfig config, Markers markers) {
+        return new PromotionPolicy(markers, config.promoteThreshold(), config.pendingThreshold(),
                 config.sessionsToPromote());
     }
 
-    /** TASK when the words carry a temporary marker, STABLE with a standing marker, else UNKNOWN. */
-    public Scope scopeOf(String words) {
-        if (markers.temporary(words).isPresent()) {
+    /** The markers' view of polarity and topic, for contradictions without a slot. */
+    public Markers markers() {
+        return markers;
+    }
+
+    /** How the candidate's words read; a declared TASK or STABLE scope wins over NONE. */
+    public Scope scopeOf(Candidate c) {
+        if (c.override() || c.scope() == Scope.TASK) {
             return Scope.TASK;
         }
-        return markers.standing(words).isPresent() ? Scope.STABLE : Scope.UNKNOWN;
+        Scope read = markers.read(c.words()).scope();
+        return read == Scope.UNKNOWN ? c.scope() : read;
     }
 
     public Decision decide(Candidate c, Evidence e) {
-        Optional<String> temporary = markers.temporary(c.words());
-        if (c.scope() == Scope.TASK || temporary.isPresent()) {
-            String why = temporary.map(m -> "task-scoped ('" + m + "'): holds for this task only")
-                    .orElse("declared task-scoped: holds for this task only");
-            return new Decision(Verdict.REJECT, Scope.TASK, 0, why);
+        if (c.override()) {
+            return new Decision(Verdict.REJECT, Scope.TASK, 0,
+                    "task-scoped: this turn's override of a profile preference holds for this session only");
+        }
+        Reading reading = markers.read(c.words());
+        if (c.scope() == Scope.TASK) {
+            return new Decision(Verdict.REJECT, Scope.TASK, 0, "task-scoped (declared): holds for this task only");
+        }
+        if (reading.scope() == Scope.TASK) {
+            return new Decision(Verdict.REJECT, Scope.TASK, 0, "task-scoped: " + reading.describe());
         }
         if (e.confirmed()) {
             return new Decision(Verdict.PROMOTE, Scope.STABLE, 1.0, "confirmed by the user");
         }
-        Optional<String> standing = markers.standing(c.words());
         int seen = e.earlierSessions() + 1;
-        double confidence = standing.isPresent() ? 0.95
-                : c.scope() == Scope.STABLE && c.explicit() ? 0.85
-                        : c.explicit() ? 0.6 : 0.4;
-        if (seen >= sessions) {
-            confidence = Math.max(confidence, 0.9);
-        } else {
-            confidence += 0.1 * (seen - 1);
-        }
+        double confidence = base(reading.kind(), c);
+        confidence = seen >= sessions ? Math.max(confidence, 0.9) : confidence + 0.1 * (seen - 1);
         confidence = clamp(confidence - 0.3 * e.contradictions());
-        Scope scope = standing.isPresent() || c.scope() == Scope.STABLE ? Scope.STABLE : Scope.UNKNOWN;
-        String because = standing.map(m -> "standing preference ('" + m + "')")
-                .orElse(c.scope() == Scope.STABLE && c.explicit() ? "stated as standing"
-                        : "seen in " + seen + " of " + sessions + " sessions")
+        Scope scope = reading.scope() == Scope.STABLE || c.scope() == Scope.STABLE ? Scope.STABLE : Scope.UNKNOWN;
+        String because = (reading.kind() != Reading.Kind.NONE ? reading.describe()
+                : c.scope() == Scope.STABLE && c.explicit() ? "stated as standing" : "no scope cue")
+                + (seen > 1 || reading.kind() == Reading.Kind.NONE ? "; seen in " + seen + " of " + sessions + " sessions" : "")
                 + (e.contradictions() > 0 ? "; contradicted " + e.contradictions() + " time(s) in this session" : "");
         if (confidence >= promoteAt) {
             return new Decision(Verdict.PROMOTE, scope, confidence, because);
@@ -71,6 +76,16 @@ public final class PromotionPolicy {
             return new Decision(Verdict.PENDING, scope, confidence, because + "; awaiting confirmation");
         }
         return new Decision(Verdict.REJECT, scope, confidence, because + "; confidence too low");
+    }
+
+    /** Confidence before repetition and contradictions: explicit standing words first, inferred last. */
+    private static double base(Reading.Kind kind, Candidate c) {
+        return switch (kind) {
+            case STANDING -> 0.95;
+            case HABITUAL -> c.explicit() ? 0.9 : 0.6;
+            case PROPERTY -> c.explicit() ? 0.85 : 0.6;
+            default -> c.scope() == Scope.STABLE && c.explicit() ? 0.85 : c.explicit() ? 0.6 : 0.4;
+        };
     }
 
     private static double clamp(double value) {

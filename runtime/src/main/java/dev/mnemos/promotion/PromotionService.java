@@ -32,14 +32,15 @@ public class PromotionService {
     private final PromotionTransaction transaction;
     private final ProfilePromotions profile;
     private final CandidateSources sources;
-    private final PromotionConfig config;
     private final StepTraceStore traces;
+    private final StatementReader statements;
     private final MnemosSpans spans;
     private final MeterRegistry registry;
 
     public PromotionService(SessionStore store, PromotionTransaction transaction, ProfilePromotions profile,
-            CandidateSources sources, PromotionConfig config, StepTraceStore traces, MnemosSpans spans,
+            CandidateSources sources, StepTraceStore traces, StatementReader statements, MnemosSpans spans,
             MeterRegistry registry) {
+        this.statements = statements;
         this.traces = traces;
         this.spans = spans;
         this.registry = registry;
@@ -47,7 +48,6 @@ public class PromotionService {
         this.transaction = transaction;
         this.profile = profile;
         this.sources = sources;
-        this.config = config;
     }
 
     /** The report of a session that has already ended and been archived. */
@@ -81,7 +81,7 @@ public class PromotionService {
         PromotionReport report;
         try {
             report = spans.in("mnemos.end.promote", sessionId, () -> ProfileUnavailableException.guard(
-                    () -> transaction.commit(state, events, stepTraces, candidates, PromotionPolicy.of(config), actor)));
+                    () -> transaction.commit(state, events, stepTraces, candidates, statements.policy(), actor)));
         } catch (RuntimeException e) {
             MnemosMeters.archiveWrites(registry, "failed").increment();
             throw e;

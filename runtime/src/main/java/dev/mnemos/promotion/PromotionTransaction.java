@@ -59,7 +59,7 @@ public class PromotionTransaction {
         WriteContext ctx = new WriteContext(userId, actor, state.sessionId(), WriteContext.Mode.AUTOMATIC,
                 ProfileAction.PROMOTE, "promoted at the end of session " + state.sessionId());
         List<Candidate> lasting = unique.values().stream()
-                .filter(c -> c.scope() != Scope.TASK && policy.scopeOf(c.words()) != Scope.TASK).toList();
+                .filter(c -> policy.scopeOf(c) != Scope.TASK).toList();
         for (Candidate c : unique.values()) {
             EvidenceReader.Found found = evidence.of(userId, state.sessionId(), c, lasting);
             Decision d = policy.decide(c, found.evidence());
@@ -83,7 +83,7 @@ public class PromotionTransaction {
             }
         }
         List<Change> changes = facts.isEmpty() ? List.of()
-                : profile.promote(userId, state.sessionId(), actor, facts, ctx.reason());
+                : profile.promote(userId, state.sessionId(), actor, facts, ctx.reason(), policy.markers());
         PromotionReport report = new PromotionReport(state.sessionId(), userId, now, promoted, pending, rejected, changes);
         archive.save(new ArchiveEntry(state, events, traces, report, now));
         return report;

@@ -2,6 +2,7 @@ package dev.mnemos.agent;
 
 import dev.mnemos.injection.StepCall;
 import dev.mnemos.injection.StepWriter;
+import dev.mnemos.profile.FactText;
 import dev.mnemos.session.Constraint;
 import dev.mnemos.session.Observation;
 import dev.mnemos.session.SessionPatch;
@@ -10,7 +11,8 @@ import dev.mnemos.session.SessionState;
 /**
  * Writes a requirement analysis: the goal when the session has none, each constraint with its
  * scope, each preference or fact as an observation (a promotion candidate, with the words that
- * state it as evidence), the open question, and the step pointer (which never moves back).
+ * state it as evidence) unless the session already observes it, the open question, and the step pointer (which never moves
+ * back).
  */
 public class RequirementsWriter implements StepWriter {
 
@@ -23,7 +25,8 @@ public class RequirementsWriter implements StepWriter {
         if (newGoal) {
             patch.goal(req.goal());
         }
-        req.findings().forEach(f -> record(patch, f));
+        req.findings().stream().filter(f -> f.kind() == Finding.Kind.CONSTRAINT || !observed(s, f.text()))
+                .forEach(f -> record(patch, f));
         if (newGoal || !req.findings().isEmpty()) {
             s.openQuestions().forEach(patch::answerOpenQuestion);
         }
@@ -34,6 +37,12 @@ public class RequirementsWriter implements StepWriter {
         boolean behind = s.stepPointer() == null || s.stepPointer().index() <= step.ordinal();
         var pointer = behind ? step.pointer() : s.stepPointer();
         return patch.stepPointer(pointer.index(), pointer.name()).build();
+    }
+
+    /** Already an observation of the session (the agent captures standing statements before analysis). */
+    private static boolean observed(SessionState s, String text) {
+        String same = FactText.normalise(text);
+        return s.observations().stream().anyMatch(o -> FactText.normalise(o.text()).equals(same));
     }
 
     private static void record(SessionPatch.Builder patch, Finding f) {

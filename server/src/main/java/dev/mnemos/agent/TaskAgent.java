@@ -11,8 +11,8 @@ import java.util.Map;
 
 /**
  * The task-breakdown agent. Every message is routed (a {@code @SessionMemory} step that reads the
- * session and the recent conversation), then handled by the handler of its intent, whose steps
- * write the session back.
+ * session and the recent conversation), checked for standing statements ({@link StatementCapture}),
+ * then handled by the handler of its intent, whose steps write the session back.
  */
 @ApplicationScoped
 public class TaskAgent {
@@ -21,10 +21,12 @@ public class TaskAgent {
     private final IntentRouter router;
     private final Conversation conversation;
     private final TurnLanguage languages;
+    private final StatementCapture capture;
     private final Map<Intent, IntentHandler> handlers = new EnumMap<>(Intent.class);
 
     public TaskAgent(AgentSessions sessions, IntentRouter router, Conversation conversation, TurnLanguage languages,
-            Instance<IntentHandler> all) {
+            StatementCapture capture, Instance<IntentHandler> all) {
+        this.capture = capture;
         this.sessions = sessions;
         this.router = router;
         this.conversation = conversation;
@@ -41,6 +43,7 @@ public class TaskAgent {
     public AgentTurn chat(String userId, String sessionId, String message) {
         String id = sessions.open(userId, sessionId);
         Routing routing = router.route(id, String.join("\n", conversation.recent(id)), message);
+        capture.capture(id, message);
         SessionState state = sessions.get(id);
         Turn turn = new Turn(userId, state, message, routing, languages.of(state, message));
         TurnOutcome outcome = handlers.get(routing.intent()).handle(turn);

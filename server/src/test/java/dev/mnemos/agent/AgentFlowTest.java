@@ -46,10 +46,10 @@ class AgentFlowTest {
         JsonPath state = chat.get("/v1/sessions/" + sessionId);
         assertThat(state.getList("constraints.text")).containsExactly("Budget 5000 yuan this time", "No flights");
         assertThat(state.getList("constraints.scope")).containsExactly("TASK", "UNKNOWN");
-        assertThat(state.getList("observations.text")).containsExactly("I prefer trains this time",
-                "Always keep my plans short");
-        assertThat(state.getList("observations.scope")).containsExactly("TASK", "STABLE");
-        assertThat(state.getList("observations.slot")).containsExactly(null, "output.format");
+        assertThat(state.getList("observations.text")).as("the standing statement is captured before the analysis")
+                .containsExactly("Always keep my plans short", "I prefer trains this time");
+        assertThat(state.getList("observations.scope")).containsExactly("STABLE", "TASK");
+        assertThat(state.getList("observations.slot")).containsExactly(null, null);
 
         JsonPath planned = chat.say("OK, make the plan");
         assertThat(planned.getString("intent")).isEqualTo("READY_TO_DECOMPOSE");
@@ -84,7 +84,8 @@ class AgentFlowTest {
 
         List<Map<String, Object>> versions = chat.get("/v1/sessions/" + sessionId + "/versions").getList("$");
         assertThat(versions).extracting(v -> v.get("type") + ":" + v.get("note")).containsExactly(
-                "CREATE:null", ROUTE, "PATCH:step analyze-requirements", ROUTE, "PATCH:step analyze-requirements",
+                "CREATE:null", ROUTE, "PATCH:step analyze-requirements", ROUTE, "PATCH:standing statements",
+                "PATCH:step analyze-requirements",
                 ROUTE, "PATCH:step analyze-requirements", "PATCH:step decompose-plan", "PATCH:step evaluate-plan",
                 "PATCH:step decompose-plan", "PATCH:step evaluate-plan", ROUTE, "ROLLBACK:null", ROUTE,
                 "PATCH:end-task", "END:null");

@@ -207,11 +207,13 @@ class ProfileResourceTest {
         post(token, "/v1/profile/instruct", Map.of("instruction", "以后用中文回答")).statusCode(200)
                 .body("facts.find { it.slot == 'output.language' }.text", equalTo("以后用中文回答"));
         post(token, "/v1/profile/instruct", Map.of("instruction", "I no longer like pizza")).statusCode(200)
-                .body("changes[0].action", equalTo("DELETE"));
+                .body("changes[0].action", equalTo("UPDATE"))
+                .body("changes[0].before", equalTo("I like pizza"))
+                .body("changes[0].after", equalTo("I no longer like pizza"));
         post(token, "/v1/profile/instruct", Map.of("instruction", "forget where I live")).statusCode(200)
                 .body("changes[0].action", equalTo("FORGET"));
         given().auth().oauth2(token).get("/v1/profile").then()
-                .body("facts.text", equalTo(List.of("以后用中文回答")));
+                .body("facts.text", equalTo(List.of("以后用中文回答", "I no longer like pizza")));
     }
 
     @Test

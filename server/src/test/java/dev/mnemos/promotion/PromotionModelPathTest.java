@@ -107,4 +107,43 @@ class PromotionModelPathTest {
         assertThat(report.getList("promoted")).isEmpty();
         assertThat(report.getList("pending")).isEmpty();
     }
+
+    @Test
+    void theExtractionPromptDecidesTheSameClassesAndTheDeterministicReadingStillGuards() {
+        String s = start(alice);
+        chats.updateMessages(s, List.of(UserMessage.from("For this report use bullet points, and always cite sources."),
+                UserMessage.from("Remember that my flight was moved to 9 am. I never eat pork."),
+                UserMessage.from("Book the 10 am train today")));
+        model.script(
+                req -> "{\"facts\": [{\"text\": \"Always cite sources\", \"category\": \"INSTRUCTION\", \"scope\": \"STABLE\"},"
+                        + " {\"text\": \"Use bullet points for this report\", \"scope\": \"TASK\"},"
+                        + " {\"text\": \"Flight moved to 9 am\", \"scope\": \"TASK\"},"
+                        + " {\"text\": \"Never eats pork\", \"category\": \"PREFERENCE\", \"scope\": \"STABLE\"},"
+                        + " {\"text\": \"Book the 10 am train today\", \"scope\": \"STABLE\"}]}");
+        JsonPath report = end(alice, s);
+        assertThat(Prompts.name(model.requests().get(0))).isEqualTo("fact-extraction");
+        String prompt = model.requests().get(0).messages().get(0).toString();
+        assertThat(prompt).contains("Split a message into clauses", "dated event", "one-off circumstance");
+        assertThat(report.getList("promoted.text", String.class)).containsExactly("Always cite sources", "Never eats pork");
+        assertThat(report.getList("rejected.text", String.class)).as("the model's STABLE does not beat 'today'")
+                .containsExactly("Use bullet points for this report", "Flight moved to 9 am", "Book the 10 am train today");
+    }
+
+    @Test
+    void withAModelTheReconcilePromptDecidesAContradictionWithoutASlot() {
+        as(alice).body(java.util.Map.of("text", "Vegetarian")).post("/v1/profile/facts").then().statusCode(201);
+        model.script(req -> Prompts.name(req).equals("reconcile")
+                ? "{\"operations\": [{\"op\": \"UPDATE\", \"id\": 0, \"text\": \"Eats fish again\"}]}"
+                : "{\"facts\": []}");
+        String s = start(alice);
+        observe(alice, s, "From now on I eat fish again", null, true);
+        JsonPath report = end(alice, s);
+        assertThat(report.getList("promoted.text", String.class)).containsExactly("From now on I eat fish again");
+        assertThat(report.getString("profileChanges[0].before")).isEqualTo("Vegetarian");
+        var reconcile = model.requests().stream().filter(r -> Prompts.name(r).equals("reconcile")).reduce((a, b) -> b)
+                .orElseThrow();
+        assertThat(Prompts.body(reconcile).toString()).contains("Vegetarian", "From now on I eat fish again");
+        as(alice).get("/v1/profile").then().body("facts.text",
+                org.hamcrest.Matchers.equalTo(List.of("From now on I eat fish again")));
+    }
 }

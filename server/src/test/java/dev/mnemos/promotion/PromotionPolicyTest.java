@@ -94,8 +94,9 @@ class PromotionPolicyTest {
 
     @Test
     void classifiesScopeForTheCurrentTurn() {
-        assertThat(policy.scopeOf("Reply in English this time")).isEqualTo(Scope.TASK);
-        assertThat(policy.scopeOf("以后都用中文")).isEqualTo(Scope.STABLE);
-        assertThat(policy.scopeOf("I like tea")).isEqualTo(Scope.UNKNOWN);
+        assertThat(policy.scopeOf(said("Reply in English this time", true))).isEqualTo(Scope.TASK);
+        assertThat(policy.scopeOf(said("以后都用中文", true))).isEqualTo(Scope.STABLE);
+        assertThat(policy.scopeOf(said("I like tea", true))).isEqualTo(Scope.STABLE);
+        assertThat(policy.scopeOf(said("Likes tea", false))).isEqualTo(Scope.UNKNOWN);
     }
 }

@@ -21,7 +21,13 @@ final class OfflineClauses {
     }
 
     static Optional<Finding> finding(String clause) {
-        Scope scope = Cues.STABLE_SCOPE.in(clause) ? Scope.STABLE : Cues.TASK_SCOPE.in(clause) ? Scope.TASK : Scope.UNKNOWN;
+        return finding(clause, Scope.UNKNOWN);
+    }
+
+    /** @param read the clause's scope as promotion reads it; a standing reading wins over the cue words */
+    static Optional<Finding> finding(String clause, Scope read) {
+        Scope scope = read == Scope.STABLE || Cues.STABLE_SCOPE.in(clause) ? Scope.STABLE
+                : Cues.TASK_SCOPE.in(clause) ? Scope.TASK : Scope.UNKNOWN;
         if (Cues.LANGUAGE.in(clause)) {
             return Optional.of(new Finding(clause, Finding.Kind.INSTRUCTION, scope, "output.language"));
         }

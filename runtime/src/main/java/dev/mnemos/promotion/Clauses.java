@@ -1,0 +1,134 @@
+package dev.mnemos.promotion;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Splits a user's message into clauses that are decided alone. Sentences split at their end
+ * punctuation; inside a sentence, at commas and at each language's {@link Cue#SPLIT} points. Then
+ * fragments that cannot stand alone are put back: a bare lead ("From now on,", "这次，") joins the
+ * clause after it, so a standing clause keeps its marker; a reason ("because …", "…から") joins the
+ * clause after it and a consequence ("so …", "所以 …") the clause before, so "I had milk today, so
+ * no crab" stays one; a fragment with no cue of its own joins its neighbour. What is left are
+ * clauses that read differently, such as "For this report use bullet points" and "always cite
+ * sources". Pure.
+ */
+final class Clauses {
+
+    private static final Pattern SENTENCE = Pattern.compile("(?<!\\d)[.](?!\\d)|[!?;]|[。！？；\\n]+");
+    private static final Pattern COMMA = Pattern.compile("[,，、]");
+    private static final Pattern LETTER = Pattern.compile("\\p{L}");
+
+    private final Markers markers;
+
+    Clauses(Markers markers) {
+        this.markers = markers;
+    }
+
+    /** The clauses of {@code text} in order, stripped; empty for blank text. */
+    List<String> split(String text) {
+        List<String> clauses = new ArrayList<>();
+        for (String sentence : SENTENCE.split(text == null ? "" : text)) {
+            clauses.addAll(merge(sentence, fragments(sentence)));
+        }
+        return clauses;
+    }
+
+    /** [start, end) stretches of {@code sentence} between commas and split points, leading connectors dropped. */
+    private List<int[]> fragments(String sentence) {
+        List<int[]> cuts = new ArrayList<>();
+        collect(COMMA.matcher(sentence), cuts);
+        markers.patterns(Cue.SPLIT).forEach(p -> collect(p.matcher(sentence), cuts));
+        cuts.sort((a, b) -> Integer.compare(a[0], b[0]));
+        List<int[]> pieces = new ArrayList<>();
+        int from = 0;
+        for (int[] cut : cuts) {
+            if (cut[0] >= from) {
+                add(sentence, from, cut[0], pieces);
+                from = cut[1];
+            }
+        }
+        add(sentence, from, sentence.length(), pieces);
+        return pieces;
+    }
+
+    private static void collect(Matcher m, List<int[]> cuts) {
+        while (m.find()) {
+            cuts.add(new int[] { m.start(), m.end() });
+        }
+    }
+
+    private void add(String sentence, int start, int end, List<int[]> pieces) {
+        String piece = sentence.substring(start, end);
+        int lead = piece.length() - piece.stripLeading().length();
+        String rest = piece.strip();
+        for (Pattern p : starts(Cue.CONSEQUENCE, rest) ? List.<Pattern> of() : markers.patterns(Cue.CONNECTOR)) {
+            Matcher m = p.matcher(rest);
+            if (m.lookingAt() && m.end() < rest.length()) {
+                lead += m.end();
+                rest = rest.substring(m.end());
+                break;
+            }
+        }
+        if (!rest.isBlank()) {
+            int s = start + lead;
+            pieces.add(new int[] { s, s + rest.stripTrailing().length() });
+        }
+    }
+
+    private List<String> merge(String sentence, List<int[]> pieces) {
+        List<int[]> out = new ArrayList<>();
+        int[] held = null;
+        for (int[] piece : pieces) {
+            int[] p = held == null ? piece : new int[] { held[0], piece[1] };
+            held = null;
+            String text = sentence.substring(p[0], p[1]);
+            if (!out.isEmpty() && starts(Cue.CONSEQUENCE, text)) {
+                out.get(out.size() - 1)[1] = p[1];
+            } else if (leadOnly(text) || starts(Cue.REASON, text) || endsWithReason(text)) {
+                held = p;
+            } else if (!out.isEmpty() && (none(text) || none(slice(sentence, out.get(out.size() - 1))))) {
+                out.get(out.size() - 1)[1] = p[1];
+            } else {
+                out.add(p);
+            }
+        }
+        if (held != null) {
+            if (out.isEmpty()) {
+                out.add(held);
+            } else {
+                out.get(out.size() - 1)[1] = held[1];
+            }
+        }
+        return out.stream().map(p -> slice(sentence, p)).filter(c -> LETTER.matcher(c).find()).toList();
+    }
+
+    private static String slice(String sentence, int[] p) {
+        return sentence.substring(p[0], p[1]).strip();
+    }
+
+    private boolean none(String text) {
+        return markers.read(text).kind() == Reading.Kind.NONE;
+    }
+
+    /** A fragment that is only a lead marker ("From now on", "这次", "In general"). */
+    private boolean leadOnly(String text) {
+        String rest = markers.without(text, Cue.STANDING, Cue.TEMPORARY, Cue.HABITUAL, Cue.CONNECTOR);
+        return !rest.equals(text.strip()) && LETTER.matcher(rest).results().count() < 2;
+    }
+
+    private boolean starts(Cue cue, String text) {
+        return markers.patterns(cue).stream().anyMatch(p -> {
+            Matcher m = p.matcher(text);
+            return m.lookingAt() && !p.pattern().endsWith("$");
+        });
+    }
+
+    /** A fragment ending in a reason marker (Japanese "…から", "…ので"). */
+    private boolean endsWithReason(String text) {
+        return markers.patterns(Cue.REASON).stream().filter(p -> p.pattern().endsWith("$"))
+                .anyMatch(p -> p.matcher(text).find());
+    }
+}

@@ -1,0 +1,49 @@
+package dev.mnemos.promotion;
+
+/**
+ * The kinds of words a language file lists (one JSON array per cue, named in lower camel case:
+ * {@code oneOff}). Each entry is a regular expression, matched case-insensitively anywhere in a
+ * clause unless it is anchored.
+ */
+public enum Cue {
+    /** "from now on", "always", "以后都": the user says it holds from now on. */
+    STANDING,
+    /** "I never", "as a rule", "in general", "我一般", "I no longer": a habit, standing without the usual markers. */
+    HABITUAL,
+    /** "I prefer", "I'm vegetarian", "我喜欢": a first-person statement of a lasting property. */
+    PROPERTY,
+    /** "remember (that) I …": the user asks for a personal fact to be kept. */
+    KEEP,
+    /** "this time", "today", "这次": holds for this task only. */
+    TEMPORARY,
+    /** "this report", "the second option": the clause is about an object of this task. */
+    DEIXIS,
+    /** Budgets, prices, deadlines, counts: details of this task (they lose to a standing cue in the same clause). */
+    TASK,
+    /** "I had milk today so no crab": a one-off circumstance given as the reason. */
+    ONE_OFF,
+    /** "my flight was moved to 9 am": a dated event, not a preference. */
+    EVENT,
+    /** "find", "book", "I need", "no flights": a request or constraint on the work at hand. */
+    REQUEST,
+    /** "not", "never", "no longer", "不": the statement is negative (for contradictions). */
+    NEGATION,
+    /** "because", "因为": a clause opening with it stays with the clause after it. */
+    REASON,
+    /** "so", "所以": a clause opening with it stays with the clause before it. */
+    CONSEQUENCE,
+    /** "and", "but", "而且": a leading connector, dropped from the clause text. */
+    CONNECTOR,
+    /** Where a sentence splits besides commas ("… but …", "… and always …"). */
+    SPLIT;
+
+    /** The JSON field name: {@code ONE_OFF} → {@code oneOff}. */
+    public String field() {
+        String[] parts = name().toLowerCase(java.util.Locale.ROOT).split("_");
+        StringBuilder name = new StringBuilder(parts[0]);
+        for (int i = 1; i < parts.length; i++) {
+            name.append(Character.toUpperCase(parts[i].charAt(0))).append(parts[i].substring(1));
+        }
+        return name.toString();
+    }
+}
