@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
 @IfBuildProperty(name = "quarkus.mnemos.rest.enabled", stringValue = "true")
 public class UserPathRewrite {
 
-    private static final Pattern USER_SESSION = Pattern.compile("^(.*/)?v1/users/([^/]*)/sessions/([^/].*)$");
+    /** A session path under a user; {@code …/sessions/ended} is the list of ended sessions, served as it is. */
+    private static final Pattern USER_SESSION = Pattern.compile("^(.*/)?v1/users/([^/]*)/sessions/(?!ended$)([^/].*)$");
 
     private final Caller caller;
     private final SecurityIdentity identity;
