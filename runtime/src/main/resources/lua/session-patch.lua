@@ -4,21 +4,28 @@
 -- P append plan (field: evaluation JSON or ""), E evaluate plan <field>.
 -- Returns {newVersion} or {errorCode, detail}: -1 stale (current), -2 no such plan (plan), -3 ended, -4 missing.
 local state, snap, events, plans = KEYS[1], KEYS[2], KEYS[3], KEYS[6]
-local current = redis.call('HGET', state, 'version')
-if not current then return {-4, 0} end
-if ARGV[7] ~= '' and redis.call('HGET', state, 'userId') ~= ARGV[7] then return {-4, 0} end
-current = tonumber(current)
-if redis.call('HGET', state, 'status') == 'ENDED' then return {-3, current} end
+local OPS = 8
+
+-- guards: nothing is written when one of them answers
+local head = redis.call('HMGET', state, 'version', 'userId', 'status', 'planSeq', 'pmap')
+if not head[1] then return {-4, 0} end
+if ARGV[7] ~= '' and head[2] ~= ARGV[7] then return {-4, 0} end
+local current = tonumber(head[1])
+if head[3] == 'ENDED' then return {-3, current} end
 local expected = tonumber(ARGV[1])
 if expected >= 0 and expected ~= current then return {-1, current} end
-for i = 8, #ARGV, 3 do
-  if ARGV[i] == 'E' and redis.call('HEXISTS', plans, 'p:' .. ARGV[i + 1]) == 0 then
-    return {-2, tonumber(ARGV[i + 1])}
+local planSeq, pmap = tonumber(head[4] or '0'), head[5] or ''
+for i = OPS, #ARGV, 3 do
+  if ARGV[i] == 'E' then
+    local n = tonumber(ARGV[i + 1])
+    if n < 1 or n > planSeq then return {-2, n} end
   end
 end
+
+-- the write
 local version = current + 1
 local n = 0
-for i = 8, #ARGV, 3 do
+for i = OPS, #ARGV, 3 do
   local op, field, value = ARGV[i], ARGV[i + 1], ARGV[i + 2]
   if op == 'S' then
     redis.call('HSET', state, field, value)
@@ -28,25 +35,20 @@ for i = 8, #ARGV, 3 do
     n = n + 1
     redis.call('HSET', state, field, version .. '.' .. n .. '|' .. value)
   elseif op == 'P' then
-    local plan = redis.call('HINCRBY', state, 'planSeq', 1)
-    redis.call('HSET', plans, 'p:' .. plan, value)
-    if field ~= '' then redis.call('HSET', plans, 'e:' .. plan, field) end
+    local id = redis.call('HINCRBY', state, 'planIds', 1)
+    planSeq = redis.call('HINCRBY', state, 'planSeq', 1)
+    redis.call('HSET', plans, 'b:' .. id, value)
+    if plan_id(pmap, planSeq) ~= id then
+      pmap = (pmap == '' and '' or pmap .. ',') .. planSeq .. ':' .. id
+      redis.call('HSET', state, 'pmap', pmap)
+    end
+    if field ~= '' then redis.call('HSET', state, 'e:' .. planSeq, field) end
   elseif op == 'E' then
-    redis.call('HSET', plans, 'e:' .. field, value)
+    redis.call('HSET', state, 'e:' .. field, value)
   end
 end
 redis.call('HSET', state, 'version', version, 'updatedAt', ARGV[6])
 redis.call('XADD', events, version .. '-0', 'e', ARGV[3])
-local every, retention = tonumber(ARGV[4]), tonumber(ARGV[5])
-if version % every == 0 then
-  local fields = {}
-  for _, key in ipairs({state, plans}) do
-    local all = redis.call('HGETALL', key)
-    for i = 1, #all, 2 do fields[all[i]] = all[i + 1] end
-  end
-  redis.call('HSET', snap, version, cjson.encode(fields))
-  local expired = version - every * (math.floor(retention / every) + 1)
-  if expired > 0 then redis.call('HDEL', snap, expired) end
-end
+checkpoint(state, snap, events, version, tonumber(ARGV[4]), tonumber(ARGV[5]))
 for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[2]) end
 return {version}

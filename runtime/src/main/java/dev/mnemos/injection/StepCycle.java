@@ -21,9 +21,11 @@ public class StepCycle {
     private final StepTraceStore traces;
     private final MemoryContext memory;
     private final InjectionMetrics metrics;
+    private final StepResults results;
 
     public StepCycle(StepLoader loader, StepWriteBack writeBack, StepTraceStore traces, MemoryContext memory,
-            InjectionMetrics metrics) {
+            InjectionMetrics metrics, StepResults results) {
+        this.results = results;
         this.loader = loader;
         this.writeBack = writeBack;
         this.traces = traces;
@@ -56,6 +58,7 @@ public class StepCycle {
             long writeNanos = System.nanoTime() - writeStart;
             metrics.write(writeNanos);
             metrics.written(written.retries());
+            results.record(loaded.sessionId(), written.basis(), written.applied());
             saveTrace(trace(method, loaded, written, writeStart - modelStart, writeNanos));
             return result;
         }

@@ -1,5 +1,6 @@
 package dev.mnemos.injection;
 
+import dev.mnemos.session.AppliedPatch;
 import dev.mnemos.session.InvalidPatchException;
 import dev.mnemos.session.SessionNotFoundException;
 import dev.mnemos.session.SessionPatch;
@@ -43,8 +44,8 @@ public class StepWriteBack {
         this.summary = summary;
     }
 
-    /** The written patch, the version it produced and the version it was based on. */
-    record Result(SessionPatch patch, long basedOn, long version, int retries) {
+    /** The written patch, the version it produced and the version it was based on (the state {@code basis}). */
+    record Result(SessionPatch patch, long basedOn, long version, int retries, SessionState basis, AppliedPatch applied) {
     }
 
     Result write(LoadedStep loaded, AiMethod method, Object[] args, Object result) {
@@ -55,11 +56,12 @@ public class StepWriteBack {
             SessionPatch patch = complete(writer.patch(call(method, args, result, basis, loaded.userMessage())), basis, loaded,
                     method.step());
             try {
-                long version = store.write(loaded.sessionId(), loaded.state().userId(), patch,
+                AppliedPatch applied = store.apply(loaded.sessionId(), loaded.state().userId(), patch,
                         OptionalLong.of(basis.version()), "step " + method.step(), ACTOR);
+                long version = applied.version();
                 LOG.debugf("step %s of session %s: wrote version %d on %d after %d retries", method.step(),
                         loaded.sessionId(), version, basis.version(), attempt);
-                return new Result(patch, basis.version(), version, attempt);
+                return new Result(patch, basis.version(), version, attempt, basis, applied);
             } catch (InvalidPatchException e) {
                 throw new StepWriteRejectedException(loaded.sessionId(), e.field(), e.getMessage());
             } catch (SessionNotFoundException e) {

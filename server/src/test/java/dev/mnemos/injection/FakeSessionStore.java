@@ -1,5 +1,6 @@
 package dev.mnemos.injection;
 
+import dev.mnemos.session.AppliedPatch;
 import dev.mnemos.session.SessionEvent;
 import dev.mnemos.session.SessionNotFoundException;
 import dev.mnemos.session.SessionPatch;
@@ -57,8 +58,14 @@ final class FakeSessionStore implements SessionStore {
     }
 
     @Override
-    public synchronized long write(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion,
-            String note, String actor) {
+    public long write(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion, String note,
+            String actor) {
+        return apply(sessionId, owner, patch, expectedVersion, note, actor).version();
+    }
+
+    @Override
+    public synchronized AppliedPatch apply(String sessionId, String owner, SessionPatch patch,
+            OptionalLong expectedVersion, String note, String actor) {
         beforeWrite.run();
         SessionState current = get(sessionId);
         if (owner != null && !owner.equals(current.userId())) {
@@ -68,9 +75,11 @@ final class FakeSessionStore implements SessionStore {
             throw new StaleVersionException(sessionId, expectedVersion.getAsLong(), current.version());
         }
         written.add(patch);
-        SessionState next = patch.withIds(() -> "id" + written.size()).applyTo(current, current.version() + 1, Instant.now());
+        SessionPatch withIds = patch.withIds(() -> "id" + written.size());
+        Instant at = Instant.now();
+        SessionState next = withIds.applyTo(current, current.version() + 1, at);
         states.put(sessionId, next);
-        return next.version();
+        return new AppliedPatch(next.version(), withIds, at);
     }
 
     @Override
