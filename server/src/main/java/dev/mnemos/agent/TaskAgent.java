@@ -21,10 +21,12 @@ public class TaskAgent {
     private final IntentRouter router;
     private final Conversation conversation;
     private final TurnLanguage languages;
+    private final AfterStep afterStep;
     private final Map<Intent, IntentHandler> handlers = new EnumMap<>(Intent.class);
 
     public TaskAgent(AgentSessions sessions, IntentRouter router, Conversation conversation, TurnLanguage languages,
-            Instance<IntentHandler> all) {
+            AfterStep afterStep, Instance<IntentHandler> all) {
+        this.afterStep = afterStep;
         this.sessions = sessions;
         this.router = router;
         this.conversation = conversation;
@@ -39,9 +41,10 @@ public class TaskAgent {
      * @throws SessionEndedException when the session has ended
      */
     public AgentTurn chat(String userId, String sessionId, String message) {
-        String id = sessions.open(userId, sessionId);
+        SessionState opened = sessions.open(userId, sessionId);
+        String id = opened.sessionId();
         Routing routing = router.route(id, String.join("\n", conversation.recent(id)), message);
-        SessionState state = sessions.get(id);
+        SessionState state = afterStep.of(opened);
         Turn turn = new Turn(userId, state, message, routing, languages.of(state, message));
         TurnOutcome outcome = handlers.get(routing.intent()).handle(turn);
         if (routing.intent() != Intent.END_TASK) {
