@@ -93,7 +93,7 @@ public class RedisSessionStore implements SessionStore {
             }
             if (reply[0] < 0) {
                 if (reserved) {
-                    redis.sortedSet(String.class).zrem(SessionKeys.userSessions(userId), id);
+                    unreserve(userId, id);
                 }
                 throw new IllegalStateException("session " + id + " already exists");
             }
@@ -130,12 +130,23 @@ public class RedisSessionStore implements SessionStore {
         if (rewrite("create", state, OptionalLong.empty(), new SessionEvent(1, SessionEvent.Type.CREATE,
                 state.createdAt(), actor, null, null, null, state), null, "")[0] < 0) {
             if (reserved) {
-                redis.sortedSet(String.class).zrem(SessionKeys.userSessions(state.userId()), state.sessionId());
+                unreserve(state.userId(), state.sessionId());
             }
             return false;
         }
         indexed(state.userId(), state.sessionId(), state.createdAt());
         return true;
+    }
+
+    /**
+     * Backs out a reservation whose write found the id taken, unless the session holding it is the
+     * user's own: concurrent creators of one id (a first call's session) race for the reservation,
+     * and the loser must not take the winner's session out of the index.
+     */
+    private void unreserve(String userId, String sessionId) {
+        if (!userId.equals(redis.hash(String.class).hget(SessionKeys.state(sessionId), "userId"))) {
+            redis.sortedSet(String.class).zrem(SessionKeys.userSessions(userId), sessionId);
+        }
     }
 
     /**
@@ -391,7 +402,7 @@ public class RedisSessionStore implements SessionStore {
             }
             if (reply[0] < 0) {
                 if (reserved) {
-                    redis.sortedSet(String.class).zrem(SessionKeys.userSessions(fork.userId()), forkId);
+                    unreserve(fork.userId(), forkId);
                 }
                 throw new IllegalStateException("session " + forkId + " already exists");
             }
