@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Benchmarks (figures, not pass/fail): starts Mnemos (dev profile, offline model) on port 8089 and
-# measures step writes over HTTP with 64 concurrent sessions. Uses wrk when installed
+# Benchmarks (figures, not pass/fail): starts Mnemos (dev profile, offline model, history retention
+# 1,000 versions so version 10 of 1,000 can be read) on port 8089; prints the raw Redis and Postgres
+# round trips as the floor, the one-client figures of the issue-13 workload (HttpSessionBench.java),
+# then step writes over HTTP with 64 concurrent sessions. Uses wrk when installed
 # (apt-get install wrk), else a JDK HttpClient load generator; then stops the service.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -8,10 +10,22 @@ bash .ci/services.sh
 mvn -B -q package -DskipTests -Dquarkus.profile=dev
 PORT=${MNEMOS_BENCH_PORT:-8089}
 URL="http://localhost:$PORT"
-java -Dquarkus.http.port="$PORT" -Dquarkus.log.level=WARN -jar server/target/quarkus-app/quarkus-run.jar > /tmp/mnemos-bench.log 2>&1 &
+java ${JAVA_BENCH_OPTS:-} -Dquarkus.http.port="$PORT" -Dquarkus.log.level=WARN \
+  -Dquarkus.mnemos.session.history-retention=1000 -jar server/target/quarkus-app/quarkus-run.jar > /tmp/mnemos-bench.log 2>&1 &
 PID=$!
 trap 'kill $PID 2>/dev/null || true' EXIT
 for _ in $(seq 1 60); do curl -sf "$URL/q/health/ready" >/dev/null && break; sleep 1; done
+echo "machine load: $(uptime)"
+echo "== floor: raw round trips at 1 client"
+redis-benchmark -h 127.0.0.1 -p 6379 -c 1 -n 20000 -t get --csv | tail -1 | python3 -c '
+import csv,sys
+r=next(csv.reader(sys.stdin))
+print(f"raw Redis GET        : avg {float(r[2]):.3f} ms  p50 {float(r[4]):.3f} ms  p99 {float(r[6]):.3f} ms")'
+echo "SELECT 1;" > /tmp/mnemos-select1.sql
+pgbench -h 127.0.0.1 -U postgres -n -c 1 -T 5 -f /tmp/mnemos-select1.sql test 2>/dev/null | grep -o 'latency average = [0-9.]* ms' \
+  | sed 's/^/raw Postgres SELECT 1: /'
+echo "== one client over HTTP, the issue-13 workload (1,000 steps)"
+java .ci/bench/HttpSessionBench.java "$URL" 1000
 SESSIONS=${SESSIONS:-64}
 DURATION=${SECONDS_PER_RUN:-20}
 if command -v wrk >/dev/null; then
@@ -22,7 +36,7 @@ if command -v wrk >/dev/null; then
       "$URL/v1/sessions" | python3 -c 'import json,sys; print(json.load(sys.stdin)["sessionId"])' >> "$IDS_FILE"
   done
   wrk -t2 -c"$SESSIONS" -d5s -s .ci/bench/steps.lua "$URL" > /dev/null     # warm-up
-  echo "HTTP step writes, $SESSIONS connections over $SESSIONS sessions, wrk (target >= 5000 writes/s):"
+  echo "HTTP step writes, $SESSIONS connections over $SESSIONS sessions, wrk (target >= 10000 writes/s):"
   wrk -t2 -c"$SESSIONS" -d"${DURATION}s" --latency -s .ci/bench/steps.lua "$URL" | tee /tmp/mnemos-wrk.txt
   # the raw Redis round trip in the same run, at the same concurrency, for the ratio
   RAW=$(redis-benchmark -h 127.0.0.1 -p 6379 -c "$SESSIONS" -n 200000 -t get -q | tr '\r' '\n' | grep -o 'GET: [0-9.]*' | tail -1 | cut -d' ' -f2)

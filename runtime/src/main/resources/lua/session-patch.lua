@@ -7,23 +7,29 @@
 -- -6 the idempotency key was already used (nothing written; its record holds the first result).
 local state, snap, events, plans = KEYS[1], KEYS[2], KEYS[3], KEYS[6]
 local idem, ikey = KEYS[7], ARGV[#ARGV - 2]
-local last = #ARGV - 3
-local current = redis.call('HGET', state, 'version')
-if not current then return {-4, 0} end
-if ARGV[7] ~= '' and redis.call('HGET', state, 'userId') ~= ARGV[7] then return {-4, 0} end
+local OPS, last = 8, #ARGV - 3
+
+-- guards: nothing is written when one of them answers
+local head = redis.call('HMGET', state, 'version', 'userId', 'status', 'planSeq', 'pmap')
+if not head[1] then return {-4, 0} end
+if ARGV[7] ~= '' and head[2] ~= ARGV[7] then return {-4, 0} end
 if ikey ~= '' and redis.call('HEXISTS', idem, ikey) == 1 then return {-6, 0} end
-current = tonumber(current)
-if redis.call('HGET', state, 'status') == 'ENDED' then return {-3, current} end
+local current = tonumber(head[1])
+if head[3] == 'ENDED' then return {-3, current} end
 local expected = tonumber(ARGV[1])
 if expected >= 0 and expected ~= current then return {-1, current} end
-for i = 8, last, 3 do
-  if ARGV[i] == 'E' and redis.call('HEXISTS', plans, 'p:' .. ARGV[i + 1]) == 0 then
-    return {-2, tonumber(ARGV[i + 1])}
+local planSeq, pmap = tonumber(head[4] or '0'), head[5] or ''
+for i = OPS, last, 3 do
+  if ARGV[i] == 'E' then
+    local n = tonumber(ARGV[i + 1])
+    if n < 1 or n > planSeq then return {-2, n} end
   end
 end
+
+-- the write
 local version = current + 1
 local n = 0
-for i = 8, last, 3 do
+for i = OPS, last, 3 do
   local op, field, value = ARGV[i], ARGV[i + 1], ARGV[i + 2]
   if op == 'S' then
     redis.call('HSET', state, field, value)
@@ -33,26 +39,21 @@ for i = 8, last, 3 do
     n = n + 1
     redis.call('HSET', state, field, version .. '.' .. n .. '|' .. value)
   elseif op == 'P' then
-    local plan = redis.call('HINCRBY', state, 'planSeq', 1)
-    redis.call('HSET', plans, 'p:' .. plan, value)
-    if field ~= '' then redis.call('HSET', plans, 'e:' .. plan, field) end
+    local id = redis.call('HINCRBY', state, 'planIds', 1)
+    planSeq = redis.call('HINCRBY', state, 'planSeq', 1)
+    redis.call('HSET', plans, 'b:' .. id, value)
+    if plan_id(pmap, planSeq) ~= id then
+      pmap = (pmap == '' and '' or pmap .. ',') .. planSeq .. ':' .. id
+      redis.call('HSET', state, 'pmap', pmap)
+    end
+    if field ~= '' then redis.call('HSET', state, 'e:' .. planSeq, field) end
   elseif op == 'E' then
-    redis.call('HSET', plans, 'e:' .. field, value)
+    redis.call('HSET', state, 'e:' .. field, value)
   end
 end
 redis.call('HSET', state, 'version', version, 'updatedAt', ARGV[6])
 redis.call('XADD', events, version .. '-0', 'e', ARGV[3])
-local every, retention = tonumber(ARGV[4]), tonumber(ARGV[5])
-if version % every == 0 then
-  local fields = {}
-  for _, key in ipairs({state, plans}) do
-    local all = redis.call('HGETALL', key)
-    for i = 1, #all, 2 do fields[all[i]] = all[i + 1] end
-  end
-  redis.call('HSET', snap, version, cjson.encode(fields))
-  local expired = version - every * (math.floor(retention / every) + 1)
-  if expired > 0 then redis.call('HDEL', snap, expired) end
-end
+checkpoint(state, snap, events, version, tonumber(ARGV[4]), tonumber(ARGV[5]))
 if ikey ~= '' then
   local result = ARGV[#ARGV] ~= '' and ARGV[#ARGV] or tostring(version)
   redis.call('HSET', idem, ikey, ARGV[#ARGV - 1] .. '\n' .. result)

@@ -1,41 +1,50 @@
 -- Writes a whole state at once: creation, fork, rollback. KEYS: state, snap, events, chat, trace, plans,
 -- idempotency.
--- Plan fields (p:<n>, e:<n>) go to the plans hash, everything else to the state hash.
--- ARGV: mode ("create" | "rewrite"), expectedVersion (-1: none), ttlMs, eventJson, then pairs
--- (field, value) of the new state without version; last three: idempotency key ("" for none), request
--- fingerprint, result to record. Returns {version} or {errorCode, detail}:
+-- Plan fields (p:<n>) become new immutable bodies in the plans hash (the bodies of earlier versions
+-- stay for reads within the retention window); everything else goes to the state hash.
+-- ARGV: mode ("create" | "rewrite"), expectedVersion (-1: none), ttlMs, eventJson, checkpointEvery,
+-- retention, then pairs (field, value) of the new state without version; last three: idempotency key
+-- ("" for none), request fingerprint, result to record. Returns {version} or {errorCode, detail}:
 -- -1 stale (current), -3 ended, -4 missing, -5 exists, -6 the idempotency key was already used (nothing written).
 -- "create" is create-if-absent: an existing state (any owner, any status) is left untouched; keys
 -- of the id without a state (a chat window or traces written under it) are stale and are cleared.
-local state, events, plans = KEYS[1], KEYS[3], KEYS[6]
+local state, snap, events, plans = KEYS[1], KEYS[2], KEYS[3], KEYS[6]
 local idem, ikey = KEYS[7], ARGV[#ARGV - 2]
-local last = #ARGV - 3
-local version = 1
+local FIELDS, last = 7, #ARGV - 3
+local version, ids = 1, 0
 if ikey ~= '' and redis.call('HEXISTS', idem, ikey) == 1 then return {-6, 0} end
 if ARGV[1] == 'create' then
   if redis.call('EXISTS', state) == 1 then return {-5, 0} end
   redis.call('DEL', unpack(KEYS, 2))
 else
-  local current = redis.call('HGET', state, 'version')
-  if not current then return {-4, 0} end
-  current = tonumber(current)
-  if redis.call('HGET', state, 'status') == 'ENDED' then return {-3, current} end
+  local head = redis.call('HMGET', state, 'version', 'status', 'planIds')
+  if not head[1] then return {-4, 0} end
+  local current = tonumber(head[1])
+  if head[2] == 'ENDED' then return {-3, current} end
   local expected = tonumber(ARGV[2])
   if expected >= 0 and expected ~= current then return {-1, current} end
   version = current + 1
+  ids = tonumber(head[3] or '0')
   local keep = {sessionId = true, userId = true, createdAt = true, forkedFrom = true}
   for _, field in ipairs(redis.call('HKEYS', state)) do
     if not keep[field] then redis.call('HDEL', state, field) end
   end
-  redis.call('DEL', plans)
 end
-for i = 5, last, 2 do
-  local prefix = string.sub(ARGV[i], 1, 2)
-  local target = (prefix == 'p:' or prefix == 'e:') and plans or state
-  redis.call('HSET', target, ARGV[i], ARGV[i + 1])
+local seq = 0
+for i = FIELDS, last, 2 do
+  local field = ARGV[i]
+  if string.sub(field, 1, 2) == 'p:' then
+    local n = tonumber(string.sub(field, 3))
+    redis.call('HSET', plans, 'b:' .. (ids + n), ARGV[i + 1])
+    if n > seq then seq = n end
+  else
+    redis.call('HSET', state, field, ARGV[i + 1])
+  end
 end
-redis.call('HSET', state, 'version', version)
+redis.call('HSET', state, 'version', version, 'planIds', ids + seq)
+if ids > 0 then redis.call('HSET', state, 'pmap', '1:' .. (ids + 1)) end
 redis.call('XADD', events, version .. '-0', 'e', ARGV[4])
+checkpoint(state, snap, events, version, tonumber(ARGV[5]), tonumber(ARGV[6]))
 if ikey ~= '' then redis.call('HSET', idem, ikey, ARGV[#ARGV - 1] .. '\n' .. ARGV[#ARGV]) end
 for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[3]) end
 return {version}

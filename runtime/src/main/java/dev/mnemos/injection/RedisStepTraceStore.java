@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mnemos.session.SessionConfig;
 import dev.mnemos.session.SessionKeys;
+import dev.mnemos.session.SessionScripts;
 import dev.mnemos.session.SessionStoreUnavailableException;
 import io.quarkus.redis.datasource.RedisDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -13,7 +14,7 @@ import java.util.Optional;
 
 /**
  * Step traces in Redis: the session's hash {@link SessionKeys#trace}, field = written version,
- * value = JSON, with the session's TTL. Saving is one round trip that, every 64 saves past the
+ * value = JSON, with the session's TTL. Saving is one round trip (the script by its SHA) that, every 64 saves past the
  * retention, drops all traces older than the retention window, so the hash stays bounded however
  * long the session runs. Redis failures surface as {@link SessionStoreUnavailableException} (503 at the API).
  */
@@ -23,7 +24,7 @@ public class RedisStepTraceStore implements StepTraceStore {
     // Saves a trace; once the hash holds 64 more traces than retained, drops every trace older than
     // the retention window in one sweep (traces exist only for some versions, so deleting exactly
     // version - retention would miss most of them). Amortised cost per save stays constant.
-    private static final String SAVE = """
+    private static final SessionScripts SAVE = SessionScripts.of("""
             redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
             local expired = tonumber(ARGV[3])
             if expired > 0 and redis.call('HLEN', KEYS[1]) > tonumber(ARGV[5]) + 64 then
@@ -32,7 +33,7 @@ public class RedisStepTraceStore implements StepTraceStore {
               end
             end
             redis.call('PEXPIRE', KEYS[1], ARGV[4])
-            return 1""";
+            return 1""");
 
     private final RedisDataSource redis;
     private final ObjectMapper json;
@@ -50,9 +51,9 @@ public class RedisStepTraceStore implements StepTraceStore {
     public void save(StepTrace trace) {
         long expired = trace.version() - config.traceRetention();
         String key = SessionKeys.trace(trace.sessionId());
-        guarded(() -> redis.execute("EVAL", SAVE, "1", key, Long.toString(trace.version()), write(trace),
+        guarded(() -> SAVE.execute(redis, List.of(key), List.of(Long.toString(trace.version()), write(trace),
                 Long.toString(Math.max(0, expired)), Long.toString(session.ttl().toMillis()),
-                Integer.toString(config.traceRetention())));
+                Integer.toString(config.traceRetention()))));
     }
 
     /** The trace of the step that wrote {@code version}, or empty. */

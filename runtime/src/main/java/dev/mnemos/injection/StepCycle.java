@@ -23,9 +23,11 @@ public class StepCycle {
     private final MemoryContext memory;
     private final InjectionMetrics metrics;
     private final MnemosSpans spans;
+    private final StepResults results;
 
     public StepCycle(StepLoader loader, StepWriteBack writeBack, StepTraceStore traces, MemoryContext memory,
-            InjectionMetrics metrics, MnemosSpans spans) {
+            InjectionMetrics metrics, MnemosSpans spans, StepResults results) {
+        this.results = results;
         this.loader = loader;
         this.writeBack = writeBack;
         this.traces = traces;
@@ -89,6 +91,7 @@ public class StepCycle {
             step.attribute(MnemosSpans.VERSION, written.version());
             metrics.write(writeNanos);
             metrics.written(written.retries());
+            results.record(loaded.sessionId(), written.basis(), written.applied());
             saveTrace(trace(method, loaded, written, writeStart - modelStart, writeNanos));
             return result;
         }

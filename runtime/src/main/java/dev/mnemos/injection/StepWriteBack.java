@@ -1,5 +1,6 @@
 package dev.mnemos.injection;
 
+import dev.mnemos.session.AppliedPatch;
 import dev.mnemos.session.Idempotency;
 import dev.mnemos.session.InvalidPatchException;
 import dev.mnemos.session.SessionIds;
@@ -52,8 +53,8 @@ public class StepWriteBack {
         this.summary = summary;
     }
 
-    /** The written patch, the version it produced and the version it was based on. */
-    record Result(SessionPatch patch, long basedOn, long version, int retries) {
+    /** The written patch, the version it produced and the version it was based on (the state {@code basis}). */
+    record Result(SessionPatch patch, long basedOn, long version, int retries, SessionState basis, AppliedPatch applied) {
     }
 
     Result write(LoadedStep loaded, AiMethod method, Object[] args, Object result) {
@@ -65,10 +66,11 @@ public class StepWriteBack {
             SessionPatch patch = complete(writer.patch(call(method, args, result, basis, loaded.userMessage())), basis, loaded,
                     method.step());
             try {
-                long version = writeOnce(loaded, patch, basis.version(), method.step(), idem);
+                AppliedPatch applied = writeOnce(loaded, patch, basis.version(), method.step(), idem);
+                long version = applied.version();
                 LOG.debugf("step %s of session %s: wrote version %d on %d after %d retries", method.step(),
                         loaded.sessionId(), version, basis.version(), attempt);
-                return new Result(patch, basis.version(), version, attempt);
+                return new Result(patch, basis.version(), version, attempt, basis, applied);
             } catch (InvalidPatchException e) {
                 throw new StepWriteRejectedException(loaded.sessionId(), e.field(), e.getMessage());
             } catch (SessionNotFoundException e) {
@@ -86,9 +88,9 @@ public class StepWriteBack {
     }
 
     /** One write; when its outcome is unknown, retried once with the same key (applied at most once). */
-    private long writeOnce(LoadedStep loaded, SessionPatch patch, long basedOn, String step, Idempotency idem) {
+    private AppliedPatch writeOnce(LoadedStep loaded, SessionPatch patch, long basedOn, String step, Idempotency idem) {
         try {
-            return store.write(loaded.sessionId(), loaded.state().userId(), patch, OptionalLong.of(basedOn),
+            return store.apply(loaded.sessionId(), loaded.state().userId(), patch, OptionalLong.of(basedOn),
                     "step " + step, ACTOR, idem);
         } catch (TimeoutException | SessionStoreUnavailableException e) {
             if (e instanceof SessionStoreUnavailableException u && !u.outcomeUnknown()) {
@@ -96,7 +98,7 @@ public class StepWriteBack {
             }
             LOG.warnf("step %s of session %s: the write's outcome is unknown (%s); retrying it once with its key",
                     step, loaded.sessionId(), e.getMessage());
-            return store.write(loaded.sessionId(), loaded.state().userId(), patch, OptionalLong.of(basedOn),
+            return store.apply(loaded.sessionId(), loaded.state().userId(), patch, OptionalLong.of(basedOn),
                     "step " + step, ACTOR, idem);
         }
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mnemos.metrics.MnemosMeters;
 import dev.mnemos.session.Idempotency;
+import dev.mnemos.session.PlanPage;
 import dev.mnemos.session.SessionEvent;
 import dev.mnemos.session.SessionHistory;
 import dev.mnemos.session.SessionIds;
@@ -48,6 +49,9 @@ public class SessionResource {
 
     /** The request header that makes a write safe to retry (docs/http-api.md, "Idempotent writes"). */
     public static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+    private static final int MAX_PAGE = 1000;
+    /** Plan versions a read shows unless {@code ?plans=} says otherwise: the newest ones; older ones are paged. */
+    static final int DEFAULT_PLANS = 10;
 
     private final SessionStore store;
     private final SessionHistory history;
@@ -135,7 +139,7 @@ public class SessionResource {
         return Pages.page(page.ids(), "sessions", page.next(), uri);
     }
 
-    @Operation(summary = "Read a session", description = "The current state of a session: goal, context, constraints, plan, collected facts, open questions, observations and version.")
+    @Operation(summary = "Read a session", description = "The current state of a session: goal, context, constraints, plan, collected facts, open questions, observations and version. `plans` holds the newest 10 plan versions unless `?plans=` asks for another number (0 to 1000) or `all`; older ones are paged by `GET /v1/sessions/{id}/plans`.")
     @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "404", description = ApiDocs.SESSION_NOT_FOUND, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
@@ -143,8 +147,28 @@ public class SessionResource {
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @GET
     @Path("/sessions/{id}")
-    public SessionState get(@PathParam("id") String id) {
-        return store.get(owned(id));
+    public SessionState get(@PathParam("id") String id, @QueryParam("plans") String plans) {
+        int shown = plansShown(plans);
+        return shown < 0 ? store.get(owned(id)) : store.recent(owned(id), shown);
+    }
+
+    @Operation(summary = "List plan versions", description = "A page of the current state's plan versions from plan version `from` (default 1), at most `limit` (1 to 1000, default 100), oldest first, with the total and the `next` page's first version.")
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "404", description = ApiDocs.SESSION_NOT_FOUND, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
+    @APIResponse(responseCode = "200", description = "The page of plan versions.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = PlanPage.class)))
+    @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
+    @GET
+    @Path("/sessions/{id}/plans")
+    public PlanPage plans(@PathParam("id") String id, @QueryParam("from") @DefaultValue("1") int from,
+            @QueryParam("limit") @DefaultValue("100") int limit) {
+        if (from < 1) {
+            throw new InvalidRequestException("from", "a plan version of 1 or more, got " + from);
+        }
+        if (limit < 1 || limit > MAX_PAGE) {
+            throw new InvalidRequestException("limit", "a page size from 1 to " + MAX_PAGE);
+        }
+        return store.plans(owned(id), from, limit);
     }
 
     @Operation(summary = "Write a step", description = "Applies a patch to the session as one new version. With `expectedVersion` it is a compare-and-set: a different current version answers 409 and nothing is written. Send an `Idempotency-Key` to make retries safe: a repeat answers the first result and writes nothing. Redis unreachable or slow answers 503 with Retry-After (see its detail for whether the write may have been applied).")
@@ -213,7 +237,7 @@ public class SessionResource {
                 e.at(), e.actor(), e.note(), e.toVersion())).toList(), "versions", page.next(), uri);
     }
 
-    @Operation(summary = "Read a past version", description = "The session state as it was at `version`, rebuilt from its event history.")
+    @Operation(summary = "Read a past version", description = "The session state as it was at `version`, rebuilt from its nearest checkpoint and event history; `plans` as in `GET /v1/sessions/{id}` (newest 10 unless `?plans=`).")
     @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "404", description = ApiDocs.VERSION_NOT_FOUND, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "410", description = ApiDocs.GONE, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
@@ -222,9 +246,11 @@ public class SessionResource {
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @GET
     @Path("/sessions/{id}/versions/{version}")
-    public SessionState version(@PathParam("id") String id, @PathParam("version") long version) {
+    public SessionState version(@PathParam("id") String id, @PathParam("version") long version,
+            @QueryParam("plans") String plans) {
         positive("version", version);
-        return history.at(owned(id), version);
+        int shown = plansShown(plans);
+        return history.at(owned(id), version, shown);
     }
 
     @Operation(summary = "List events", description = "The session's event log from `from`, at most `limit` (1 to 1000) events.")
@@ -342,6 +368,25 @@ public class SessionResource {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** The plan versions a read shows: {@code all} (-1), a count from 0 to 1000, or by default {@link #DEFAULT_PLANS}. */
+    private static int plansShown(String plans) {
+        if (plans == null || plans.isBlank()) {
+            return DEFAULT_PLANS;
+        }
+        if (plans.equals("all")) {
+            return -1;
+        }
+        try {
+            int shown = Integer.parseInt(plans);
+            if (shown >= 0 && shown <= MAX_PAGE) {
+                return shown;
+            }
+        } catch (NumberFormatException e) {
+            // answered below
+        }
+        throw new InvalidRequestException("plans", "\"all\" or a number of plan versions from 0 to " + MAX_PAGE);
     }
 
     private static OptionalLong optional(String field, Long version) {

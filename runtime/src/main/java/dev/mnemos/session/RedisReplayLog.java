@@ -3,17 +3,22 @@ package dev.mnemos.session;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.stream.StreamMessage;
 import io.quarkus.redis.datasource.stream.StreamRange;
+import io.vertx.mutiny.redis.client.Response;
 
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A session's replay stream ({@link SessionKeys#events}, entry id = version) and its
  * checkpoints: reads events back and rebuilds the state at any version within the retention window
- * from the nearest checkpoint plus the events after it.
+ * from the nearest checkpoint at or below it plus at most {@code checkpointEvery - 1} events after
+ * it, read in one round trip ({@code session-at.lua}) without loading the current state first.
  */
 final class RedisReplayLog {
+
+    private static final SessionScripts AT = SessionScripts.load("session-at.lua");
 
     private final RedisDataSource redis;
     private final SessionConfig config;
@@ -25,32 +30,60 @@ final class RedisReplayLog {
         this.fields = fields;
     }
 
+    /** A past state, and the session's current version when it was read. */
+    record At(SessionState state, long current) {
+    }
+
     /**
-     * The state at {@code version}, given the current state.
+     * The state at {@code version} with its newest {@code latestPlans} plan versions (-1: all).
      *
+     * @throws SessionNotFoundException when there is no live session of that id
      * @throws VersionNotFoundException outside 1..current
      * @throws VersionGoneException older than the retention window
      */
-    SessionState stateAt(SessionState current, long version) {
-        String id = current.sessionId();
-        if (version < 1 || version > current.version()) {
-            throw new VersionNotFoundException(id, version, current.version());
+    At stateAt(String id, long version, int latestPlans) {
+        Response reply = SessionStoreUnavailableException.guard(() -> AT.execute(redis,
+                List.of(SessionKeys.state(id), SessionKeys.snapshots(id), SessionKeys.events(id), SessionKeys.plans(id)),
+                List.of(Long.toString(version), Integer.toString(config.checkpointEvery()),
+                        Integer.toString(config.historyRetention()), Integer.toString(latestPlans))));
+        long code = reply.get(0).toLong();
+        long detail = reply.get(1).toLong();
+        if (code == -4) {
+            throw new SessionNotFoundException(id);
+        } else if (code == -6) {
+            throw new VersionNotFoundException(id, version, detail);
+        } else if (code == -7) {
+            throw new VersionGoneException(id, version, detail);
         }
-        long oldest = Math.max(1, current.version() - config.historyRetention() + 1);
-        if (version < oldest) {
-            throw new VersionGoneException(id, version, oldest);
+        Map<String, String> checkpoint = pairs(reply.get(2));
+        SessionState base = checkpoint.isEmpty() ? null : fields.state(checkpoint);
+        List<SessionEvent> events = new ArrayList<>();
+        for (Response entry : reply.get(3)) {
+            events.add(event(entry.get(0).toString(), entry.get(1).get(1).toString()));
         }
-        if (version == current.version()) {
-            return current;
+        if (base == null && (events.isEmpty() || events.get(0).state() == null)) {
+            throw new VersionGoneException(id, version, Math.max(1, detail - config.historyRetention() + 1));
         }
-        return SessionStoreUnavailableException.guard(() -> {
-            long checkpoint = version / config.checkpointEvery() * config.checkpointEvery();
-            String snap = checkpoint < 1 ? null
-                    : redis.hash(String.class).hget(SessionKeys.snapshots(id), Long.toString(checkpoint));
-            SessionState base = snap == null ? null : fields.state(fields.read(snap, StringMap.class));
-            String from = base == null ? "-" : (checkpoint + 1) + "-0";
-            return SessionReplay.replay(base, read(id, from, version + "-0", Integer.MAX_VALUE));
-        });
+        SessionState state = base;
+        for (SessionEvent event : events) {
+            state = apply(state, event, latestPlans >= 0);
+        }
+        return new At(state.newestPlans(latestPlans), detail);
+    }
+
+    /**
+     * Replays one event. Started from a checkpoint with only its newest plans, an evaluation of an
+     * older plan is skipped: that plan stays older than the newest ones the caller asked for.
+     */
+    private static SessionState apply(SessionState state, SessionEvent event, boolean partialPlans) {
+        try {
+            return SessionReplay.apply(state, event);
+        } catch (InvalidPatchException e) {
+            if (!partialPlans || event.patch() == null) {
+                throw e;
+            }
+            return event.patch().withoutEvaluation().applyTo(state, event.version(), event.at());
+        }
     }
 
     List<SessionEvent> read(String sessionId, String from, String to, int limit) {
@@ -58,15 +91,22 @@ final class RedisReplayLog {
                 StreamRange.of(from, to), limit);
         List<SessionEvent> events = new ArrayList<>(entries.size());
         for (StreamMessage<String, String, String> entry : entries) {
-            SessionEvent e = fields.read(entry.payload().get("e"), SessionEvent.class);
-            long version = Long.parseLong(entry.id().substring(0, entry.id().indexOf('-')));
-            events.add(new SessionEvent(version, e.type(), e.at(), e.actor(), e.note(), e.patch(), e.toVersion(),
-                    e.state()));
+            events.add(event(entry.id(), entry.payload().get("e")));
         }
         return events;
     }
 
-    static final class StringMap extends HashMap<String, String> {
+    private SessionEvent event(String id, String json) {
+        SessionEvent e = fields.read(json, SessionEvent.class);
+        long version = Long.parseLong(id.substring(0, id.indexOf('-')));
+        return new SessionEvent(version, e.type(), e.at(), e.actor(), e.note(), e.patch(), e.toVersion(), e.state());
     }
 
+    private static Map<String, String> pairs(Response flat) {
+        Map<String, String> map = new HashMap<>(flat.size());
+        for (int i = 0; i + 1 < flat.size(); i += 2) {
+            map.put(flat.get(i).toString(), flat.get(i + 1).toString());
+        }
+        return map;
+    }
 }

@@ -18,9 +18,12 @@ import java.util.OptionalLong;
 /**
  * {@link SessionStore} on Redis. The current state is a hash with a field per scalar and per list
  * item, so a step writes only what it changes: cost does not grow with the session's length.
+ * Plan bodies are immutable and live in a hash of their own, each stored once ({@code session-common.lua}).
  * Each write is one Lua script (atomic, optionally compare-and-set) that also appends the event to
- * the replay stream (entry id = version) and, every {@code checkpointEvery} versions, a checkpoint.
- * Past versions are rebuilt from the nearest checkpoint plus the events after it.
+ * the replay stream (entry id = version) and, every {@code checkpointEvery} versions, a checkpoint
+ * of the state hash that references plans instead of copying them; the stream and the checkpoints
+ * are trimmed to the retention window as the session runs. Past versions are rebuilt from the
+ * nearest checkpoint plus the events after it, in one round trip.
  * Every public call is bounded by {@link SessionConfig#redisTimeout()}, or by
  * {@link SessionConfig#slowRedisTimeout()} when it replays history; a slower call throws
  * MicroProfile's {@code TimeoutException}.
@@ -31,6 +34,7 @@ public class RedisSessionStore implements SessionStore {
     private static final SessionScripts PATCH = SessionScripts.load("session-patch.lua");
     private static final SessionScripts REWRITE = SessionScripts.load("session-rewrite.lua");
     private static final SessionScripts LOAD = SessionScripts.load("session-load.lua");
+    private static final SessionScripts PLANS = SessionScripts.load("session-plans.lua");
     private static final TypeLiteral<List<SessionEvent>> EVENTS = new TypeLiteral<>() {
     };
     private static final TypeLiteral<List<String>> IDS = new TypeLiteral<>() {
@@ -89,7 +93,7 @@ public class RedisSessionStore implements SessionStore {
             }
             if (reply[0] < 0) {
                 if (reserved) {
-                    redis.sortedSet(String.class).zrem(SessionKeys.userSessions(userId), id);
+                    unreserve(userId, id);
                 }
                 throw new IllegalStateException("session " + id + " already exists");
             }
@@ -126,12 +130,23 @@ public class RedisSessionStore implements SessionStore {
         if (rewrite("create", state, OptionalLong.empty(), new SessionEvent(1, SessionEvent.Type.CREATE,
                 state.createdAt(), actor, null, null, null, state), null, "")[0] < 0) {
             if (reserved) {
-                redis.sortedSet(String.class).zrem(SessionKeys.userSessions(state.userId()), state.sessionId());
+                unreserve(state.userId(), state.sessionId());
             }
             return false;
         }
         indexed(state.userId(), state.sessionId(), state.createdAt());
         return true;
+    }
+
+    /**
+     * Backs out a reservation whose write found the id taken, unless the session holding it is the
+     * user's own: concurrent creators of one id (a first call's session) race for the reservation,
+     * and the loser must not take the winner's session out of the index.
+     */
+    private void unreserve(String userId, String sessionId) {
+        if (!userId.equals(redis.hash(String.class).hget(SessionKeys.state(sessionId), "userId"))) {
+            redis.sortedSet(String.class).zrem(SessionKeys.userSessions(userId), sessionId);
+        }
     }
 
     /**
@@ -235,19 +250,53 @@ public class RedisSessionStore implements SessionStore {
     }
 
     @Override
+    public PlanPage plans(String sessionId, int from, int limit) {
+        return fast.get(() -> doPlans(sessionId, from, limit), PlanPage.class);
+    }
+
+    private PlanPage doPlans(String sessionId, int from, int limit) {
+        var reply = SessionStoreUnavailableException.guard(() -> PLANS.execute(redis,
+                List.of(SessionKeys.state(sessionId), SessionKeys.plans(sessionId)),
+                List.of(Integer.toString(from), Integer.toString(Math.max(0, limit)))));
+        int total = reply.get(0).toInteger();
+        if (total < 0) {
+            throw new SessionNotFoundException(sessionId);
+        }
+        Map<String, String> page = new java.util.HashMap<>();
+        for (int i = 0; i + 1 < reply.get(1).size(); i += 2) {
+            page.put(reply.get(1).get(i).toString(), reply.get(1).get(i + 1).toString());
+        }
+        List<PlanVersion> plans = fields.plans(page);
+        int last = plans.isEmpty() ? 0 : plans.get(plans.size() - 1).version();
+        return new PlanPage(plans, total, !plans.isEmpty() && last < total ? last + 1 : null);
+    }
+
+    @Override
     public long write(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion, String note,
             String actor) {
-        return write(sessionId, owner, patch, expectedVersion, note, actor, null);
+        return apply(sessionId, owner, patch, expectedVersion, note, actor, null).version();
     }
 
     @Override
     public long write(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion, String note,
             String actor, Idempotency idem) {
-        return fast.get(() -> doWrite(sessionId, owner, patch, expectedVersion, note, actor, idem), Long.class);
+        return apply(sessionId, owner, patch, expectedVersion, note, actor, idem).version();
     }
 
-    private long doWrite(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion, String note,
-            String actor, Idempotency idem) {
+    @Override
+    public AppliedPatch apply(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion,
+            String note, String actor) {
+        return apply(sessionId, owner, patch, expectedVersion, note, actor, null);
+    }
+
+    @Override
+    public AppliedPatch apply(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion,
+            String note, String actor, Idempotency idem) {
+        return fast.get(() -> doWrite(sessionId, owner, patch, expectedVersion, note, actor, idem), AppliedPatch.class);
+    }
+
+    private AppliedPatch doWrite(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion,
+            String note, String actor, Idempotency idem) {
         validator.validate(patch);
         if (expectedVersion.isPresent() && expectedVersion.getAsLong() < 1) {
             throw new InvalidPatchException("expectedVersion", "a version of 1 or more");
@@ -255,7 +304,12 @@ public class RedisSessionStore implements SessionStore {
         SessionPatch withIds = patch.withIds(SessionIds::newId);
         Instant at = now();
         SessionEvent event = new SessionEvent(0, SessionEvent.Type.PATCH, at, actor, note, withIds, null, null);
-        return patch(sessionId, owner, expectedVersion, event, PatchOps.of(withIds, at, fields), at, idem);
+        long[] reply = patchReply(sessionId, owner, expectedVersion, event, PatchOps.of(withIds, at, fields), at, idem);
+        if (reply[0] == REPLAYED) {
+            // the first write's patch had other generated ids: report no time, so nothing is rebuilt from this one
+            return new AppliedPatch(replayedVersion(sessionId, idem), withIds, null);
+        }
+        return new AppliedPatch(outcome(sessionId, reply, expectedVersion.orElse(-1)), withIds, at);
     }
 
     @Override
@@ -263,8 +317,13 @@ public class RedisSessionStore implements SessionStore {
         return slow.get(() -> doAt(sessionId, version), SessionState.class);
     }
 
+    @Override
+    public SessionState at(String sessionId, long version, int latestPlans) {
+        return slow.get(() -> log.stateAt(sessionId, version, Math.max(-1, latestPlans)).state(), SessionState.class);
+    }
+
     private SessionState doAt(String sessionId, long version) {
-        return log.stateAt(load(sessionId, -1), version);
+        return log.stateAt(sessionId, version, -1).state();
     }
 
     @Override
@@ -290,11 +349,10 @@ public class RedisSessionStore implements SessionStore {
         if (prior != null) {
             return fields.read(prior, SessionState.class);
         }
-        SessionState current = load(sessionId, -1);
-        SessionState target = log.stateAt(current, toVersion);
+        RedisReplayLog.At target = log.stateAt(sessionId, toVersion, -1);
         Instant at = now();
-        long base = expectedVersion.orElse(current.version());
-        SessionState result = rewritten(target, base + 1, at);
+        long base = expectedVersion.orElse(target.current());
+        SessionState result = rewritten(target.state(), base + 1, at);
         try {
             long[] reply = SessionStoreUnavailableException.guard(() -> rewrite("rewrite", result, OptionalLong.of(base),
                     new SessionEvent(0, SessionEvent.Type.ROLLBACK, at, actor, null, null, toVersion, result), idem,
@@ -344,7 +402,7 @@ public class RedisSessionStore implements SessionStore {
             }
             if (reply[0] < 0) {
                 if (reserved) {
-                    redis.sortedSet(String.class).zrem(SessionKeys.userSessions(fork.userId()), forkId);
+                    unreserve(fork.userId(), forkId);
                 }
                 throw new IllegalStateException("session " + forkId + " already exists");
             }
@@ -493,6 +551,20 @@ public class RedisSessionStore implements SessionStore {
 
     private long patch(String sessionId, String owner, OptionalLong expected, SessionEvent event, List<String> ops,
             Instant at, Idempotency idem) {
+        long[] reply = patchReply(sessionId, owner, expected, event, ops, at, idem);
+        if (reply[0] == REPLAYED) {
+            return replayedVersion(sessionId, idem);
+        }
+        return outcome(sessionId, reply, expected.orElse(-1));
+    }
+
+    private long replayedVersion(String sessionId, Idempotency idem) {
+        return Long.parseLong(SessionStoreUnavailableException.guard(() -> recorded(sessionId, idem)));
+    }
+
+    /** Runs session-patch.lua. @return its reply: {version}, {@link #REPLAYED} or {errorCode, detail} */
+    private long[] patchReply(String sessionId, String owner, OptionalLong expected, SessionEvent event,
+            List<String> ops, Instant at, Idempotency idem) {
         List<String> args = new ArrayList<>(ops.size() + 7);
         args.add(Long.toString(expected.orElse(-1)));
         args.add(Long.toString(config.ttl().toMillis()));
@@ -503,11 +575,7 @@ public class RedisSessionStore implements SessionStore {
         args.add(owner == null ? "" : owner);
         args.addAll(ops);
         idempotencyArgs(args, idem, "");
-        long[] reply = SessionStoreUnavailableException.guard(() -> PATCH.run(redis, SessionKeys.all(sessionId), args));
-        if (reply[0] == REPLAYED) {
-            return Long.parseLong(SessionStoreUnavailableException.guard(() -> recorded(sessionId, idem)));
-        }
-        return outcome(sessionId, reply, expected.orElse(-1));
+        return SessionStoreUnavailableException.guard(() -> PATCH.run(redis, SessionKeys.all(sessionId), args));
     }
 
     /** The script's last three arguments: the key, the request's fingerprint and the result to record. */
@@ -528,6 +596,8 @@ public class RedisSessionStore implements SessionStore {
         args.add(Long.toString(expected.orElse(-1)));
         args.add(Long.toString(config.ttl().toMillis()));
         args.add(fields.write(event));
+        args.add(Integer.toString(config.checkpointEvery()));
+        args.add(Integer.toString(config.historyRetention()));
         fields.fields(state).forEach((field, value) -> {
             args.add(field);
             args.add(value);

@@ -39,16 +39,39 @@ public class SessionHistory {
     }
 
     public SessionState at(String sessionId, long version) {
+        return at(sessionId, version, -1);
+    }
+
+    /** The state at {@code version} with its newest {@code latestPlans} plan versions (negative: all). */
+    public SessionState at(String sessionId, long version, int latestPlans) {
         try {
-            return store.at(sessionId, version);
+            return store.at(sessionId, version, latestPlans);
         } catch (SessionNotFoundException e) {
             SessionArchive.Archived archived = archived(sessionId);
             long last = archived.finalState().version();
             if (version > last) {
                 throw new VersionNotFoundException(sessionId, version, last);
             }
-            return SessionReplay.replay(null, archived.events().stream().filter(ev -> ev.version() <= version).toList());
+            return replayArchived(sessionId, archived, version).newestPlans(latestPlans);
         }
+    }
+
+    /**
+     * Rebuilds an archived version from the newest full-state event (creation, fork, rollback) at or
+     * below it. The archive holds the live log's retention window, so older versions are gone.
+     */
+    private static SessionState replayArchived(String sessionId, SessionArchive.Archived archived, long version) {
+        List<SessionEvent> upTo = archived.events().stream().filter(ev -> ev.version() <= version).toList();
+        int start = upTo.size() - 1;
+        while (start >= 0 && upTo.get(start).state() == null) {
+            start--;
+        }
+        if (start < 0) {
+            long oldest = archived.events().stream().filter(ev -> ev.state() != null).mapToLong(SessionEvent::version)
+                    .min().orElse(archived.finalState().version());
+            throw new VersionGoneException(sessionId, version, oldest);
+        }
+        return SessionReplay.replay(null, upTo.subList(start, upTo.size()));
     }
 
     /** The final state of an ended, archived session, read once from the archive. */

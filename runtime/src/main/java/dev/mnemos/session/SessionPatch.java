@@ -75,6 +75,12 @@ public record SessionPatch(
                 observations);
     }
 
+    /** The same patch without its plan evaluation. */
+    SessionPatch withoutEvaluation() {
+        return new SessionPatch(goal, context, summary, addConstraints, removeConstraints, putCollected,
+                removeCollected, stepPointer, addPlan, null, addOpenQuestions, answerOpenQuestions, addObservations);
+    }
+
     /**
      * The state after this patch, written at {@code version} and time {@code at}. This is the
      * reference semantics: the Redis store applies the same changes server-side, and replaying the

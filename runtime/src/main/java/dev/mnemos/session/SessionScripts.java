@@ -12,8 +12,9 @@ import java.util.List;
 
 /**
  * A Lua script run by its SHA in one round trip; reloaded when Redis lost it (restart, SCRIPT FLUSH).
+ * Every session script is prefixed with {@code session-common.lua}, the helpers they share.
  */
-final class SessionScripts {
+public final class SessionScripts {
 
     private final String source;
     private volatile String sha;
@@ -23,11 +24,20 @@ final class SessionScripts {
     }
 
     static SessionScripts load(String resource) {
+        return new SessionScripts(text("session-common.lua") + text(resource));
+    }
+
+    /** A script of its own (no shared helpers), for other stores of a session's keys. */
+    public static SessionScripts of(String source) {
+        return new SessionScripts(source);
+    }
+
+    private static String text(String resource) {
         try (InputStream in = SessionScripts.class.getResourceAsStream("/lua/" + resource)) {
             if (in == null) {
                 throw new IllegalStateException("missing script /lua/" + resource);
             }
-            return new SessionScripts(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -48,7 +58,8 @@ final class SessionScripts {
         return map;
     }
 
-    private Response execute(RedisDataSource redis, List<String> keys, List<String> args) {
+    /** Runs the script; the reply as Redis sent it. */
+    public Response execute(RedisDataSource redis, List<String> keys, List<String> args) {
         List<String> call = new ArrayList<>(keys.size() + args.size() + 2);
         call.add(null);
         call.add(Integer.toString(keys.size()));

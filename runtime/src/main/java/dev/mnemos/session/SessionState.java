@@ -40,6 +40,16 @@ public record SessionState(
         collected = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(collected));
     }
 
+    /** The same state with only its newest {@code count} plan versions; all of them when {@code count} is negative. */
+    public SessionState newestPlans(int count) {
+        if (count < 0 || plans.size() <= count) {
+            return this;
+        }
+        return new SessionState(sessionId, userId, version, createdAt, updatedAt, status, goal, context, constraints,
+                openQuestions, collected, stepPointer, plans.subList(plans.size() - count, plans.size()), observations,
+                summary, forkedFrom);
+    }
+
     /** The newest plan version, or null when no plan exists yet. */
     public PlanVersion latestPlan() {
         return plans.isEmpty() ? null : plans.get(plans.size() - 1);

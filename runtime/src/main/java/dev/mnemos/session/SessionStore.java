@@ -39,6 +39,17 @@ public interface SessionStore {
     SessionState recent(String sessionId, int latestPlans);
 
     /**
+     * The current state's plan versions from version {@code from} on, at most {@code limit}, oldest
+     * first. @throws SessionNotFoundException when there is no live session of that id
+     */
+    default PlanPage plans(String sessionId, int from, int limit) {
+        List<PlanVersion> all = get(sessionId).plans();
+        List<PlanVersion> page = all.stream().filter(p -> p.version() >= from).limit(limit).toList();
+        int last = page.isEmpty() ? 0 : page.get(page.size() - 1).version();
+        return new PlanPage(page, all.size(), last < all.size() && !page.isEmpty() ? last + 1 : null);
+    }
+
+    /**
      * Applies one step. With {@code expectedVersion} it is a compare-and-set; without, the patch is
      * applied atomically to whatever is current.
      *
@@ -59,8 +70,26 @@ public interface SessionStore {
     long write(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion, String note,
             String actor);
 
+    /**
+     * As {@link #write(String, String, SessionPatch, OptionalLong, String, String)}, answering what was
+     * stored, so a caller holding the state it wrote on can rebuild the new state without a read.
+     * This default reports no time: {@link AppliedPatch#applyTo} then rebuilds nothing.
+     */
+    default AppliedPatch apply(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion,
+            String note, String actor) {
+        return new AppliedPatch(write(sessionId, owner, patch, expectedVersion, note, actor), patch, null);
+    }
+
     /** The state as it was at {@code version}. @throws VersionGoneException beyond the retention window */
     SessionState at(String sessionId, long version);
+
+    /**
+     * As {@link #at(String, long)} with only the newest {@code latestPlans} plan versions (negative:
+     * all); its cost does not grow with the number of plans.
+     */
+    default SessionState at(String sessionId, long version, int latestPlans) {
+        return at(sessionId, version).newestPlans(latestPlans);
+    }
 
     /** Replay-log entries with {@code version >= fromVersion}, oldest first, at most {@code limit}. */
     List<SessionEvent> events(String sessionId, long fromVersion, int limit);
@@ -105,6 +134,19 @@ public interface SessionStore {
     default long write(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion, String note,
             String actor, Idempotency idem) {
         return write(sessionId, owner, patch, expectedVersion, note, actor);
+    }
+
+    /**
+     * The idempotent {@link #apply(String, String, SessionPatch, OptionalLong, String, String)}. A
+     * repeat of a recorded key answers the first write's version with no time: the patch it holds is
+     * not the one stored (its generated ids differ), so nothing is rebuilt from it.
+     */
+    default AppliedPatch apply(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion,
+            String note, String actor, Idempotency idem) {
+        if (idem == null) {
+            return apply(sessionId, owner, patch, expectedVersion, note, actor);
+        }
+        return new AppliedPatch(write(sessionId, owner, patch, expectedVersion, note, actor, idem), patch, null);
     }
 
     default SessionState rollback(String sessionId, long toVersion, OptionalLong expectedVersion, String actor,

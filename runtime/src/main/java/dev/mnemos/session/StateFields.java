@@ -67,8 +67,6 @@ final class StateFields {
         List<Ordered<String>> questions = new ArrayList<>();
         List<Ordered<Observation>> observations = new ArrayList<>();
         Map<String, String> collected = new TreeMap<>();
-        Map<Integer, PlanBody> plans = new TreeMap<>();
-        Map<Integer, PlanScore> scores = new TreeMap<>();
         f.forEach((field, value) -> {
             if (field.startsWith("c:"))
                 constraints.add(ordered(value, Constraint.class));
@@ -78,22 +76,32 @@ final class StateFields {
                 observations.add(ordered(value, Observation.class));
             else if (field.startsWith("k:"))
                 collected.put(field.substring(2), value);
-            else if (field.startsWith("p:"))
-                plans.put(Integer.parseInt(field.substring(2)), read(value, PlanBody.class));
-            else if (field.startsWith("e:"))
-                scores.put(Integer.parseInt(field.substring(2)), read(value, PlanScore.class));
         });
-        List<PlanVersion> planList = new ArrayList<>();
-        plans.forEach((n, body) -> {
-            PlanScore score = scores.getOrDefault(n, new PlanScore(null, null));
-            planList.add(new PlanVersion(n, body.content(), score.score(), score.feedback(), body.createdAt()));
-        });
+        List<PlanVersion> planList = plans(f);
         return new SessionState(f.get("sessionId"), f.get("userId"), Long.parseLong(f.get("version")),
                 millis(f.get("createdAt")), millis(f.get("updatedAt")), SessionState.Status.valueOf(f.get("status")),
                 f.get("goal"), f.get("context"), sorted(constraints), sorted(questions), collected,
                 f.containsKey("step") ? read(f.get("step"), StepPointer.class) : null, planList,
                 sorted(observations), f.get("summary"),
                 f.containsKey("forkedFrom") ? read(f.get("forkedFrom"), ForkOrigin.class) : null);
+    }
+
+    /** The plan versions among a hash's fields ({@code p:<n>} bodies, {@code e:<n>} evaluations), oldest first. */
+    List<PlanVersion> plans(Map<String, String> f) {
+        Map<Integer, PlanBody> plans = new TreeMap<>();
+        Map<Integer, PlanScore> scores = new TreeMap<>();
+        f.forEach((field, value) -> {
+            if (field.startsWith("p:"))
+                plans.put(Integer.parseInt(field.substring(2)), read(value, PlanBody.class));
+            else if (field.startsWith("e:"))
+                scores.put(Integer.parseInt(field.substring(2)), read(value, PlanScore.class));
+        });
+        List<PlanVersion> planList = new ArrayList<>(plans.size());
+        plans.forEach((n, body) -> {
+            PlanScore score = scores.getOrDefault(n, new PlanScore(null, null));
+            planList.add(new PlanVersion(n, body.content(), score.score(), score.feedback(), body.createdAt()));
+        });
+        return planList;
     }
 
     String write(Object value) {

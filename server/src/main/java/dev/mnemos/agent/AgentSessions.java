@@ -23,15 +23,15 @@ public class AgentSessions {
     }
 
     /**
-     * The id of a new session when {@code sessionId} is null, else {@code sessionId} once it is known to be live and the
-     * user's.
+     * A new session when {@code sessionId} is null, else the current state of {@code sessionId} once it is known to be
+     * live and the user's: the one full read of a turn, before its first step.
      *
      * @throws SessionNotFoundException when it does not exist or belongs to another user
      * @throws SessionEndedException when it has ended (live with status ENDED, or already archived)
      */
-    public String open(String userId, String sessionId) {
+    public SessionState open(String userId, String sessionId) {
         if (sessionId == null) {
-            return store.create(userId, SessionPatch.builder().build(), config.actor()).sessionId();
+            return store.create(userId, SessionPatch.builder().build(), config.actor());
         }
         SessionState state;
         try {
@@ -45,7 +45,7 @@ public class AgentSessions {
         if (state.status() == SessionState.Status.ENDED) {
             throw new SessionEndedException(sessionId);
         }
-        return sessionId;
+        return state;
     }
 
     public SessionState get(String sessionId) {

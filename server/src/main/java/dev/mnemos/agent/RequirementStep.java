@@ -1,7 +1,6 @@
 package dev.mnemos.agent;
 
 import dev.mnemos.session.SessionState;
-import dev.mnemos.session.SessionStore;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
@@ -13,11 +12,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 public class RequirementStep {
 
     private final RequirementAnalyst analyst;
-    private final SessionStore store;
+    private final AfterStep afterStep;
 
-    public RequirementStep(RequirementAnalyst analyst, SessionStore store) {
+    public RequirementStep(RequirementAnalyst analyst, AfterStep afterStep) {
         this.analyst = analyst;
-        this.store = store;
+        this.afterStep = afterStep;
     }
 
     /** The session after the step, and what the analyst found. */
@@ -27,6 +26,6 @@ public class RequirementStep {
     public Result run(Turn turn) {
         SessionState s = turn.state();
         Requirements req = analyst.analyze(s.sessionId(), Briefs.analysis(s, turn.message(), turn.language()));
-        return new Result(store.get(s.sessionId()), req);
+        return new Result(afterStep.of(s), req);
     }
 }

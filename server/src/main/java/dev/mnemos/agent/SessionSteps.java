@@ -24,8 +24,8 @@ public class SessionSteps {
 
     /** Writes {@code patch} on top of {@code read} and returns the state it produced. */
     public SessionState write(SessionState read, SessionPatch patch, String note) {
-        store.write(read.sessionId(), patch, OptionalLong.of(read.version()), note, config.actor());
-        return store.get(read.sessionId());
+        return store.apply(read.sessionId(), null, patch, OptionalLong.of(read.version()), note, config.actor())
+                .applyTo(read).orElseGet(() -> store.get(read.sessionId()));
     }
 
     public SessionState rollback(SessionState read, long toVersion) {

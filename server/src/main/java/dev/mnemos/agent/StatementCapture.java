@@ -30,15 +30,21 @@ public class StatementCapture {
         this.config = config;
     }
 
-    /** Appends the standing clauses of {@code message} to the session's observations (one write, or none). */
-    public void capture(String sessionId, String message) {
+    /**
+     * Appends the standing clauses of {@code message} to the session's observations (one write, or none).
+     *
+     * @return whether it wrote
+     */
+    public boolean capture(String sessionId, String message) {
         List<Observation> standing = statements.clauses(message).stream()
                 .filter(c -> statements.read(c).scope() == Scope.STABLE).map(StatementCapture::observation).toList();
         if (!standing.isEmpty()) {
             SessionPatch.Builder patch = SessionPatch.builder();
             standing.forEach(patch::addObservation);
             store.write(sessionId, patch.build(), OptionalLong.empty(), "standing statements", config.actor());
+            return true;
         }
+        return false;
     }
 
     private static Observation observation(String clause) {

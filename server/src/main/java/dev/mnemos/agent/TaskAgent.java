@@ -22,11 +22,13 @@ public class TaskAgent {
     private final Conversation conversation;
     private final TurnLanguage languages;
     private final StatementCapture capture;
+    private final AfterStep afterStep;
     private final Map<Intent, IntentHandler> handlers = new EnumMap<>(Intent.class);
 
     public TaskAgent(AgentSessions sessions, IntentRouter router, Conversation conversation, TurnLanguage languages,
-            StatementCapture capture, Instance<IntentHandler> all) {
+            StatementCapture capture, AfterStep afterStep, Instance<IntentHandler> all) {
         this.capture = capture;
+        this.afterStep = afterStep;
         this.sessions = sessions;
         this.router = router;
         this.conversation = conversation;
@@ -41,10 +43,12 @@ public class TaskAgent {
      * @throws SessionEndedException when the session has ended
      */
     public AgentTurn chat(String userId, String sessionId, String message) {
-        String id = sessions.open(userId, sessionId);
+        SessionState opened = sessions.open(userId, sessionId);
+        String id = opened.sessionId();
         Routing routing = router.route(id, String.join("\n", conversation.recent(id)), message);
-        capture.capture(id, message);
-        SessionState state = sessions.get(id);
+        // a captured standing statement is a write of its own: then the session is read again, else the turn
+        // goes on from the state the routing step wrote
+        SessionState state = capture.capture(id, message) ? sessions.get(id) : afterStep.of(opened);
         Turn turn = new Turn(userId, state, message, routing, languages.of(state, message));
         TurnOutcome outcome = handlers.get(routing.intent()).handle(turn);
         if (routing.intent() != Intent.END_TASK) {

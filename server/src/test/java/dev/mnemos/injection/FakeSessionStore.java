@@ -1,5 +1,6 @@
 package dev.mnemos.injection;
 
+import dev.mnemos.session.AppliedPatch;
 import dev.mnemos.session.SessionEvent;
 import dev.mnemos.session.SessionNotFoundException;
 import dev.mnemos.session.SessionPatch;
@@ -62,8 +63,14 @@ final class FakeSessionStore implements SessionStore {
     }
 
     @Override
-    public synchronized long write(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion,
-            String note, String actor) {
+    public long write(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion, String note,
+            String actor) {
+        return apply(sessionId, owner, patch, expectedVersion, note, actor).version();
+    }
+
+    @Override
+    public synchronized AppliedPatch apply(String sessionId, String owner, SessionPatch patch,
+            OptionalLong expectedVersion, String note, String actor) {
         beforeWrite.run();
         SessionState current = get(sessionId);
         if (owner != null && !owner.equals(current.userId())) {
@@ -73,23 +80,31 @@ final class FakeSessionStore implements SessionStore {
             throw new StaleVersionException(sessionId, expectedVersion.getAsLong(), current.version());
         }
         written.add(patch);
-        SessionState next = patch.withIds(() -> "id" + written.size()).applyTo(current, current.version() + 1, Instant.now());
+        SessionPatch withIds = patch.withIds(() -> "id" + written.size());
+        Instant at = Instant.now();
+        SessionState next = withIds.applyTo(current, current.version() + 1, at);
         states.put(sessionId, next);
-        return next.version();
+        return new AppliedPatch(next.version(), withIds, at);
     }
 
     @Override
-    public synchronized long write(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion,
-            String note, String actor, dev.mnemos.session.Idempotency idem) {
+    public long write(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion, String note,
+            String actor, dev.mnemos.session.Idempotency idem) {
+        return apply(sessionId, owner, patch, expectedVersion, note, actor, idem).version();
+    }
+
+    @Override
+    public synchronized AppliedPatch apply(String sessionId, String owner, SessionPatch patch,
+            OptionalLong expectedVersion, String note, String actor, dev.mnemos.session.Idempotency idem) {
         if (idem != null && keys.containsKey(idem.key())) {
-            return keys.get(idem.key());
+            return new AppliedPatch(keys.get(idem.key()), patch, null);
         }
-        long version = write(sessionId, owner, patch, expectedVersion, note, actor);
+        AppliedPatch applied = apply(sessionId, owner, patch, expectedVersion, note, actor);
         if (idem != null) {
-            keys.put(idem.key(), version);
+            keys.put(idem.key(), applied.version());
         }
         afterWrite.run();
-        return version;
+        return applied;
     }
 
     @Override

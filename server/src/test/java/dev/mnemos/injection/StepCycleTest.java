@@ -24,6 +24,7 @@ class StepCycleTest {
 
     private final FakeSessionStore store = new FakeSessionStore();
     private final MemoryContext memory = new MemoryContext();
+    private final StepResults results = new StepResults();
     private final List<StepTrace> traces = new ArrayList<>();
     private final AtomicInteger modelCalls = new AtomicInteger();
     private Optional<String> actingUser = Optional.empty();
@@ -58,7 +59,7 @@ class StepCycleTest {
                         TokenCounter.estimate()),
                 new StepWriteBack(store, config, acting, memory, new RollingSummary(config, false, (a, b, c) -> "unused")),
                 traceStore, memory,
-                new InjectionMetrics(new SimpleMeterRegistry()), dev.mnemos.tracing.MnemosSpans.noop());
+                new InjectionMetrics(new SimpleMeterRegistry()), dev.mnemos.tracing.MnemosSpans.noop(), results);
     }
 
     private Object step() throws Exception {
@@ -66,6 +67,17 @@ class StepCycleTest {
             modelCalls.incrementAndGet();
             return "answer";
         });
+    }
+
+    @Test
+    void theStateAfterAStepIsRebuiltFromWhatItWroteWithoutARead() throws Exception {
+        SessionState before = store.get("s-1");
+        step();
+        SessionState written = store.get("s-1");
+        assertThat(written.version()).isEqualTo(before.version() + 1);
+        assertThat(results.after(before)).contains(written);
+        assertThat(results.after("s-1")).contains(written);
+        assertThat(results.after(written)).as("not the version the step wrote on").isEmpty();
     }
 
     @Test

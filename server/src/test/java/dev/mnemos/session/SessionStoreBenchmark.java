@@ -1,84 +1,178 @@
 package dev.mnemos.session;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mnemos.injection.Percentiles;
+import dev.mnemos.server.api.Tokens;
+import io.agroal.api.AgroalDataSource;
 import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.OptionalLong;
 
 /**
- * The session store benchmark (issue 2): step write and state read latency at one client, and how
- * the write cost behaves as sessions grow, next to the raw Redis round trip measured in the same
- * run. Prints figures, asserts none. Run with {@code mvn -Pbench test}; sizes with
- * {@code -Dbench.sessions=10 -Dbench.steps=1000}. Also written to {@code target/bench/session.txt}.
+ * The session store benchmark (issues 2 and 13): every per-step figure of the session store, in
+ * process and over HTTP (the test server, one keep-alive client), next to the raw Redis and
+ * Postgres round trips of the same run as the floor. The workload of a session: 1,000 steps, each
+ * puts a collected key and moves the step pointer, every 10th appends a ~1.1 KB plan, every 25th
+ * adds a constraint. Retention is 1,000 versions so that version 10 of 1,000 can be read, as in the
+ * issue's comparison. Prints figures, asserts none. Run with {@code mvn -Pbench test}; sizes with
+ * {@code -Dbench.sessions=5 -Dbench.steps=1000}. Also written to {@code target/bench/session.txt}.
  */
 @QuarkusTest
+@TestProfile(SessionStoreBenchmark.LongRetention.class)
 class SessionStoreBenchmark {
+
+    public static class LongRetention implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("quarkus.mnemos.session.history-retention", "1000");
+        }
+    }
+
+    private static final int READS = 200;
 
     @Inject
     SessionStore store;
     @Inject
     RedisDataSource redis;
+    @Inject
+    AgroalDataSource postgres;
+    @Inject
+    ObjectMapper json;
+    @Inject
+    SessionConfig config;
+    @TestHTTPResource("/")
+    URL base;
 
     private final StringBuilder report = new StringBuilder();
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     @Test
     void run() throws Exception {
-        int sessions = Integer.getInteger("bench.sessions", 10);
+        int sessions = Integer.getInteger("bench.sessions", 5);
         int steps = Integer.getInteger("bench.steps", 1000);
-        line("Mnemos session store benchmark  (cores: %d, load average at start: %.2f)",
+        line("Mnemos session store benchmark  (cores: %d, load average at start: %.2f; retention %d, checkpoint every %d)",
                 Runtime.getRuntime().availableProcessors(),
-                java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+                config.historyRetention(), config.checkpointEvery());
         warmUp();
-        Percentiles raw = Percentiles.of(rawGets(20_000));
+        Percentiles rawRedis = Percentiles.of(rawRedisGets(20_000));
+        Percentiles rawPostgres = Percentiles.of(rawPostgresSelects(5_000));
+        line("floor: raw Redis GET       : %s", rawRedis);
+        line("floor: raw Postgres SELECT1: %s", rawPostgres);
+        line("");
+
         long[][] writes = new long[sessions][steps];
-        long[] reads = new long[sessions * 50];
-        long[] recentReads = new long[sessions * 50];
+        String last = null;
         for (int s = 0; s < sessions; s++) {
-            String id = store.create("bench-" + SessionIds.newId(), SessionPatch.builder().goal("benchmark")
-                    .addConstraint(new Constraint(null, "budget 5000 this time", Scope.TASK, "user")).build(), "bench")
-                    .sessionId();
+            String id = newSession();
             for (int i = 0; i < steps; i++) {
                 SessionPatch patch = step(i);
                 long t0 = System.nanoTime();
                 store.write(id, patch, OptionalLong.of(i + 1), null, "bench");
                 writes[s][i] = System.nanoTime() - t0;
             }
-            for (int r = 0; r < 50; r++) {
-                long t0 = System.nanoTime();
-                store.get(id);
-                reads[s * 50 + r] = System.nanoTime() - t0;
-                t0 = System.nanoTime();
-                store.recent(id, 3);
-                recentReads[s * 50 + r] = System.nanoTime() - t0;
+            if (last != null) {
+                store.delete(last);
             }
-            store.delete(id);
+            last = id;
         }
         Percentiles write = Percentiles.of(Arrays.stream(writes).flatMapToLong(Arrays::stream).toArray());
         Percentiles early = Percentiles.of(column(writes, 0, 20));
         Percentiles late = Percentiles.of(column(writes, steps - 20, steps));
-        line("%d sessions x %d steps, 1 client; each step puts a collected entry and moves the step pointer,", sessions, steps);
-        line("every 10th step appends a plan version (50 lines), every 25th adds a constraint");
-        line("raw Redis GET round trip   : %s", raw);
-        line("step write (CAS, Lua)      : %s  -> %.1fx / %.1fx raw (target p50 <= 1 ms)", write,
-                write.p50() / raw.p50(), write.p99() / raw.p99());
-        line("state read, whole (get)    : %s  (at step %d: %d plan versions)", Percentiles.of(reads), steps, steps / 10);
-        line("state read, recent(3 plans): %s  -> %.1fx raw", Percentiles.of(recentReads),
-                Percentiles.of(recentReads).p50() / raw.p50());
-        line("flat cost: write p50 at steps 1-20 %.3f ms, at steps %d-%d %.3f ms -> %.2fx (target <= 1.2x)",
-                early.p50(), steps - 19, steps, late.p50(), late.p50() / early.p50());
+        Percentiles checkpoints = Percentiles.of(column(writes, config.checkpointEvery() - 2, steps, config.checkpointEvery()));
+        line("== in process, 1 client: %d sessions x %d steps", sessions, steps);
+        line("step write (CAS, Lua)          : %s  -> %.1fx raw Redis p50", write, write.p50() / rawRedis.p50());
+        line("  writes that take a checkpoint: %s", checkpoints);
+        line("  flat: p50 at steps 1-20 %.3f ms, at steps %d-%d %.3f ms -> late/early %.2fx", early.p50(), steps - 19, steps,
+                late.p50(), late.p50() / early.p50());
+        String id = last;
+        SessionState full = store.get(id);
+        line("read current at step %d (%d plans), whole      : %s", steps, full.plans().size(), timed(() -> store.get(id)));
+        line("read current, default view (newest %d plans)  : %s", 10, timed(() -> store.recent(id, 10)));
+        line("read version 10 of %d                       : %s", full.version(), timed(() -> store.at(id, 10, 10)));
+        line("read version %d of %d (%d plans then)      : %s", full.version() - 10, full.version(),
+                store.at(id, full.version() - 10).plans().size(), timed(() -> store.at(id, full.version() - 10, 10)));
+        line("fork from version 10                           : %s", timed(() -> {
+            String fork = store.fork(id, 10, "bench").sessionId();
+            store.delete(fork);
+        }));
+        line("  (fork includes deleting the fork again: one more round trip)");
+        SessionState first = store.at(id, config.checkpointEvery());
+        SessionState last1000 = store.at(id, steps);
+        line("checkpoint size at v%d (%d plans, %d constraints): %d B; at v%d (%d plans, %d constraints): %d B",
+                config.checkpointEvery(), first.plans().size(), first.constraints().size(),
+                checkpointBytes(id, config.checkpointEvery()), steps, last1000.plans().size(), last1000.constraints().size(),
+                checkpointBytes(id, steps));
+        line("  (plans are referenced, not copied: the growth is the constraints the workload adds, ~130 B each)");
+        line("bytes per session after the workload: %.3f MB (%s)", sessionBytes(id) / 1e6, keyBytes(id));
+        line("");
+        http(id, steps, rawRedis);
+        store.delete(id);
         Path out = Path.of("target/bench/session.txt");
         Files.createDirectories(out.getParent());
         Files.writeString(out, report);
         System.out.println("\n" + report);
     }
 
-    private static SessionPatch step(int i) {
+    private void http(String id, int steps, Percentiles raw) throws Exception {
+        String user = store.owner(id);
+        String token = Tokens.user(user);
+        String sessionPath = "v1/sessions/" + id;
+        for (int i = 0; i < 500; i++) {
+            get(token, sessionPath);
+            get(token, "q/health/live");
+        }
+        line("== over HTTP (test server, 1 keep-alive client, JWT per request)");
+        line("health probe (/q/health/live)                  : %s", timedHttp(() -> get(token, "q/health/live")));
+        line("read current at step %d, default view         : %s", steps, timedHttp(() -> get(token, sessionPath)));
+        line("read current, ?plans=all                       : %s", timedHttp(() -> get(token, sessionPath + "?plans=all")));
+        line("read version 10 of %d                       : %s", steps + 1,
+                timedHttp(() -> get(token, sessionPath + "/versions/10")));
+        line("fork from version 10                           : %s",
+                timedHttp(() -> post(token, sessionPath + "/fork", "{\"fromVersion\":10}", 201)));
+        String writer = newSession(user);
+        long[] writes = new long[steps];
+        for (int i = 0; i < steps; i++) {
+            String body = json.writeValueAsString(Map.of("patch", step(i)));
+            long t0 = System.nanoTime();
+            post(token, "v1/sessions/" + writer + "/steps", body, 200);
+            writes[i] = System.nanoTime() - t0;
+        }
+        Percentiles write = Percentiles.of(writes);
+        line("step write, 1 client, %d steps                : %s  -> %.1fx raw Redis p50", steps, write,
+                write.p50() / raw.p50());
+        store.delete(writer);
+    }
+
+    private String newSession() {
+        return newSession("bench-" + SessionIds.newId());
+    }
+
+    private String newSession(String user) {
+        return store.create(user, SessionPatch.builder().goal("benchmark")
+                .addConstraint(new Constraint(null, "budget 5000 this time", Scope.TASK, "user")).build(), "bench")
+                .sessionId();
+    }
+
+    static SessionPatch step(int i) {
         SessionPatch.Builder patch = SessionPatch.builder().putCollected("k" + (i % 50), "value " + i).stepPointer(i, "step");
         if (i % 10 == 0) {
             patch.addPlan(("plan line for step " + i + "\n").repeat(50), null, null);
@@ -89,17 +183,89 @@ class SessionStoreBenchmark {
         return patch.build();
     }
 
-    private void warmUp() {
-        String id = store.create("bench-" + SessionIds.newId(), null, "bench").sessionId();
+    private void warmUp() throws Exception {
+        String id = newSession();
         for (int i = 0; i < 2_000; i++) {
             store.write(id, step(i), OptionalLong.empty(), null, "bench");
-            store.recent(id, 3);
+            store.recent(id, 10);
+            if (i % 10 == 0) {
+                store.at(id, Math.max(1, i - 30), 10);
+            }
         }
         store.delete(id);
     }
 
-    private long[] rawGets(int n) {
-        String key = "mnemos:bench:raw";
+    private Percentiles timed(Runnable call) {
+        long[] nanos = new long[READS];
+        for (int i = 0; i < READS; i++) {
+            long t0 = System.nanoTime();
+            call.run();
+            nanos[i] = System.nanoTime() - t0;
+        }
+        return Percentiles.of(nanos);
+    }
+
+    private interface HttpCall {
+        void run() throws Exception;
+    }
+
+    private Percentiles timedHttp(HttpCall call) throws Exception {
+        long[] nanos = new long[READS];
+        for (int i = 0; i < READS; i++) {
+            long t0 = System.nanoTime();
+            call.run();
+            nanos[i] = System.nanoTime() - t0;
+        }
+        return Percentiles.of(nanos);
+    }
+
+    private void get(String token, String path) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + path))
+                .header("Authorization", "Bearer " + token).GET().build(), HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) {
+            throw new IllegalStateException(path + " answered " + r.statusCode() + ": " + r.body());
+        }
+    }
+
+    private void post(String token, String path, String body, int expected) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + path))
+                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != expected) {
+            throw new IllegalStateException(path + " answered " + r.statusCode() + ": " + r.body());
+        }
+        if (expected == 201) {
+            store.delete(json.readTree(r.body()).get("sessionId").asText());
+        }
+    }
+
+    private long checkpointBytes(String id, long version) {
+        return redis.hash(String.class).hstrlen(SessionKeys.snapshots(id), Long.toString(version));
+    }
+
+    private long sessionBytes(String id) {
+        return SessionKeys.all(id).stream().mapToLong(this::memoryUsage).sum();
+    }
+
+    private String keyBytes(String id) {
+        StringBuilder keys = new StringBuilder();
+        for (String key : SessionKeys.all(id)) {
+            long bytes = memoryUsage(key);
+            if (bytes > 0) {
+                keys.append(keys.isEmpty() ? "" : ", ").append(key.substring(key.lastIndexOf(':') + 1)).append(' ')
+                        .append(bytes / 1000).append(" KB");
+            }
+        }
+        return keys.toString();
+    }
+
+    private long memoryUsage(String key) {
+        var reply = redis.execute("MEMORY", "USAGE", key, "SAMPLES", "0");
+        return reply == null ? 0 : reply.toLong();
+    }
+
+    private long[] rawRedisGets(int n) {
+        String key = "mnemos:bench:raw:" + SessionIds.newId();
         redis.value(String.class).set(key, "x");
         long[] nanos = new long[n];
         for (int i = 0; i < n; i++) {
@@ -111,8 +277,29 @@ class SessionStoreBenchmark {
         return nanos;
     }
 
+    private long[] rawPostgresSelects(int n) throws Exception {
+        long[] nanos = new long[n];
+        try (Connection c = postgres.getConnection(); PreparedStatement select = c.prepareStatement("SELECT 1")) {
+            for (int i = 0; i < n; i++) {
+                long t0 = System.nanoTime();
+                try (ResultSet r = select.executeQuery()) {
+                    r.next();
+                }
+                nanos[i] = System.nanoTime() - t0;
+            }
+        }
+        return nanos;
+    }
+
     private static long[] column(long[][] samples, int from, int to) {
         return Arrays.stream(samples).flatMapToLong(row -> Arrays.stream(row, from, to)).toArray();
+    }
+
+    private static long[] column(long[][] samples, int from, int to, int every) {
+        return Arrays.stream(samples)
+                .flatMapToLong(
+                        row -> java.util.stream.IntStream.iterate(from, i -> i < to, i -> i + every).mapToLong(i -> row[i]))
+                .toArray();
     }
 
     private void line(String format, Object... args) {

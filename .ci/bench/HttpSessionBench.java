@@ -1,0 +1,143 @@
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Arrays;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One client against a running Mnemos (dev profile, for /dev/token; started with a history retention
+ * of at least 1,000 versions): the issue-13 workload of 1,000 steps in one session (a collected key
+ * and the step pointer every step, a ~1.1 KB plan every 10th, a constraint every 25th), then reads
+ * of the current state (100 plans), of version 10 and forks from it, next to a health probe.
+ * Prints p50/p99 per figure and the session's bytes in Redis (redis-cli MEMORY USAGE).
+ * Usage: java HttpSessionBench.java [url] [steps]
+ */
+public class HttpSessionBench {
+
+    static final int READS = 300;
+    static HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    static String url;
+    static String token;
+
+    public static void main(String[] args) throws Exception {
+        url = args.length > 0 ? args[0] : "http://localhost:8089";
+        int steps = args.length > 1 ? Integer.parseInt(args[1]) : 1000;
+        token = send("GET", "/dev/token?user=bench-" + System.nanoTime(), null, 200);
+        for (int i = 0; i < 300; i++) {
+            send("GET", "/q/health/live", null, 200);
+        }
+        String warm = id(send("POST", "/v1/sessions", "{\"goal\":\"bench\"}", 201));
+        for (int i = 0; i < 500; i++) {
+            send("POST", "/v1/sessions/" + warm + "/steps", step(i), 200);
+            send("GET", "/v1/sessions/" + warm, null, 200);
+        }
+        send("DELETE", "/v1/sessions/" + warm, null, 204);
+
+        String id = id(send("POST", "/v1/sessions", "{\"goal\":\"bench\"}", 201));
+        long[] writes = new long[steps];
+        for (int i = 0; i < steps; i++) {
+            String body = step(i);
+            long t0 = System.nanoTime();
+            send("POST", "/v1/sessions/" + id + "/steps", body, 200);
+            writes[i] = System.nanoTime() - t0;
+        }
+        String session = "/v1/sessions/" + id;
+        print("health probe (/q/health/live)", timed(() -> send("GET", "/q/health/live", null, 200)));
+        print("step write, 1 client, " + steps + " steps", writes);
+        print("  late/early: steps 1-20 vs last 20 p50", null);
+        System.out.printf("    %.2fx%n", p(Arrays.copyOfRange(writes, steps - 20, steps), 0.5)
+                / p(Arrays.copyOfRange(writes, 0, 20), 0.5));
+        print("read current at step " + steps + " (" + steps / 10 + " plans), default view", timed(() -> send("GET", session, null, 200)));
+        print("read current, ?plans=all", timed(() -> send("GET", session + "?plans=all", null, 200)));
+        print("read version 10 of " + (steps + 1), timed(() -> send("GET", session + "/versions/10", null, 200)));
+        print("read version " + (steps - 9) + " of " + (steps + 1), timed(() -> send("GET", session + "/versions/" + (steps - 9), null, 200)));
+        long[] forks = new long[READS];
+        for (int i = 0; i < READS; i++) {
+            long t0 = System.nanoTime();
+            String fork = id(send("POST", session + "/fork", "{\"fromVersion\":10}", 201));
+            forks[i] = System.nanoTime() - t0;
+            send("DELETE", "/v1/sessions/" + fork, null, 204);
+        }
+        print("fork from version 10", forks);
+        long bytes = 0;
+        StringBuilder keys = new StringBuilder();
+        for (String family : new String[] { "state", "snap", "events", "chat", "trace", "plans" }) {
+            String key = "mnemos:{s:" + id + "}:" + family;
+            Process p = new ProcessBuilder("redis-cli", "MEMORY", "USAGE", key, "SAMPLES", "0").start();
+            String out = new String(p.getInputStream().readAllBytes()).trim();
+            p.waitFor();
+            if (out.matches("\\d+")) {
+                bytes += Long.parseLong(out);
+                keys.append(' ').append(family).append(' ').append(Long.parseLong(out) / 1000).append(" KB");
+            }
+        }
+        System.out.printf("%-52s: %.3f MB (%s)%n", "bytes per session after the workload", bytes / 1e6, keys.toString().trim());
+        send("DELETE", session, null, 204);
+    }
+
+    static String step(int i) {
+        StringBuilder patch = new StringBuilder("{\"patch\":{\"putCollected\":{\"k" + (i % 50) + "\":\"value " + i
+                + "\"},\"stepPointer\":{\"index\":" + i + ",\"name\":\"step\"}");
+        if (i % 10 == 0) {
+            patch.append(",\"addPlan\":{\"content\":\"").append(("plan line for step " + i + "\\n").repeat(50)).append("\"}");
+        }
+        if (i % 25 == 0) {
+            patch.append(",\"addConstraints\":[{\"text\":\"constraint ").append(i).append("\",\"scope\":\"UNKNOWN\"}]");
+        }
+        return patch.append("}}").toString();
+    }
+
+    interface Call {
+        void run() throws Exception;
+    }
+
+    static long[] timed(Call call) throws Exception {
+        long[] nanos = new long[READS];
+        for (int i = 0; i < READS; i++) {
+            long t0 = System.nanoTime();
+            call.run();
+            nanos[i] = System.nanoTime() - t0;
+        }
+        return nanos;
+    }
+
+    static void print(String what, long[] nanos) {
+        if (nanos == null) {
+            System.out.println(what);
+            return;
+        }
+        System.out.printf("%-52s: p50 %.3f ms  p99 %.3f ms%n", what, p(nanos, 0.5), p(nanos, 0.99));
+    }
+
+    static double p(long[] nanos, double q) {
+        long[] sorted = nanos.clone();
+        Arrays.sort(sorted);
+        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(q * sorted.length) - 1)] / 1e6;
+    }
+
+    static String id(String body) {
+        Matcher m = Pattern.compile("\"sessionId\":\"([^\"]+)\"").matcher(body);
+        if (!m.find()) {
+            throw new IllegalStateException("no session id in " + body);
+        }
+        return m.group(1);
+    }
+
+    static String send(String method, String path, String body, int expected) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url + path));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        if (body != null) {
+            request.header("Content-Type", "application/json");
+        }
+        request.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        HttpResponse<String> r = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != expected) {
+            throw new IllegalStateException(method + " " + path + " answered " + r.statusCode() + ": " + r.body());
+        }
+        return r.body();
+    }
+}

@@ -1,0 +1,32 @@
+-- Reads what a past version is rebuilt from, in one round trip and without the current state:
+-- the nearest checkpoint at or below it (with the bodies of its plans) and the replay entries after it.
+-- KEYS: state, snap, events, plans. ARGV: version, checkpointEvery, retention, latestPlans (-1: all).
+-- Returns {0, current, {checkpoint fields …}, {replay entries …}} (no checkpoint below the first
+-- interval: empty fields, entries from version 1; the version itself is current: the state's fields,
+-- no entries) or {errorCode, detail}: -4 missing, -6 no such version (current), -7 gone (oldest).
+local state, snap, events, plans = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local current = redis.call('HGET', state, 'version')
+if not current then return {-4, 0} end
+current = tonumber(current)
+local version, every, retention, latest = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+if version < 1 or version > current then return {-6, current} end
+local oldest = math.max(1, current - retention + 1)
+if version < oldest then return {-7, oldest} end
+local base, entries = {}, {}
+if version == current then
+  base = redis.call('HGETALL', state)
+else
+  local cp = math.floor(version / every) * every
+  if cp >= 1 then
+    local packed = redis.call('HGET', snap, cp)
+    if not packed then return {-7, oldest} end
+    base = cmsgpack.unpack(packed)
+  end
+  entries = redis.call('XRANGE', events, (cp + 1) .. '-0', version .. '-0')
+end
+local seq, pmap = 0, ''
+for i = 1, #base, 2 do
+  if base[i] == 'planSeq' then seq = tonumber(base[i + 1]) elseif base[i] == 'pmap' then pmap = base[i + 1] end
+end
+plan_bodies(plans, pmap, latest < 0 and 1 or math.max(1, seq - latest + 1), seq, base)
+return {0, current, base, entries}

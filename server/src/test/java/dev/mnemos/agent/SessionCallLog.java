@@ -1,0 +1,80 @@
+package dev.mnemos.agent;
+
+import dev.mnemos.session.AppliedPatch;
+import dev.mnemos.session.Idempotency;
+import dev.mnemos.session.SessionPatch;
+import dev.mnemos.session.SessionState;
+import dev.mnemos.session.SessionStore;
+import jakarta.annotation.Priority;
+import jakarta.decorator.Decorator;
+import jakarta.decorator.Delegate;
+import jakarta.enterprise.inject.Any;
+import jakarta.inject.Inject;
+
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * Records, per session, the order of whole-state reads ({@code get}) and writes made through the
+ * session store bean, so a test can tell whether a full read followed a step. Passes every call on.
+ */
+@Decorator
+@Priority(10)
+public abstract class SessionCallLog implements SessionStore {
+
+    static final Map<String, List<String>> CALLS = new ConcurrentHashMap<>();
+
+    @Inject
+    @Delegate
+    @Any
+    SessionStore delegate;
+
+    static List<String> of(String sessionId) {
+        return List.copyOf(CALLS.getOrDefault(sessionId, List.of()));
+    }
+
+    static void clear(String sessionId) {
+        CALLS.remove(sessionId);
+    }
+
+    private static void log(String sessionId, String call) {
+        CALLS.computeIfAbsent(sessionId, id -> new CopyOnWriteArrayList<>()).add(call);
+    }
+
+    @Override
+    public SessionState get(String sessionId) {
+        log(sessionId, "get");
+        return delegate.get(sessionId);
+    }
+
+    @Override
+    public long write(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion, String note,
+            String actor) {
+        log(sessionId, "write");
+        return delegate.write(sessionId, owner, patch, expectedVersion, note, actor);
+    }
+
+    @Override
+    public AppliedPatch apply(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion,
+            String note, String actor) {
+        log(sessionId, "write");
+        return delegate.apply(sessionId, owner, patch, expectedVersion, note, actor);
+    }
+
+    @Override
+    public long write(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion, String note,
+            String actor, Idempotency idem) {
+        log(sessionId, "write");
+        return delegate.write(sessionId, owner, patch, expectedVersion, note, actor, idem);
+    }
+
+    @Override
+    public AppliedPatch apply(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion,
+            String note, String actor, Idempotency idem) {
+        log(sessionId, "write");
+        return delegate.apply(sessionId, owner, patch, expectedVersion, note, actor, idem);
+    }
+}

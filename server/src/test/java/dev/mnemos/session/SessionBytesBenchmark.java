@@ -1,0 +1,64 @@
+package dev.mnemos.session;
+
+import dev.mnemos.injection.Percentiles;
+import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.OptionalLong;
+
+/**
+ * Bytes per session after the issue-13 workload (1,000 steps: a collected key and the step pointer
+ * every step, a ~1.1 KB plan every 10th, a constraint every 25th) at the default retention, next to
+ * {@link SessionStoreBenchmark} which runs with a retention of 1,000 versions. Prints, asserts nothing.
+ * Also written to {@code target/bench/session-bytes.txt}.
+ */
+@QuarkusTest
+class SessionBytesBenchmark {
+
+    @Inject
+    SessionStore store;
+    @Inject
+    RedisDataSource redis;
+    @Inject
+    SessionConfig config;
+
+    @Test
+    void run() throws Exception {
+        int steps = Integer.getInteger("bench.steps", 1000);
+        String id = store.create("bench-" + SessionIds.newId(), SessionPatch.builder().goal("benchmark").build(), "bench")
+                .sessionId();
+        long[] writes = new long[steps];
+        for (int i = 0; i < steps; i++) {
+            SessionPatch patch = SessionStoreBenchmark.step(i);
+            long t0 = System.nanoTime();
+            store.write(id, patch, OptionalLong.of(i + 1), null, "bench");
+            writes[i] = System.nanoTime() - t0;
+        }
+        long total = 0;
+        StringBuilder keys = new StringBuilder();
+        for (String key : SessionKeys.all(id)) {
+            var reply = redis.execute("MEMORY", "USAGE", key, "SAMPLES", "0");
+            long bytes = reply == null ? 0 : reply.toLong();
+            total += bytes;
+            if (bytes > 0) {
+                keys.append(keys.isEmpty() ? "" : ", ").append(key.substring(key.lastIndexOf(':') + 1)).append(' ')
+                        .append(bytes / 1000).append(" KB");
+            }
+        }
+        String report = String.format(
+                "Mnemos session bytes (load average %.2f; retention %d, checkpoint every %d)%n"
+                        + "bytes per session after %d steps: %.3f MB (%s)  (target <= 0.6 MB)%n"
+                        + "step writes of that session: %s%n",
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+                config.historyRetention(), config.checkpointEvery(), steps, total / 1e6, keys, Percentiles.of(writes));
+        store.delete(id);
+        Path out = Path.of("target/bench/session-bytes.txt");
+        Files.createDirectories(out.getParent());
+        Files.writeString(out, report);
+        System.out.println("\n" + report);
+    }
+}

@@ -1,0 +1,110 @@
+package dev.mnemos.session;
+
+import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * How history is stored (retention 10, a checkpoint every 4 versions): plan bodies once,
+ * checkpoints that reference them, a replay log trimmed while the session runs, and every version
+ * within retention rebuilt exactly as it was read at the time, through plans, evaluations and rollbacks.
+ */
+@QuarkusTest
+@TestProfile(SessionRetentionTest.SmallRetention.class)
+class SessionHistoryStorageTest {
+
+    @Inject
+    SessionStore store;
+    @Inject
+    RedisDataSource redis;
+
+    @Test
+    void checkpointSizeDoesNotGrowWithThePlanCount() {
+        String few = sessionWithPlans(1);
+        String many = sessionWithPlans(40);
+        long small = checkpointBytes(few, 80);
+        long large = checkpointBytes(many, 80);
+        assertThat(large).as("checkpoint of a session with 40 plans vs 1 plan").isLessThan(small + 40);
+        assertThat(store.get(many).plans()).hasSize(40);
+        assertThat(store.get(many).plans().get(39).content()).isEqualTo(plan(39));
+    }
+
+    @Test
+    void replayLogIsTrimmedToTheRetentionWindowWhileTheSessionRuns() {
+        String id = sessionWithPlans(3);
+        long entries = redis.stream(String.class).xlen(SessionKeys.events(id));
+        assertThat(entries).as("entries kept of 81 versions (retention 10, checkpoint every 4)").isBetween(10L, 14L);
+        assertThat(redis.hash(String.class).hlen(SessionKeys.snapshots(id))).isLessThanOrEqualTo(4);
+        assertThat(store.events(id, 1, 100).get(0).version()).isLessThanOrEqualTo(72);
+    }
+
+    @Test
+    void everyVersionWithinRetentionIsRebuiltAsItWasThroughPlansEvaluationsAndRollbacks() {
+        String id = store.create("u-" + SessionIds.newId(), SessionPatch.builder().goal("g").build(), "t").sessionId();
+        List<SessionState> seen = new ArrayList<>();
+        seen.add(store.get(id));
+        Random random = new Random(13);
+        for (int i = 0; i < 60; i++) {
+            SessionState current = seen.get(seen.size() - 1);
+            int pick = random.nextInt(10);
+            if (pick == 0 && current.version() > 6) {
+                store.rollback(id, current.version() - 1 - random.nextInt(5), OptionalLong.empty(), "t");
+            } else {
+                SessionPatch.Builder patch = SessionPatch.builder().putCollected("k" + random.nextInt(4), "v" + i)
+                        .stepPointer(i, "s");
+                if (pick < 4) {
+                    patch.addPlan(plan(i), null, null);
+                }
+                if (pick == 5 && current.latestPlan() != null) {
+                    patch.evaluatePlan(1 + random.nextInt(current.plans().size()), (double) (i % 11), "f" + i);
+                }
+                if (pick == 6) {
+                    patch.addConstraint(new Constraint(null, "c" + i, Scope.TASK, "user"));
+                }
+                store.write(id, patch.build(), OptionalLong.empty(), null, "t");
+            }
+            seen.add(store.get(id));
+        }
+        for (SessionState expected : seen.subList(seen.size() - 10, seen.size())) {
+            assertThat(store.at(id, expected.version())).as("version %d", expected.version()).isEqualTo(expected);
+            assertThat(store.at(id, expected.version(), 2)).isEqualTo(expected.newestPlans(2));
+        }
+        SessionState fork = store.fork(id, seen.get(seen.size() - 5).version(), "t");
+        assertThat(fork.plans()).isEqualTo(seen.get(seen.size() - 5).plans());
+        store.write(fork.sessionId(), SessionPatch.builder().addPlan("next", null, null).build(), OptionalLong.empty(),
+                null, "t");
+        assertThat(store.get(fork.sessionId()).latestPlan().content()).isEqualTo("next");
+        assertThat(store.get(fork.sessionId()).plans()).hasSize(fork.plans().size() + 1);
+        store.delete(fork.sessionId());
+        store.delete(id);
+    }
+
+    private String sessionWithPlans(int plans) {
+        String id = store.create("u-" + SessionIds.newId(), SessionPatch.builder().goal("g").build(), "t").sessionId();
+        for (int i = 0; i < 80; i++) {
+            SessionPatch.Builder patch = SessionPatch.builder().putCollected("k" + (i % 5), "v").stepPointer(i, "s");
+            if (i * plans / 80 != (i + 1) * plans / 80) {
+                patch.addPlan(plan(i * plans / 80), null, null);
+            }
+            store.write(id, patch.build(), OptionalLong.empty(), null, "t");
+        }
+        return id;
+    }
+
+    private long checkpointBytes(String id, long version) {
+        return redis.hash(String.class).hstrlen(SessionKeys.snapshots(id), Long.toString(version));
+    }
+
+    private static String plan(int n) {
+        return ("plan " + n + " line\n").repeat(50);
+    }
+}
