@@ -66,13 +66,11 @@ class FaultToleranceKeysTest {
         String user = userWithFacts();
         profiles.delay(Duration.ofSeconds(1));
 
-        long start = System.nanoTime();
         ProfileSnapshot slow = reader.load(user);
-        long elapsedMs = (System.nanoTime() - start) / 1_000_000;
 
+        // a 1 s read is within the 2 s default: MISSING shows the configured 200 ms applied (no wall-clock check)
         assertThat(slow.status()).as("1 s is within the 2 s default, not within 200 ms")
                 .isEqualTo(ProfileSnapshot.Status.MISSING);
-        assertThat(elapsedMs).as("abandoned after the configured 200 ms").isLessThan(900);
         profiles.delay(Duration.ZERO);
         assertThat(reader.load(user).status()).isEqualTo(ProfileSnapshot.Status.LOADED);
     }
@@ -91,9 +89,17 @@ class FaultToleranceKeysTest {
                 .isEqualTo(ProfileSnapshot.Status.MISSING);
         assertThat(profiles.loads()).as("an open circuit does not touch the profile").isEqualTo(reads);
 
-        Thread.sleep(2_500);
-        assertThat(reader.load(user).facts()).as("half-open after 2 s (default 5 s), closed by one success")
+        // the breaker half-opens after its configured delay (2 s here, 5 s by default): poll for that event rather
+        // than sleeping past it; each poll of an open breaker answers MISSING without reading the profile
+        ProfileSnapshot snapshot = reader.load(user);
+        for (int i = 0; i < 400 && snapshot.status() == ProfileSnapshot.Status.MISSING; i++) {
+            assertThat(profiles.loads()).as("an open circuit does not touch the profile").isEqualTo(reads);
+            Thread.sleep(25);
+            snapshot = reader.load(user);
+        }
+        assertThat(snapshot.facts()).as("half-open after the configured delay, closed by one success")
                 .extracting(ProfileLine::id).containsExactly("f1");
+        assertThat(profiles.loads()).as("one trial read closed the circuit").isEqualTo(reads + 1);
     }
 
     @Test
@@ -112,12 +118,10 @@ class FaultToleranceKeysTest {
             return "{\"facts\": []}";
         });
 
-        long start = System.nanoTime();
         var answer = extraction.extract(request);
-        long elapsedMs = (System.nanoTime() - start) / 1_000_000;
 
+        // Optional.empty is the fallback; the 90 s default would have waited for the answer: Optional.of(empty list)
         assertThat(answer).as("the 90 s default would have waited for the answer: an explicit empty list").isEmpty();
         assertThat(model.requests()).hasSize(1);
-        assertThat(elapsedMs).as("abandoned after the configured 300 ms, before the 5 s answer").isLessThan(4_000);
     }
 }
