@@ -43,6 +43,11 @@ public class RequestBodyGuard implements ReaderInterceptor {
 
     @Override
     public Object aroundReadFrom(ReaderInterceptorContext context) throws IOException {
+        if (request == null) {
+            // Quarkus REST registers a @Provider even in an application built with the REST API off (the bean is
+            // excluded, so REST creates it without injection): then it guards nothing, as the API is not there
+            return context.proceed();
+        }
         boolean api = BodySizeFilter.isMnemosPath(request.path());
         if (!config.get().problemsForAllPaths() && !api) {
             return context.proceed();
