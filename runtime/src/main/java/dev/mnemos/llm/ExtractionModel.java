@@ -52,7 +52,8 @@ public class ExtractionModel {
             return Optional.empty();
         }
         Optional<List<ExtractedFact>> facts = ExtractionParser
-                .parse(timed(() -> ai.extract(request.render(config.maxInputChars()))));
+                .parse(MnemosMeters.timedModelCall(registry, "extraction",
+                        () -> ai.extract(request.render(config.maxInputChars()))));
         if (facts.isEmpty()) {
             LOG.warn("extraction model answered no usable JSON; falling back");
             MnemosMeters.modelFallbacks(registry, "extraction", "unusable").increment();
@@ -66,17 +67,4 @@ public class ExtractionModel {
         return Optional.empty();
     }
 
-    private String timed(java.util.function.Supplier<String> call) {
-        long start = System.nanoTime();
-        try {
-            String answer = call.get();
-            MnemosMeters.modelCalls(registry, "extraction", "ok").record(System.nanoTime() - start,
-                    java.util.concurrent.TimeUnit.NANOSECONDS);
-            return answer;
-        } catch (RuntimeException e) {
-            MnemosMeters.modelCalls(registry, "extraction", "failed").record(System.nanoTime() - start,
-                    java.util.concurrent.TimeUnit.NANOSECONDS);
-            throw e;
-        }
-    }
 }

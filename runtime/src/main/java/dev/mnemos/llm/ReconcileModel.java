@@ -51,7 +51,8 @@ public class ReconcileModel {
         if (!enabled()) {
             return Optional.empty();
         }
-        String answer = timed(() -> ai.reconcile(request.render(config.maxInputChars())));
+        String answer = MnemosMeters.timedModelCall(registry, "reconcile",
+                () -> ai.reconcile(request.render(config.maxInputChars())));
         Optional<List<ReconcileOp>> ops = ReconcileParser.parse(answer, request.memories().size());
         if (ops.isEmpty()) {
             LOG.warnf("reconcile model answered no usable JSON (%d characters); falling back",
@@ -67,17 +68,4 @@ public class ReconcileModel {
         return Optional.empty();
     }
 
-    private String timed(java.util.function.Supplier<String> call) {
-        long start = System.nanoTime();
-        try {
-            String answer = call.get();
-            MnemosMeters.modelCalls(registry, "reconcile", "ok").record(System.nanoTime() - start,
-                    java.util.concurrent.TimeUnit.NANOSECONDS);
-            return answer;
-        } catch (RuntimeException e) {
-            MnemosMeters.modelCalls(registry, "reconcile", "failed").record(System.nanoTime() - start,
-                    java.util.concurrent.TimeUnit.NANOSECONDS);
-            throw e;
-        }
-    }
 }

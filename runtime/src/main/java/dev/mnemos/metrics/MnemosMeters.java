@@ -73,6 +73,11 @@ public class MnemosMeters {
         }
         archiveWrites(registry, "ok");
         archiveWrites(registry, "failed");
+        for (String operation : new String[] { "add", "correct", "forget", "instruct", "import", "confirm", "reject" }) {
+            for (String outcome : new String[] { "ok", "rejected", "unavailable" }) {
+                profileWrites(operation, outcome);
+            }
+        }
     }
 
     /** A step write through the REST API: counts its outcome, and a store outage. */
@@ -154,6 +159,20 @@ public class MnemosMeters {
     public static Timer modelCalls(MeterRegistry registry, String ai, String outcome) {
         return Timer.builder(MODEL_CALLS).description("model call latency by caller and outcome").tag("ai", ai)
                 .tag("outcome", outcome).publishPercentiles(0.5, 0.99).register(registry);
+    }
+
+    /** Runs a model call of {@code ai} and records its latency by outcome. */
+    public static <T> T timedModelCall(MeterRegistry registry, String ai, Supplier<T> call) {
+        long start = System.nanoTime();
+        try {
+            T answer = call.get();
+            modelCalls(registry, ai, "ok").record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
+            return answer;
+        } catch (RuntimeException e) {
+            modelCalls(registry, ai, "failed").record(System.nanoTime() - start,
+                    java.util.concurrent.TimeUnit.NANOSECONDS);
+            throw e;
+        }
     }
 
     /** The deterministic path was taken instead of the model's answer. */
