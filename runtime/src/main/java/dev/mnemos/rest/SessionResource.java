@@ -149,7 +149,11 @@ public class SessionResource {
     @Path("/sessions/{id}")
     public SessionState get(@PathParam("id") String id, @QueryParam("plans") String plans) {
         int shown = plansShown(plans);
-        return shown < 0 ? store.get(owned(id)) : store.recent(owned(id), shown);
+        SessionIds.require("sessionId", id);
+        // one round trip: the state names its owner, checked before any of it is answered
+        SessionState state = shown < 0 ? store.get(id) : store.recent(id, shown);
+        caller.requireSession(id, state.userId());
+        return state;
     }
 
     @Operation(summary = "List plan versions", description = "A page of the current state's plan versions from plan version `from` (default 1), at most `limit` (1 to 1000, default 100), oldest first, with the total and the `next` page's first version.")
@@ -250,7 +254,16 @@ public class SessionResource {
             @QueryParam("plans") String plans) {
         positive("version", version);
         int shown = plansShown(plans);
-        return history.at(owned(id), version, shown);
+        SessionIds.require("sessionId", id);
+        SessionState state;
+        try {
+            state = history.at(id, version, shown);
+        } catch (RuntimeException e) {
+            owned(id); // another user's session fails as a missing one, whatever went wrong reading it
+            throw e;
+        }
+        caller.requireSession(id, state.userId());
+        return state;
     }
 
     @Operation(summary = "List events", description = "The session's event log from `from`, at most `limit` (1 to 1000) events.")
@@ -329,8 +342,9 @@ public class SessionResource {
             throw new InvalidRequestException("fromVersion", "the version to fork from, 1 or more");
         }
         positive("fromVersion", body.fromVersion());
-        SessionState fork = store.fork(owned(id), body.fromVersion(), caller.userId(),
-                Idempotency.of(key, "fork", id, canonical(body)));
+        SessionIds.require("sessionId", id);
+        SessionState fork = store.fork(id, body.fromVersion(), caller.userId(),
+                Idempotency.of(key, "fork", id, canonical(body)), caller.sessionUser());
         return Response.created(URI.create("/v1/sessions/" + fork.sessionId())).entity(fork).build();
     }
 

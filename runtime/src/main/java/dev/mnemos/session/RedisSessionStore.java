@@ -35,6 +35,7 @@ public class RedisSessionStore implements SessionStore {
     private static final SessionScripts REWRITE = SessionScripts.load("session-rewrite.lua");
     private static final SessionScripts LOAD = SessionScripts.load("session-load.lua");
     private static final SessionScripts PLANS = SessionScripts.load("session-plans.lua");
+    private static final SessionScripts RESERVE = SessionScripts.standalone("user-reserve.lua");
     private static final TypeLiteral<List<SessionEvent>> EVENTS = new TypeLiteral<>() {
     };
     private static final TypeLiteral<List<String>> IDS = new TypeLiteral<>() {
@@ -169,10 +170,10 @@ public class RedisSessionStore implements SessionStore {
     private boolean reserve(String userId, String sessionId, Instant at) {
         String key = SessionKeys.userSessions(userId);
         var index = redis.sortedSet(String.class);
-        boolean added = index.zadd(key, new io.quarkus.redis.datasource.sortedset.ZAddArgs().nx(), at.toEpochMilli(),
-                sessionId);
-        redis.key().pexpire(key, userIndexTtl());
-        if (added && index.zcard(key) > config.maxLivePerUser()) {
+        long[] reply = RESERVE.run(redis, List.of(key),
+                List.of(Long.toString(at.toEpochMilli()), sessionId, Long.toString(userIndexTtl())));
+        boolean added = reply[0] == 1;
+        if (added && reply[1] > config.maxLivePerUser()) {
             for (String id : index.zrange(key, 0, -1)) {
                 if (!id.equals(sessionId) && !redis.key().exists(SessionKeys.state(id))) {
                     index.zrem(key, id);
@@ -228,6 +229,12 @@ public class RedisSessionStore implements SessionStore {
             throw new SessionNotFoundException(sessionId);
         }
         return userId;
+    }
+
+    private void requireOwner(String sessionId, String owner) {
+        if (!owner.equals(doOwner(sessionId))) {
+            throw new SessionNotFoundException(sessionId);
+        }
     }
 
     @Override
@@ -377,16 +384,36 @@ public class RedisSessionStore implements SessionStore {
 
     @Override
     public SessionState fork(String sessionId, long fromVersion, String actor, Idempotency idem) {
-        return slow.get(() -> doFork(sessionId, fromVersion, actor, idem), SessionState.class);
+        return slow.get(() -> doFork(sessionId, fromVersion, actor, idem, null), SessionState.class);
     }
 
-    private SessionState doFork(String sessionId, long fromVersion, String actor, Idempotency idem) {
+    @Override
+    public SessionState fork(String sessionId, long fromVersion, String actor, Idempotency idem, String owner) {
+        return slow.get(() -> doFork(sessionId, fromVersion, actor, idem, owner), SessionState.class);
+    }
+
+    /** With an {@code owner}, another user's session fails as a missing one, before anything is written or answered. */
+    private SessionState doFork(String sessionId, long fromVersion, String actor, Idempotency idem, String owner) {
         String forkId = idem == null ? SessionIds.newId() : idem.derivedId("fork", sessionId);
+        if (owner != null && idem != null) {
+            requireOwner(sessionId, owner);
+        }
         String prior = priorResult(forkId, idem);
         if (prior != null) {
             return fields.read(prior, SessionState.class);
         }
-        SessionState source = doAt(sessionId, fromVersion);
+        SessionState source;
+        try {
+            source = doAt(sessionId, fromVersion);
+        } catch (RuntimeException e) {
+            if (owner != null) {
+                requireOwner(sessionId, owner);
+            }
+            throw e;
+        }
+        if (owner != null && !owner.equals(source.userId())) {
+            throw new SessionNotFoundException(sessionId);
+        }
         Instant now = now();
         SessionState fork = new SessionState(forkId, source.userId(), 1, now, now,
                 SessionState.Status.ACTIVE, source.goal(), source.context(), source.constraints(),

@@ -27,6 +27,11 @@ public final class SessionScripts {
         return new SessionScripts(text("session-common.lua") + text(resource));
     }
 
+    /** A script resource without the session helpers (for keys outside a session's slot). */
+    static SessionScripts standalone(String resource) {
+        return new SessionScripts(text(resource));
+    }
+
     /** A script of its own (no shared helpers), for other stores of a session's keys. */
     public static SessionScripts of(String source) {
         return new SessionScripts(source);

@@ -157,4 +157,15 @@ public interface SessionStore {
     default SessionState fork(String sessionId, long fromVersion, String actor, Idempotency idem) {
         return fork(sessionId, fromVersion, actor);
     }
+
+    /**
+     * As {@link #fork(String, long, String, Idempotency)}, only for the session's owner: for another
+     * user's session it fails as for a missing one ({@link SessionNotFoundException}), writing nothing.
+     */
+    default SessionState fork(String sessionId, long fromVersion, String actor, Idempotency idem, String owner) {
+        if (!owner.equals(owner(sessionId))) {
+            throw new SessionNotFoundException(sessionId);
+        }
+        return fork(sessionId, fromVersion, actor, idem);
+    }
 }

@@ -53,6 +53,14 @@ class IsolationTest {
                 s -> with(Tokens.user(bob)).get("/v1/sessions/{id}", s).then().extract(),
                 s -> with(Tokens.user(bob)).get("/v1/sessions/{id}/versions", s).then().extract(),
                 s -> with(Tokens.user(bob)).get("/v1/sessions/{id}/versions/1", s).then().extract(),
+                // reads check the owner after one round trip: a version out of range, or a view,
+                // still fails as a missing session does
+                s -> with(Tokens.user(bob)).get("/v1/sessions/{id}/versions/99", s).then().extract(),
+                s -> with(Tokens.user(bob)).get("/v1/sessions/{id}?plans=all", s).then().extract(),
+                s -> with(Tokens.user(bob)).body(Map.of("fromVersion", 99)).post("/v1/sessions/{id}/fork", s).then()
+                        .extract(),
+                s -> with(Tokens.user(bob)).header("Idempotency-Key", "k-" + s).body(Map.of("fromVersion", 1))
+                        .post("/v1/sessions/{id}/fork", s).then().extract(),
                 s -> with(Tokens.user(bob)).get("/v1/sessions/{id}/events", s).then().extract(),
                 s -> with(Tokens.user(bob)).body(Map.of("patch", Map.of("goal", "x"))).post("/v1/sessions/{id}/steps", s)
                         .then().extract(),
@@ -70,6 +78,15 @@ class IsolationTest {
                     .isEqualTo(shape(call.apply(missing), missing));
         }
         with(Tokens.user(alice)).get("/v1/sessions/{id}", id).then().statusCode(200).body("version", equalTo(1));
+        // the outsider's forks wrote nothing: alice still has her one session, bob has none
+        with(Tokens.user(alice)).get("/v1/sessions").then().statusCode(200).body("$", equalTo(List.of(id)));
+        with(Tokens.user(bob)).get("/v1/sessions").then().statusCode(200).body("$", hasSize(0));
+        // alice's own keyed fork still works, and the key is hers alone
+        String fork = with(Tokens.user(alice)).header("Idempotency-Key", "k-" + id).body(Map.of("fromVersion", 1))
+                .post("/v1/sessions/{id}/fork", id).then().statusCode(201).extract().path("sessionId");
+        with(Tokens.user(bob)).header("Idempotency-Key", "k-" + id).body(Map.of("fromVersion", 1))
+                .post("/v1/sessions/{id}/fork", id).then().statusCode(404);
+        with(Tokens.user(alice)).get("/v1/sessions/{id}", fork).then().statusCode(200).body("userId", equalTo(alice));
     }
 
     @Test
