@@ -22,7 +22,8 @@ import java.util.regex.Pattern;
  * Requests go over one keep-alive HTTP/1.1 connection written and read directly on a socket
  * ({@link Http}): the JDK's HttpClient adds about 0.4 ms per request on this machine (its health
  * probe is printed too, for comparison), which would be measured as the server's time.
- * Usage: java HttpSessionBench.java [url] [steps]
+ * Figures are of a warmed-up server (see WARMUP_ROUNDS in main).
+ * Usage: java [-Dwarmup.rounds=3] HttpSessionBench.java [url] [steps]
  */
 public class HttpSessionBench {
 
@@ -39,12 +40,25 @@ public class HttpSessionBench {
         for (int i = 0; i < 300; i++) {
             send("GET", "/q/health/live", null, 200);
         }
-        String warm = id(send("POST", "/v1/sessions", "{\"goal\":\"bench\"}", 201));
-        for (int i = 0; i < 500; i++) {
-            send("POST", "/v1/sessions/" + warm + "/steps", step(i), 200);
-            send("GET", "/v1/sessions/" + warm, null, 200);
+        // Steady state, not warm-up: on 2 cores the JIT compiler keeps compiling (and competing for
+        // the CPU) for tens of seconds, so every measured operation first runs on throwaway sessions
+        // for WARMUP_ROUNDS rounds of the whole workload (-Dwarmup.rounds=0 shows the cold figures).
+        int rounds = Integer.getInteger("warmup.rounds", 3);
+        for (int round = 0; round < rounds; round++) {
+            String warm = id(send("POST", "/v1/sessions", "{\"goal\":\"bench\"}", 201));
+            for (int i = 0; i < steps; i++) {
+                send("POST", "/v1/sessions/" + warm + "/steps", step(i), 200);
+            }
+            for (int i = 0; i < READS; i++) {
+                send("GET", "/v1/sessions/" + warm, null, 200);
+                send("GET", "/v1/sessions/" + warm + "/versions/10", null, 200);
+                send("GET", "/v1/sessions/" + warm + "/versions/" + (steps - 9), null, 200);
+                send("DELETE", "/v1/sessions/"
+                        + id(send("POST", "/v1/sessions/" + warm + "/fork", "{\"fromVersion\":10}", 201)), null, 204);
+                send("GET", "/q/health/live", null, 200);
+            }
+            send("DELETE", "/v1/sessions/" + warm, null, 204);
         }
-        send("DELETE", "/v1/sessions/" + warm, null, 204);
 
         String id = id(send("POST", "/v1/sessions", "{\"goal\":\"bench\"}", 201));
         long[] writes = new long[steps];

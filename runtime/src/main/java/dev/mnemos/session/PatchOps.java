@@ -38,7 +38,7 @@ final class PatchOps {
             var plan = p.addPlan();
             String score = plan.score() == null && plan.feedback() == null ? ""
                     : fields.write(new StateFields.PlanScore(plan.score(), plan.feedback()));
-            o.add("P", score, fields.write(new StateFields.PlanBody(plan.content(), at)));
+            o.add("P", score, StateFields.planBody(plan.content(), at));
         }
         return o.ops;
     }

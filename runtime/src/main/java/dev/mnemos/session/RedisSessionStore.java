@@ -46,7 +46,6 @@ public class RedisSessionStore implements SessionStore {
     private static final long REPLAYED = -6;
 
     private final RedisDataSource redis;
-    private final ObjectMapper json;
     private final SessionConfig config;
     private final StateFields fields;
     private final PatchValidator validator;
@@ -56,7 +55,6 @@ public class RedisSessionStore implements SessionStore {
 
     public RedisSessionStore(RedisDataSource redis, SessionConfig config, ObjectMapper json) {
         this.redis = redis;
-        this.json = json;
         this.config = config;
         this.fields = new StateFields(json);
         this.validator = new PatchValidator(config);
@@ -210,11 +208,7 @@ public class RedisSessionStore implements SessionStore {
     }
 
     private String body(SessionState state) {
-        try {
-            return json.writeValueAsString(state);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        return fields.write(state);
     }
 
     @Override

@@ -1,7 +1,10 @@
 package dev.mnemos.session;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.SerializationFeature;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -10,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Maps a {@link SessionState} to the fields of its Redis hash and back. Scalars have a field each
@@ -21,9 +25,22 @@ import java.util.TreeMap;
 final class StateFields {
 
     private final ObjectMapper json;
+    /** Readers resolved once per type: a session read parses dozens of small values. */
+    private final Map<Class<?>, ObjectReader> readers = new ConcurrentHashMap<>();
 
     StateFields(ObjectMapper json) {
-        this.json = json;
+        this.json = storage(json);
+    }
+
+    /**
+     * The application's mapper, with instants written as epoch milliseconds: a replayed version
+     * parses dozens of stored events, and an ISO-8601 instant costs several times a number to
+     * write and to parse. Instants stored as ISO-8601 text by earlier versions still read.
+     */
+    static ObjectMapper storage(ObjectMapper json) {
+        return json.copy().enable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+                .disable(SerializationFeature.WRITE_DATE_TIMESTAMPS_AS_NANOSECONDS)
+                .disable(DeserializationFeature.READ_DATE_TIMESTAMPS_AS_NANOSECONDS);
     }
 
     /** The hash fields of a whole state (without {@code version}), list items ordered 0.0, 0.1 … */
@@ -51,7 +68,7 @@ final class StateFields {
         s.collected().forEach((k, v) -> f.put("k:" + k, v));
         int planSeq = 0;
         for (PlanVersion p : s.plans()) {
-            f.put("p:" + p.version(), write(new PlanBody(p.content(), p.createdAt())));
+            f.put("p:" + p.version(), planBody(p.content(), p.createdAt()));
             if (p.score() != null || p.feedback() != null) {
                 f.put("e:" + p.version(), write(new PlanScore(p.score(), p.feedback())));
             }
@@ -92,7 +109,7 @@ final class StateFields {
         Map<Integer, PlanScore> scores = new TreeMap<>();
         f.forEach((field, value) -> {
             if (field.startsWith("p:"))
-                plans.put(Integer.parseInt(field.substring(2)), read(value, PlanBody.class));
+                plans.put(Integer.parseInt(field.substring(2)), planBody(value));
             else if (field.startsWith("e:"))
                 scores.put(Integer.parseInt(field.substring(2)), read(value, PlanScore.class));
         });
@@ -112,9 +129,27 @@ final class StateFields {
         }
     }
 
+    /**
+     * A plan body as stored: {@code <createdAt epoch millis>|<content>}, the content as it is. Plans
+     * are the bulk of a session's bytes and of a read, and this form costs no escaping either way.
+     */
+    static String planBody(String content, Instant createdAt) {
+        return (createdAt == null ? "" : Long.toString(createdAt.toEpochMilli())) + "|" + content;
+    }
+
+    /** A stored plan body; bodies written before the plain form are JSON objects. */
+    PlanBody planBody(String stored) {
+        if (stored.startsWith("{")) {
+            return read(stored, PlanBody.class);
+        }
+        int bar = stored.indexOf('|');
+        return new PlanBody(stored.substring(bar + 1),
+                bar == 0 ? null : Instant.ofEpochMilli(Long.parseLong(stored, 0, bar, 10)));
+    }
+
     <T> T read(String value, Class<T> type) {
         try {
-            return json.readValue(value, type);
+            return readers.computeIfAbsent(type, json::readerFor).readValue(value);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("corrupt session field of type " + type.getSimpleName(), e);
         }
