@@ -17,12 +17,19 @@ if version == current then
   base = redis.call('HGETALL', state)
 else
   local cp = math.floor(version / every) * every
-  if cp >= 1 then
+  -- a session written under another checkpoint-every setting may lack this checkpoint: take an older one
+  while cp >= 1 do
     local packed = redis.call('HGET', snap, cp)
-    if not packed then return {-7, oldest} end
-    base = cmsgpack.unpack(packed)
+    if packed then
+      base = cmsgpack.unpack(packed)
+      break
+    end
+    cp = cp - every
   end
+  if cp < 1 then cp = 0 end
   entries = redis.call('XRANGE', events, (cp + 1) .. '-0', version .. '-0')
+  -- every version after the checkpoint must still be in the log, or the rebuild would be wrong
+  if #entries ~= version - cp then return {-7, oldest} end
 end
 local seq, pmap = 0, ''
 for i = 1, #base, 2 do

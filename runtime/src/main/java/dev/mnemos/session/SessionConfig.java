@@ -20,8 +20,12 @@ public interface SessionConfig {
     @WithDefault("500")
     int historyRetention();
 
-    /** A full checkpoint of the state is kept every this many versions, so old versions load fast. */
-    @WithDefault("50")
+    /**
+     * A full checkpoint of the state is kept every this many versions, so old versions load fast:
+     * a past version replays at most this many minus one events. Smaller reads faster and stores
+     * more (a checkpoint holds the state's fields without plan bodies, a few KB).
+     */
+    @WithDefault("25")
     int checkpointEvery();
 
     /** Longest goal, context, summary, constraint, question, observation or collected value, in characters. */
