@@ -13,8 +13,8 @@ import jakarta.ws.rs.ext.ReaderInterceptorContext;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.lang.reflect.RecordComponent;
 import java.util.Collection;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -41,6 +41,17 @@ public class RequestBodyGuard implements ReaderInterceptor {
 
     private static final JsonFactory JSON = new JsonFactory();
 
+    private volatile Boolean problemsForAllPaths;
+
+    /** Read once: the configuration does not change while the application runs. */
+    private boolean problemsForAllPaths() {
+        Boolean all = problemsForAllPaths;
+        if (all == null) {
+            problemsForAllPaths = all = config.get().problemsForAllPaths();
+        }
+        return all;
+    }
+
     @Override
     public Object aroundReadFrom(ReaderInterceptorContext context) throws IOException {
         if (request == null) {
@@ -49,7 +60,7 @@ public class RequestBodyGuard implements ReaderInterceptor {
             return context.proceed();
         }
         boolean api = BodySizeFilter.isMnemosPath(request.path());
-        if (!config.get().problemsForAllPaths() && !api) {
+        if (!problemsForAllPaths() && !api) {
             return context.proceed();
         }
         boolean json = context.getMediaType() != null
@@ -129,8 +140,8 @@ public class RequestBodyGuard implements ReaderInterceptor {
                 check(path + "[" + i++ + "]", item, depth + 1);
             }
         } else if (value != null && value.getClass().isRecord()) {
-            for (RecordComponent component : value.getClass().getRecordComponents()) {
-                check(join(path, component.getName()), read(component, value), depth + 1);
+            for (Component component : COMPONENTS.get(value.getClass())) {
+                check(join(path, component.name()), component.read(value), depth + 1);
             }
         }
     }
@@ -165,11 +176,23 @@ public class RequestBodyGuard implements ReaderInterceptor {
         return path.isEmpty() ? safe : path + "." + safe;
     }
 
-    private static Object read(RecordComponent component, Object record) {
-        try {
-            return component.getAccessor().invoke(record);
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("cannot read " + component, e);
+    /** A record component's name and accessor, looked up once per record class. */
+    private record Component(String name, java.lang.reflect.Method accessor) {
+
+        Object read(Object record) {
+            try {
+                return accessor.invoke(record);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("cannot read " + name, e);
+            }
         }
     }
+
+    private static final ClassValue<List<Component>> COMPONENTS = new ClassValue<>() {
+        @Override
+        protected List<Component> computeValue(Class<?> type) {
+            return java.util.Arrays.stream(type.getRecordComponents())
+                    .map(c -> new Component(c.getName(), c.getAccessor())).toList();
+        }
+    };
 }

@@ -194,7 +194,7 @@ public class SessionResource {
         SessionIds.require("sessionId", id);
         String owner = caller.sessionUser();
         OptionalLong expected = optional("expectedVersion", body.expectedVersion());
-        Idempotency idem = Idempotency.of(key, "step", id, canonical(body));
+        Idempotency idem = idempotency(key, "step", id, body);
         long version = meters
                 .restStepWrite(() -> store.write(id, owner, body.patch(), expected, body.note(), caller.userId(), idem));
         return new SessionRequests.Written(id, version);
@@ -217,7 +217,7 @@ public class SessionResource {
             throw new InvalidRequestException("text", "an observation with a non-blank text");
         }
         SessionPatch patch = SessionPatch.builder().addObservation(body.observation()).build();
-        Idempotency idem = Idempotency.of(key, "observation", id, canonical(body));
+        Idempotency idem = idempotency(key, "observation", id, body);
         long version = store.write(owned(id), null, patch, OptionalLong.empty(), "observation", caller.userId(), idem);
         return new SessionRequests.Written(id, version);
     }
@@ -321,7 +321,7 @@ public class SessionResource {
         }
         positive("toVersion", body.toVersion());
         return store.rollback(owned(id), body.toVersion(), optional("expectedVersion", body.expectedVersion()),
-                caller.userId(), Idempotency.of(key, "rollback", id, canonical(body)));
+                caller.userId(), idempotency(key, "rollback", id, body));
     }
 
     @Operation(summary = "Fork a session", description = "Creates a new live session from the state at `fromVersion`; answers 201 with the fork and its Location.")
@@ -344,7 +344,7 @@ public class SessionResource {
         positive("fromVersion", body.fromVersion());
         SessionIds.require("sessionId", id);
         SessionState fork = store.fork(id, body.fromVersion(), caller.userId(),
-                Idempotency.of(key, "fork", id, canonical(body)), caller.sessionUser());
+                idempotency(key, "fork", id, body), caller.sessionUser());
         return Response.created(URI.create("/v1/sessions/" + fork.sessionId())).entity(fork).build();
     }
 
@@ -364,7 +364,7 @@ public class SessionResource {
     private Response created(String userId, SessionRequests.Create body, String key) {
         SessionPatch patch = body == null ? null : body.patch();
         SessionState state = store.create(userId, patch, caller.userId(),
-                Idempotency.of(key, "create", userId, canonical(body)));
+                idempotency(key, "create", userId, body));
         return Response.created(URI.create("/v1/sessions/" + state.sessionId())).entity(state).build();
     }
 
@@ -373,6 +373,11 @@ public class SessionResource {
         SessionIds.require("sessionId", id);
         caller.requireSession(id, history.owner(id));
         return id;
+    }
+
+    /** The write's idempotency record, or null without a key (the body is then not re-serialised). */
+    private Idempotency idempotency(String key, String kind, String target, Object body) {
+        return key == null ? null : Idempotency.of(key, kind, target, canonical(body));
     }
 
     /** The request body as the fingerprint of an idempotent write sees it: its parsed form, re-serialised. */

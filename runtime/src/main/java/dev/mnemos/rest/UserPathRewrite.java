@@ -2,6 +2,7 @@ package dev.mnemos.rest;
 
 import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.security.identity.SecurityIdentity;
+import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
@@ -28,7 +29,10 @@ public class UserPathRewrite {
     }
 
     @ServerRequestFilter(preMatching = true)
-    public void rewrite(ContainerRequestContext request) {
+    public void rewrite(ContainerRequestContext request, HttpServerRequest http) {
+        if (!http.path().contains("users/")) {
+            return; // most requests: no absolute request URI is built and parsed for them
+        }
         Matcher m = USER_SESSION.matcher(request.getUriInfo().getRequestUri().getRawPath());
         if (!m.matches()) {
             return;
