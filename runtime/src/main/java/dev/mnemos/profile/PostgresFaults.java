@@ -36,22 +36,31 @@ public final class PostgresFaults {
         return reason(failure).isPresent();
     }
 
-    /** The first transient cause in the chain, described for logs; empty when the failure is not transient. */
+    /**
+     * The first transient cause, described for logs; empty when the failure is not transient. Causes and
+     * suppressed exceptions are followed to any depth: a failed commit arrives as a rollback exception
+     * whose suppressed {@code XAException} holds the driver's error as its cause.
+     */
     public static Optional<String> reason(Throwable failure) {
-        int depth = 0;
-        for (Throwable t = failure; t != null && depth < 64; t = t.getCause(), depth++) {
-            Optional<String> found = classify(t);
-            if (found.isPresent()) {
-                return found;
-            }
-            for (Throwable suppressed : t.getSuppressed()) {
-                found = classify(suppressed);
-                if (found.isPresent()) {
-                    return found;
-                }
-            }
+        return reason(failure, java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>()));
+    }
+
+    private static Optional<String> reason(Throwable t, Set<Throwable> seen) {
+        if (t == null || seen.size() > 256 || !seen.add(t)) {
+            return Optional.empty();
         }
-        return Optional.empty();
+        Optional<String> found = classify(t);
+        if (found.isPresent()) {
+            return found;
+        }
+        found = reason(t.getCause(), seen);
+        for (Throwable suppressed : t.getSuppressed()) {
+            if (found.isPresent()) {
+                break;
+            }
+            found = reason(suppressed, seen);
+        }
+        return found;
     }
 
     private static Optional<String> classify(Throwable t) {

@@ -32,6 +32,16 @@ class PostgresFaultsTest {
         Throwable suppressed = new IllegalStateException("commit failed");
         suppressed.addSuppressed(new SQLException("terminating connection due to administrator command", "57P01"));
         assertThat(PostgresFaults.isTransient(suppressed)).isTrue();
+        // as Narayana reports a commit lost with the connection (seen in PostgresFaultTest): the driver's
+        // error is the cause of an XAException suppressed on the rollback, wrapped by ArC
+        Throwable xa = new javax.transaction.xa.XAException("Error trying to transactionCommit local transaction");
+        xa.initCause(new SQLException("An I/O error occurred while sending to the backend.", "08006"));
+        Throwable commit = new Exception("ARJUNA016053: Could not commit transaction.");
+        commit.addSuppressed(xa);
+        assertThat(PostgresFaults.isTransient(new RuntimeException("Error invoking subclass method", commit))).isTrue();
+        Throwable loop = new IllegalStateException("not a database failure");
+        loop.addSuppressed(new IllegalStateException("still not", loop));
+        assertThat(PostgresFaults.isTransient(loop)).isFalse();
     }
 
     @Test
