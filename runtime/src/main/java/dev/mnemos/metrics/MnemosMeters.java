@@ -92,6 +92,13 @@ public class MnemosMeters {
         }
     }
 
+    /** As {@link #restStepWrite(Supplier)}, for a write that completes later. */
+    public <T> io.smallrye.mutiny.Uni<T> restStepWrite(io.smallrye.mutiny.Uni<T> write) {
+        return write.onItem().invoke(() -> stepWrites(registry, "rest", "written").increment())
+                .onFailure().invoke(e -> stepWriteFailed(registry, "rest",
+                        e instanceof RuntimeException r ? r : new IllegalStateException(e)));
+    }
+
     /** A profile write (add, correct, forget, instruct, import, confirm, reject). */
     public <T> T profileWrite(String operation, Supplier<T> write) {
         try {

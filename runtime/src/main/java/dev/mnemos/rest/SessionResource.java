@@ -13,6 +13,7 @@ import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
 import io.quarkus.security.Authenticated;
+import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.DefaultValue;
@@ -186,7 +187,7 @@ public class SessionResource {
     @APIResponse(responseCode = "422", description = ApiDocs.KEY_REUSED, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @POST
     @Path("/sessions/{id}/steps")
-    public SessionRequests.Written step(@PathParam("id") String id, @HeaderParam(IDEMPOTENCY_KEY) String key,
+    public Uni<SessionRequests.Written> step(@PathParam("id") String id, @HeaderParam(IDEMPOTENCY_KEY) String key,
             @RequestBody(content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionRequests.Step.class), examples = @ExampleObject(name = "example", value = ApiDocs.STEP_EXAMPLE))) SessionRequests.Step body) {
         if (body == null || body.patch() == null) {
             throw new InvalidRequestException("patch", "an object with at least one change");
@@ -195,9 +196,9 @@ public class SessionResource {
         String owner = caller.sessionUser();
         OptionalLong expected = optional("expectedVersion", body.expectedVersion());
         Idempotency idem = idempotency(key, "step", id, body);
-        long version = meters
-                .restStepWrite(() -> store.write(id, owner, body.patch(), expected, body.note(), caller.userId(), idem));
-        return new SessionRequests.Written(id, version);
+        // on the event loop: the write is one script sent without blocking (no worker thread hop)
+        return meters.restStepWrite(store.applyAsync(id, owner, body.patch(), expected, body.note(), caller.userId(), idem))
+                .map(applied -> new SessionRequests.Written(id, applied.version()));
     }
 
     @Operation(summary = "Record an observation", description = "Adds one candidate preference or fact observed during the task; promotion to the profile is decided when the session ends.")

@@ -1,10 +1,13 @@
 package dev.mnemos.session;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.smallrye.faulttolerance.api.Guard;
+import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.util.TypeLiteral;
+import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -46,6 +49,7 @@ public class RedisSessionStore implements SessionStore {
     private static final long REPLAYED = -6;
 
     private final RedisDataSource redis;
+    private final ReactiveRedisDataSource reactive;
     private final SessionConfig config;
     private final StateFields fields;
     private final PatchValidator validator;
@@ -55,6 +59,7 @@ public class RedisSessionStore implements SessionStore {
 
     public RedisSessionStore(RedisDataSource redis, SessionConfig config, ObjectMapper json) {
         this.redis = redis;
+        this.reactive = redis.getReactive();
         this.config = config;
         this.fields = new StateFields(json);
         this.validator = new PatchValidator(config);
@@ -298,6 +303,20 @@ public class RedisSessionStore implements SessionStore {
 
     private AppliedPatch doWrite(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion,
             String note, String actor, Idempotency idem) {
+        Step step = step(patch, expectedVersion, note, actor);
+        long[] reply = patchReply(sessionId, owner, expectedVersion, step.event(), step.ops(), step.at(), idem);
+        if (reply[0] == REPLAYED) {
+            // the first write's patch had other generated ids: report no time, so nothing is rebuilt from this one
+            return new AppliedPatch(replayedVersion(sessionId, idem), step.patch(), null);
+        }
+        return new AppliedPatch(outcome(sessionId, reply, expectedVersion.orElse(-1)), step.patch(), step.at());
+    }
+
+    /** A validated patch with its generated ids, its time, its replay event and its script operations. */
+    private record Step(SessionPatch patch, Instant at, SessionEvent event, List<String> ops) {
+    }
+
+    private Step step(SessionPatch patch, OptionalLong expectedVersion, String note, String actor) {
         validator.validate(patch);
         if (expectedVersion.isPresent() && expectedVersion.getAsLong() < 1) {
             throw new InvalidPatchException("expectedVersion", "a version of 1 or more");
@@ -305,12 +324,36 @@ public class RedisSessionStore implements SessionStore {
         SessionPatch withIds = patch.withIds(SessionIds::newId);
         Instant at = now();
         SessionEvent event = new SessionEvent(0, SessionEvent.Type.PATCH, at, actor, note, withIds, null, null);
-        long[] reply = patchReply(sessionId, owner, expectedVersion, event, PatchOps.of(withIds, at, fields), at, idem);
-        if (reply[0] == REPLAYED) {
-            // the first write's patch had other generated ids: report no time, so nothing is rebuilt from this one
-            return new AppliedPatch(replayedVersion(sessionId, idem), withIds, null);
+        return new Step(withIds, at, event, PatchOps.of(withIds, at, fields));
+    }
+
+    /**
+     * The step write without blocking: the same script, sent from the calling (event-loop) thread and
+     * bounded by {@link SessionConfig#redisTimeout()}. A keyed write, whose replay needs a second read,
+     * takes the blocking path on a worker thread.
+     */
+    @Override
+    public Uni<AppliedPatch> applyAsync(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion,
+            String note, String actor, Idempotency idem) {
+        if (idem != null) {
+            return SessionStore.super.applyAsync(sessionId, owner, patch, expectedVersion, note, actor, idem);
         }
-        return new AppliedPatch(outcome(sessionId, reply, expectedVersion.orElse(-1)), withIds, at);
+        Step step;
+        try {
+            step = step(patch, expectedVersion, note, actor);
+        } catch (RuntimeException e) {
+            return Uni.createFrom().failure(e);
+        }
+        long expected = expectedVersion.orElse(-1);
+        return PATCH.executeAsync(reactive, SessionKeys.all(sessionId),
+                patchArgs(owner, expectedVersion, step.event(), step.ops(), step.at(), null))
+                .ifNoItem().after(config.redisTimeout())
+                .failWith(() -> new TimeoutException("mnemos session store: no answer from Redis within "
+                        + config.redisTimeout().toMillis() + " ms"))
+                .onFailure(e -> !(e instanceof TimeoutException))
+                .transform(e -> new SessionStoreUnavailableException("Redis did not answer: " + e.getMessage(), e))
+                .map(reply -> new AppliedPatch(outcome(sessionId, SessionScripts.longs(reply), expected), step.patch(),
+                        step.at()));
     }
 
     @Override
@@ -586,7 +629,13 @@ public class RedisSessionStore implements SessionStore {
     /** Runs session-patch.lua. @return its reply: {version}, {@link #REPLAYED} or {errorCode, detail} */
     private long[] patchReply(String sessionId, String owner, OptionalLong expected, SessionEvent event,
             List<String> ops, Instant at, Idempotency idem) {
-        List<String> args = new ArrayList<>(ops.size() + 7);
+        List<String> args = patchArgs(owner, expected, event, ops, at, idem);
+        return SessionStoreUnavailableException.guard(() -> PATCH.run(redis, SessionKeys.all(sessionId), args));
+    }
+
+    private List<String> patchArgs(String owner, OptionalLong expected, SessionEvent event, List<String> ops, Instant at,
+            Idempotency idem) {
+        List<String> args = new ArrayList<>(ops.size() + 10);
         args.add(Long.toString(expected.orElse(-1)));
         args.add(Long.toString(config.ttl().toMillis()));
         args.add(fields.write(event));
@@ -596,7 +645,7 @@ public class RedisSessionStore implements SessionStore {
         args.add(owner == null ? "" : owner);
         args.addAll(ops);
         idempotencyArgs(args, idem, "");
-        return SessionStoreUnavailableException.guard(() -> PATCH.run(redis, SessionKeys.all(sessionId), args));
+        return args;
     }
 
     /** The script's last three arguments: the key, the request's fingerprint and the result to record. */

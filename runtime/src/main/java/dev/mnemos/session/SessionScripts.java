@@ -1,5 +1,6 @@
 package dev.mnemos.session;
 
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.vertx.mutiny.redis.client.Response;
 
@@ -87,7 +88,29 @@ public final class SessionScripts {
         }
     }
 
-    private static long[] longs(Response reply) {
+    /**
+     * Runs the script without blocking (for callers on an event loop); loads it first when its SHA is
+     * not known yet, and sends its source when Redis lost it.
+     */
+    io.smallrye.mutiny.Uni<Response> executeAsync(ReactiveRedisDataSource redis, List<String> keys, List<String> args) {
+        List<String> call = new ArrayList<>(keys.size() + args.size() + 2);
+        call.add(null);
+        call.add(Integer.toString(keys.size()));
+        call.addAll(keys);
+        call.addAll(args);
+        io.smallrye.mutiny.Uni<String> known = sha != null ? io.smallrye.mutiny.Uni.createFrom().item(sha)
+                : redis.execute("SCRIPT", "LOAD", source).map(loaded -> sha = loaded.toString());
+        return known.chain(current -> {
+            call.set(0, current);
+            return redis.execute("EVALSHA", call.toArray(String[]::new));
+        }).onFailure(e -> e.getMessage() != null && e.getMessage().contains("NOSCRIPT")).recoverWithUni(e -> {
+            List<String> eval = new ArrayList<>(call);
+            eval.set(0, source);
+            return redis.execute("EVAL", eval.toArray(String[]::new));
+        });
+    }
+
+    static long[] longs(Response reply) {
         long[] values = new long[reply.size()];
         for (int i = 0; i < values.length; i++) {
             values[i] = reply.get(i).toLong();

@@ -168,4 +168,15 @@ public interface SessionStore {
         }
         return fork(sessionId, fromVersion, actor, idem);
     }
+
+    /**
+     * {@link #apply(String, String, SessionPatch, OptionalLong, String, String, Idempotency)} for a caller
+     * that must not block (an event-loop thread). This default runs the blocking call on a worker thread.
+     */
+    default io.smallrye.mutiny.Uni<AppliedPatch> applyAsync(String sessionId, String owner, SessionPatch patch,
+            OptionalLong expectedVersion, String note, String actor, Idempotency idem) {
+        return io.smallrye.mutiny.Uni.createFrom()
+                .item(() -> apply(sessionId, owner, patch, expectedVersion, note, actor, idem))
+                .runSubscriptionOn(io.smallrye.mutiny.infrastructure.Infrastructure.getDefaultWorkerPool());
+    }
 }
