@@ -8,6 +8,7 @@ import dev.mnemos.session.PlanPage;
 import dev.mnemos.session.SessionEvent;
 import dev.mnemos.session.SessionHistory;
 import dev.mnemos.session.SessionIds;
+import dev.mnemos.session.SessionNotFoundException;
 import dev.mnemos.session.SessionPage;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionState;
@@ -148,13 +149,17 @@ public class SessionResource {
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @GET
     @Path("/sessions/{id}")
-    public SessionState get(@PathParam("id") String id, @QueryParam("plans") String plans) {
+    public Uni<SessionState> get(@PathParam("id") String id, @QueryParam("plans") String plans) {
         int shown = plansShown(plans);
         SessionIds.require("sessionId", id);
-        // one round trip: the state names its owner, checked before any of it is answered
-        SessionState state = shown < 0 ? store.get(id) : store.recent(id, shown);
-        caller.requireSession(id, state.userId());
-        return state;
+        String user = caller.sessionUser();
+        // on the event loop, one round trip: the state names its owner, checked before any of it is answered
+        return store.recentAsync(id, shown).map(state -> {
+            if (!user.equals(state.userId())) {
+                throw new SessionNotFoundException(id);
+            }
+            return state;
+        });
     }
 
     @Operation(summary = "List plan versions", description = "A page of the current state's plan versions from plan version `from` (default 1), at most `limit` (1 to 1000, default 100), oldest first, with the total and the `next` page's first version.")

@@ -345,15 +345,38 @@ public class RedisSessionStore implements SessionStore {
             return Uni.createFrom().failure(e);
         }
         long expected = expectedVersion.orElse(-1);
-        return PATCH.executeAsync(reactive, SessionKeys.all(sessionId),
-                patchArgs(owner, expectedVersion, step.event(), step.ops(), step.at(), null))
-                .ifNoItem().after(config.redisTimeout())
+        return bounded(PATCH.executeAsync(reactive, SessionKeys.all(sessionId),
+                patchArgs(owner, expectedVersion, step.event(), step.ops(), step.at(), null)))
+                .map(reply -> new AppliedPatch(outcome(sessionId, SessionScripts.longs(reply), expected), step.patch(),
+                        step.at()));
+    }
+
+    /** The current state without blocking, with its newest {@code latestPlans} plan versions (negative: all). */
+    @Override
+    public Uni<SessionState> recentAsync(String sessionId, int latestPlans) {
+        return bounded(LOAD.executeAsync(reactive, List.of(SessionKeys.state(sessionId), SessionKeys.plans(sessionId)),
+                List.of(Integer.toString(Math.max(-1, latestPlans))))).map(reply -> {
+                    if (reply.size() == 0) {
+                        throw new SessionNotFoundException(sessionId);
+                    }
+                    Map<String, String> hash = new java.util.HashMap<>(reply.size());
+                    for (int i = 0; i + 1 < reply.size(); i += 2) {
+                        hash.put(reply.get(i).toString(), reply.get(i + 1).toString());
+                    }
+                    return fields.state(hash);
+                });
+    }
+
+    /**
+     * A non-blocking Redis call bounded by {@link SessionConfig#redisTimeout()}; Redis failures as
+     * {@link SessionStoreUnavailableException}.
+     */
+    private <T> Uni<T> bounded(Uni<T> call) {
+        return call.ifNoItem().after(config.redisTimeout())
                 .failWith(() -> new TimeoutException("mnemos session store: no answer from Redis within "
                         + config.redisTimeout().toMillis() + " ms"))
                 .onFailure(e -> !(e instanceof TimeoutException))
-                .transform(e -> new SessionStoreUnavailableException("Redis did not answer: " + e.getMessage(), e))
-                .map(reply -> new AppliedPatch(outcome(sessionId, SessionScripts.longs(reply), expected), step.patch(),
-                        step.at()));
+                .transform(e -> new SessionStoreUnavailableException("Redis did not answer: " + e.getMessage(), e));
     }
 
     @Override

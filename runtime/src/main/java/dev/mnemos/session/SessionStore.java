@@ -179,4 +179,14 @@ public interface SessionStore {
                 .item(() -> apply(sessionId, owner, patch, expectedVersion, note, actor, idem))
                 .runSubscriptionOn(io.smallrye.mutiny.infrastructure.Infrastructure.getDefaultWorkerPool());
     }
+
+    /**
+     * The current state with its newest {@code latestPlans} plan versions (negative: all), for a caller
+     * that must not block. This default runs the blocking read on a worker thread.
+     */
+    default io.smallrye.mutiny.Uni<SessionState> recentAsync(String sessionId, int latestPlans) {
+        return io.smallrye.mutiny.Uni.createFrom()
+                .item(() -> latestPlans < 0 ? get(sessionId) : recent(sessionId, latestPlans))
+                .runSubscriptionOn(io.smallrye.mutiny.infrastructure.Infrastructure.getDefaultWorkerPool());
+    }
 }
