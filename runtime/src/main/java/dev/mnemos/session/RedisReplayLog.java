@@ -6,7 +6,6 @@ import io.quarkus.redis.datasource.stream.StreamRange;
 import io.vertx.mutiny.redis.client.Response;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -55,7 +54,7 @@ final class RedisReplayLog {
         } else if (code == -7) {
             throw new VersionGoneException(id, version, detail);
         }
-        Map<String, String> checkpoint = pairs(reply.get(2));
+        Map<String, String> checkpoint = SessionScripts.pairs(reply.get(2));
         SessionState base = checkpoint.isEmpty() ? null : fields.state(checkpoint);
         List<SessionEvent> events = new ArrayList<>();
         for (Response entry : reply.get(3)) {
@@ -100,13 +99,5 @@ final class RedisReplayLog {
         SessionEvent e = fields.read(json, SessionEvent.class);
         long version = Long.parseLong(id.substring(0, id.indexOf('-')));
         return new SessionEvent(version, e.type(), e.at(), e.actor(), e.note(), e.patch(), e.toVersion(), e.state());
-    }
-
-    private static Map<String, String> pairs(Response flat) {
-        Map<String, String> map = new HashMap<>(flat.size());
-        for (int i = 0; i + 1 < flat.size(); i += 2) {
-            map.put(flat.get(i).toString(), flat.get(i + 1).toString());
-        }
-        return map;
     }
 }

@@ -359,11 +359,7 @@ public class RedisSessionStore implements SessionStore {
                     if (reply.size() == 0) {
                         throw new SessionNotFoundException(sessionId);
                     }
-                    Map<String, String> hash = new java.util.HashMap<>(reply.size());
-                    for (int i = 0; i + 1 < reply.size(); i += 2) {
-                        hash.put(reply.get(i).toString(), reply.get(i + 1).toString());
-                    }
-                    return fields.state(hash);
+                    return fields.state(SessionScripts.pairs(reply));
                 });
     }
 

@@ -56,10 +56,14 @@ public final class SessionScripts {
 
     /** Runs a script that returns a flat list of field, value, field, value … */
     java.util.Map<String, String> runForMap(RedisDataSource redis, List<String> keys, List<String> args) {
-        Response reply = execute(redis, keys, args);
-        java.util.Map<String, String> map = new java.util.HashMap<>(reply.size());
-        for (int i = 0; i + 1 < reply.size(); i += 2) {
-            map.put(reply.get(i).toString(), reply.get(i + 1).toString());
+        return pairs(execute(redis, keys, args));
+    }
+
+    /** A reply of field, value, field, value … as a map. */
+    static java.util.Map<String, String> pairs(Response flat) {
+        java.util.Map<String, String> map = new java.util.HashMap<>(flat.size());
+        for (int i = 0; i + 1 < flat.size(); i += 2) {
+            map.put(flat.get(i).toString(), flat.get(i + 1).toString());
         }
         return map;
     }
