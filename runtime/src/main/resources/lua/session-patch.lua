@@ -3,6 +3,8 @@
 -- owner ("" for any), then triples (op, field, value): S set, D delete, O ordered set (value gets "<version>.<n>|"),
 -- P append plan (field: evaluation JSON or ""), E evaluate plan <field>;
 -- last three: idempotency key ("" for none), request fingerprint, recorded result ("" records the new version).
+-- The replay entry (id <version>-0) holds the event JSON as e and, when the step added a plan, the
+-- plan's body id as p: the event leaves the content out, so a plan is stored once.
 -- Returns {newVersion} or {errorCode, detail}: -1 stale (current), -2 no such plan (plan), -3 ended, -4 missing,
 -- -6 the idempotency key was already used (nothing written; its record holds the first result).
 local state, snap, events, plans = KEYS[1], KEYS[2], KEYS[3], KEYS[6]
@@ -28,7 +30,7 @@ end
 
 -- the write
 local version = current + 1
-local n = 0
+local n, added = 0, nil
 for i = OPS, last, 3 do
   local op, field, value = ARGV[i], ARGV[i + 1], ARGV[i + 2]
   if op == 'S' then
@@ -42,6 +44,7 @@ for i = OPS, last, 3 do
     local id = redis.call('HINCRBY', state, 'planIds', 1)
     planSeq = redis.call('HINCRBY', state, 'planSeq', 1)
     redis.call('HSET', plans, 'b:' .. id, value)
+    added = id
     if plan_id(pmap, planSeq) ~= id then
       pmap = (pmap == '' and '' or pmap .. ',') .. planSeq .. ':' .. id
       redis.call('HSET', state, 'pmap', pmap)
@@ -52,7 +55,12 @@ for i = OPS, last, 3 do
   end
 end
 redis.call('HSET', state, 'version', version, 'updatedAt', ARGV[6])
-redis.call('XADD', events, version .. '-0', 'e', ARGV[3])
+-- the log entry names the new plan's body (its content is not in the event: plans are stored once)
+if added then
+  redis.call('XADD', events, version .. '-0', 'e', ARGV[3], 'p', added)
+else
+  redis.call('XADD', events, version .. '-0', 'e', ARGV[3])
+end
 checkpoint(state, snap, events, version, tonumber(ARGV[4]), tonumber(ARGV[5]))
 if ikey ~= '' then
   local result = ARGV[#ARGV] ~= '' and ARGV[#ARGV] or tostring(version)

@@ -8,6 +8,7 @@ import io.vertx.mutiny.redis.client.Response;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * A session's replay stream ({@link SessionKeys#events}, entry id = version) and its
@@ -56,9 +57,12 @@ final class RedisReplayLog {
         }
         Map<String, String> checkpoint = SessionScripts.pairs(reply.get(2));
         SessionState base = checkpoint.isEmpty() ? null : fields.state(checkpoint);
+        Map<String, String> bodies = SessionScripts.pairs(reply.get(4));
         List<SessionEvent> events = new ArrayList<>();
         for (Response entry : reply.get(3)) {
-            events.add(event(entry.get(0).toString(), entry.get(1).get(1).toString()));
+            Response f = entry.get(1);
+            String plan = f.size() > 3 && "p".equals(f.get(2).toString()) ? f.get(3).toString() : null;
+            events.add(event(entry.get(0).toString(), f.get(1).toString(), plan == null ? null : bodies.get(plan)));
         }
         if (base == null && (events.isEmpty() || events.get(0).state() == null)) {
             throw new VersionGoneException(id, version, Math.max(1, detail - config.historyRetention() + 1));
@@ -88,16 +92,31 @@ final class RedisReplayLog {
     List<SessionEvent> read(String sessionId, String from, String to, int limit) {
         List<StreamMessage<String, String, String>> entries = redis.stream(String.class).xrange(SessionKeys.events(sessionId),
                 StreamRange.of(from, to), limit);
+        List<String> plans = entries.stream().map(e -> e.payload().get("p")).filter(Objects::nonNull)
+                .map(p -> "b:" + p).toList();
+        Map<String, String> bodies = plans.isEmpty() ? Map.of()
+                : redis.hash(String.class).hmget(SessionKeys.plans(sessionId), plans.toArray(String[]::new));
         List<SessionEvent> events = new ArrayList<>(entries.size());
         for (StreamMessage<String, String, String> entry : entries) {
-            events.add(event(entry.id(), entry.payload().get("e")));
+            String plan = entry.payload().get("p");
+            events.add(event(entry.id(), entry.payload().get("e"), plan == null ? null : bodies.get("b:" + plan)));
         }
         return events;
     }
 
-    private SessionEvent event(String id, String json) {
+    /**
+     * An event from its log entry. A step that added a plan refers to the plan's stored body
+     * ({@code planBody}) instead of holding its content; events written before that hold it.
+     */
+    private SessionEvent event(String id, String json, String planBody) {
         SessionEvent e = fields.read(json, SessionEvent.class);
         long version = Long.parseLong(id.substring(0, id.indexOf('-')));
-        return new SessionEvent(version, e.type(), e.at(), e.actor(), e.note(), e.patch(), e.toVersion(), e.state());
+        SessionPatch patch = e.patch();
+        if (planBody != null && patch != null && patch.addPlan() != null && patch.addPlan().content() == null) {
+            SessionPatch.NewPlan plan = patch.addPlan();
+            patch = patch.withPlan(new SessionPatch.NewPlan(fields.planBody(planBody).content(), plan.score(),
+                    plan.feedback()));
+        }
+        return new SessionEvent(version, e.type(), e.at(), e.actor(), e.note(), patch, e.toVersion(), e.state());
     }
 }

@@ -323,7 +323,9 @@ public class RedisSessionStore implements SessionStore {
         }
         SessionPatch withIds = patch.withIds(SessionIds::newId);
         Instant at = now();
-        SessionEvent event = new SessionEvent(0, SessionEvent.Type.PATCH, at, actor, note, withIds, null, null);
+        // the plan's content is stored once, as its body; the log entry refers to it (session-patch.lua)
+        SessionEvent event = new SessionEvent(0, SessionEvent.Type.PATCH, at, actor, note, withIds.withoutPlanContent(),
+                null, null);
         return new Step(withIds, at, event, PatchOps.of(withIds, at, fields));
     }
 

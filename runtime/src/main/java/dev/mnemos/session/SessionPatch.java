@@ -75,6 +75,23 @@ public record SessionPatch(
                 observations);
     }
 
+    /**
+     * The same patch with its new plan's content left out: the replay log stores the content once,
+     * as the plan's body, and refers to it by the plan's id.
+     */
+    SessionPatch withoutPlanContent() {
+        if (addPlan == null || addPlan.content() == null) {
+            return this;
+        }
+        return withPlan(new NewPlan(null, addPlan.score(), addPlan.feedback()));
+    }
+
+    /** The same patch with {@code plan} as its new plan. */
+    SessionPatch withPlan(NewPlan plan) {
+        return new SessionPatch(goal, context, summary, addConstraints, removeConstraints, putCollected,
+                removeCollected, stepPointer, plan, evaluatePlan, addOpenQuestions, answerOpenQuestions, addObservations);
+    }
+
     /** The same patch without its plan evaluation. */
     SessionPatch withoutEvaluation() {
         return new SessionPatch(goal, context, summary, addConstraints, removeConstraints, putCollected,

@@ -59,11 +59,14 @@ public final class SessionScripts {
         return pairs(execute(redis, keys, args));
     }
 
-    /** A reply of field, value, field, value … as a map. */
+    /** A reply of field, value, field, value … as a map (a field whose value is nil is left out). */
     static java.util.Map<String, String> pairs(Response flat) {
         java.util.Map<String, String> map = new java.util.HashMap<>(flat.size());
         for (int i = 0; i + 1 < flat.size(); i += 2) {
-            map.put(flat.get(i).toString(), flat.get(i + 1).toString());
+            Response value = flat.get(i + 1);
+            if (value != null) {
+                map.put(flat.get(i).toString(), value.toString());
+            }
         }
         return map;
     }

@@ -1,5 +1,6 @@
 package dev.mnemos.session;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -35,10 +36,12 @@ final class StateFields {
     /**
      * The application's mapper, with instants written as epoch milliseconds: a replayed version
      * parses dozens of stored events, and an ISO-8601 instant costs several times a number to
-     * write and to parse. Instants stored as ISO-8601 text by earlier versions still read.
+     * write and to parse. Instants stored as ISO-8601 text by earlier versions still read. Null
+     * properties are left out (they read back as null).
      */
     static ObjectMapper storage(ObjectMapper json) {
-        return json.copy().enable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+        return json.copy().setDefaultPropertyInclusion(JsonInclude.Include.NON_NULL)
+                .enable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
                 .disable(SerializationFeature.WRITE_DATE_TIMESTAMPS_AS_NANOSECONDS)
                 .disable(DeserializationFeature.READ_DATE_TIMESTAMPS_AS_NANOSECONDS);
     }

@@ -1,6 +1,9 @@
 package dev.mnemos.session;
 
 import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.redis.datasource.stream.StreamMessage;
+import io.quarkus.redis.datasource.stream.StreamRange;
+import io.quarkus.redis.datasource.stream.XAddArgs;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
@@ -8,6 +11,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Random;
 
@@ -36,6 +40,27 @@ class SessionHistoryStorageTest {
         assertThat(large).as("checkpoint of a session with 40 plans vs 1 plan").isLessThan(small + 40);
         assertThat(store.get(many).plans()).hasSize(40);
         assertThat(store.get(many).plans().get(39).content()).isEqualTo(plan(39));
+    }
+
+    @Test
+    void aPlanIsStoredOnceItsLogEntryReferringToTheBody() {
+        String id = store.create("u-" + SessionIds.newId(), SessionPatch.builder().goal("g").build(), "t").sessionId();
+        store.write(id, SessionPatch.builder().addPlan(plan(7), 2.0, "ok").stepPointer(1, "s").build(),
+                OptionalLong.empty(), null, "t");
+        StreamMessage<String, String, String> entry = redis.stream(String.class)
+                .xrange(SessionKeys.events(id), StreamRange.of("2-0", "2-0")).get(0);
+        assertThat(entry.payload().get("e")).doesNotContain("plan 7 line").contains("\"score\":2.0");
+        assertThat(redis.hash(String.class).hget(SessionKeys.plans(id), "b:" + entry.payload().get("p")))
+                .endsWith("|" + plan(7));
+        assertThat(store.events(id, 2, 10).get(0).patch().addPlan()).isEqualTo(new SessionPatch.NewPlan(plan(7), 2.0, "ok"));
+        assertThat(store.at(id, 2).latestPlan().content()).isEqualTo(plan(7));
+
+        // an entry written before plans were stored once holds the content itself, and still reads
+        String earlier = "{\"type\":\"PATCH\",\"at\":\"2026-01-01T00:00:00Z\",\"actor\":\"t\","
+                + "\"patch\":{\"addPlan\":{\"content\":\"inline plan\",\"score\":null,\"feedback\":null}}}";
+        redis.stream(String.class).xadd(SessionKeys.events(id), new XAddArgs().id("3-0"), Map.of("e", earlier));
+        assertThat(store.events(id, 3, 10).get(0).patch().addPlan().content()).isEqualTo("inline plan");
+        store.delete(id);
     }
 
     @Test
