@@ -120,8 +120,9 @@ final class BlockLines {
         return ELLIPSIS + tokens.suffix(text, Math.max(0, maxTokens - 1));
     }
 
-    int count(String text) {
-        return tokens.count(text);
+    /** Tokens of the lines so far, each counted with its line break (as the budget counts them). */
+    int used() {
+        return used;
     }
 
     private int cost(String line) {

@@ -34,6 +34,15 @@ public interface InjectionConfig {
     @WithDefault("3")
     int writeRetries();
 
+    /**
+     * Characters of text whose token counts are remembered when an application tokenizer counts the
+     * memory block (0: none). Most of a block is the same from one step to the next (goal,
+     * constraints, profile lines, the plans, the summary between folds), and a real tokenizer costs
+     * far more than a lookup; a cut searches over prefixes, which repeat as well.
+     */
+    @WithDefault("4000000")
+    long tokenCountCacheChars();
+
     /** Longest rolling summary kept in the session, in characters; the oldest part is cut first. */
     @WithDefault("4000")
     int summaryMaxChars();

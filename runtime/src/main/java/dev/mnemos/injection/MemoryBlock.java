@@ -10,7 +10,8 @@ import java.util.List;
  * One rendered memory block.
  *
  * @param text the framed block, ready for a system message
- * @param tokens its estimated size ({@link TokenEstimator})
+ * @param tokens its size as its budget counts it: each line with its line break, by the application's tokenizer
+ *        or {@link TokenEstimator} (the same as counting the whole text, or a few tokens more)
  * @param budget the token budget it was rendered for
  * @param overBudget true only when the never-dropped part (goal, step, constraints, overrides) alone exceeds the budget
  * @param plansShown versions of the plans rendered in full, newest first

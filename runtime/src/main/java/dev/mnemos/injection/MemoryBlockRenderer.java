@@ -81,9 +81,10 @@ public final class MemoryBlockRenderer {
         if (s.context() != null && !s.context().isBlank()) {
             out.head("context: ", s.context(), 10);
         }
-        String text = out.text();
-        int count = out.count(text);
-        return new MemoryBlock(text, count, budget, count > budget, plans, shown, profile.size());
+        // the block's size as its budget measured it, line by line: counting the joined text again
+        // would tokenize it whole on every step, since its version line always changes
+        int count = out.used();
+        return new MemoryBlock(out.text(), count, budget, count > budget, plans, shown, profile.size());
     }
 
     private static void constraints(BlockLines out, List<Constraint> constraints) {

@@ -1,5 +1,7 @@
 package dev.mnemos.injection;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.langchain4j.model.TokenCountEstimator;
 
 /**
@@ -19,6 +21,20 @@ public interface TokenCounter {
 
     static TokenCounter of(TokenCountEstimator tokenizer) {
         return text -> text == null || text.isEmpty() ? 0 : tokenizer.estimateTokenCountInText(text);
+    }
+
+    /**
+     * {@code counter} with the counts of up to {@code maxChars} characters of text remembered
+     * (least recently used text forgotten first); {@code counter} itself when {@code maxChars} is 0.
+     */
+    static TokenCounter remembering(TokenCounter counter, long maxChars) {
+        if (maxChars <= 0) {
+            return counter;
+        }
+        // eviction runs on the counting thread: it is cheap, and needs no pool
+        Cache<String, Integer> counts = Caffeine.newBuilder().maximumWeight(maxChars).executor(Runnable::run)
+                .weigher((String text, Integer count) -> text.length()).build();
+        return text -> text == null || text.isEmpty() ? 0 : counts.get(text, counter::count);
     }
 
     /** The longest prefix of {@code text} that counts at most {@code maxTokens} (binary search on code points). */

@@ -15,12 +15,12 @@ public class TokenCounters {
 
     @Produces
     @Singleton
-    TokenCounter tokenCounter(Instance<TokenCountEstimator> tokenizers) {
+    TokenCounter tokenCounter(Instance<TokenCountEstimator> tokenizers, InjectionConfig config) {
         if (tokenizers.isResolvable()) {
             TokenCountEstimator tokenizer = tokenizers.get();
             LOG.infof("memory blocks are counted with the application's tokenizer (%s)",
                     tokenizer.getClass().getName());
-            return TokenCounter.of(tokenizer);
+            return TokenCounter.remembering(TokenCounter.of(tokenizer), config.tokenCountCacheChars());
         }
         LOG.info("memory blocks are counted with Mnemos' token estimate (no TokenCountEstimator bean)");
         return TokenCounter.estimate();

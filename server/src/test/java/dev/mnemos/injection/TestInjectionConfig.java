@@ -20,6 +20,11 @@ record TestInjectionConfig(int tokenBudget, int writeRetries, SummaryMode summar
     }
 
     @Override
+    public long tokenCountCacheChars() {
+        return 4_000_000;
+    }
+
+    @Override
     public int summaryMaxChars() {
         return 4000;
     }

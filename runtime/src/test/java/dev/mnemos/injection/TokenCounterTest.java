@@ -1,0 +1,51 @@
+package dev.mnemos.injection;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class TokenCounterTest {
+
+    /** A stand-in tokenizer: one token per word, and a record of every text it was asked to count. */
+    private final List<String> counted = new ArrayList<>();
+    private final TokenCounter words = text -> {
+        counted.add(text);
+        return text.isBlank() ? 0 : text.trim().split("\\s+").length;
+    };
+
+    @Test
+    void aRememberingCounterCountsEachTextOnceAndAnswersTheSame() {
+        TokenCounter remembering = TokenCounter.remembering(words, 10_000);
+        String plan = "1. Arrive in Kyoto 2. Fushimi Inari at dawn 3. Nara deer park ".repeat(20);
+
+        String first = remembering.prefix(plan, 37);
+        int searched = counted.size();
+        String again = remembering.prefix(plan, 37);
+
+        assertThat(searched).as("counts made by the first search").isGreaterThan(5);
+        assertThat(counted).as("the second search counts nothing").hasSize(searched);
+        assertThat(again).isEqualTo(first).isEqualTo(words.prefix(plan, 37));
+        assertThat(words.count(first)).isEqualTo(37);
+        assertThat(remembering.count(plan)).isEqualTo(words.count(plan)).isEqualTo(260);
+    }
+
+    @Test
+    void aRememberingCounterKeepsAtMostItsSizeAndCountsForgottenTextAgain() {
+        TokenCounter remembering = TokenCounter.remembering(words, 1_000);
+        List<String> texts = java.util.stream.IntStream.range(0, 100).mapToObj(i -> "text number " + i + " " + "x".repeat(20))
+                .toList();
+        texts.forEach(remembering::count);
+        counted.clear();
+        texts.forEach(t -> assertThat(remembering.count(t)).isEqualTo(4));
+        // 100 texts of 34-35 characters, at most 1,000 characters remembered: most are counted again
+        assertThat(counted).hasSizeGreaterThanOrEqualTo(100 - 1_000 / 34);
+    }
+
+    @Test
+    void zeroCharactersMeansNoMemory() {
+        assertThat(TokenCounter.remembering(words, 0)).isSameAs(words);
+    }
+}
