@@ -12,11 +12,7 @@ import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
-import java.net.URI;
 import java.net.URL;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -62,7 +58,6 @@ class SessionStoreBenchmark {
     URL base;
 
     private final StringBuilder report = new StringBuilder();
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     @Test
     void run() throws Exception {
@@ -124,7 +119,7 @@ class SessionStoreBenchmark {
         line("  (plans are referenced, not copied: the growth is the constraints the workload adds, ~130 B each)");
         line("bytes per session after the workload: %.3f MB (%s)", sessionBytes(id) / 1e6, keyBytes(id));
         line("");
-        http(id, steps, rawRedis);
+        http(steps);
         store.delete(id);
         Path out = Path.of("target/bench/session.txt");
         Files.createDirectories(out.getParent());
@@ -132,34 +127,24 @@ class SessionStoreBenchmark {
         System.out.println("\n" + report);
     }
 
-    private void http(String id, int steps, Percentiles raw) throws Exception {
-        String user = store.owner(id);
-        String token = Tokens.user(user);
-        String sessionPath = "v1/sessions/" + id;
-        for (int i = 0; i < 500; i++) {
-            get(token, sessionPath);
-            get(token, "q/health/live");
+    /**
+     * The HTTP figures of the same workload, by the repository's one-client HTTP benchmark
+     * ({@code .ci/bench/HttpSessionBench.java}, a raw keep-alive socket: the JDK's HttpClient adds
+     * about 0.4 ms per request) against this test server, with a token of this test's issuer.
+     */
+    private void http(int steps) throws Exception {
+        Path client = Path.of("../.ci/bench/HttpSessionBench.java").toAbsolutePath().normalize();
+        String launcher = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process run = new ProcessBuilder(launcher, "-Dbench.token=" + Tokens.user("bench-" + SessionIds.newId()),
+                "-Dwarmup.rounds=" + Integer.getInteger("bench.httpWarmupRounds", 2), client.toString(),
+                base.toString().replaceAll("/$", ""), Integer.toString(steps)).redirectErrorStream(true).start();
+        String output = new String(run.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        int exit = run.waitFor();
+        line("== over HTTP (this test server, 1 keep-alive client, JWT per request; .ci/bench/HttpSessionBench.java)");
+        output.lines().forEach(l -> line("%s", l));
+        if (exit != 0) {
+            line("(the HTTP benchmark exited with %d)", exit);
         }
-        line("== over HTTP (test server, 1 keep-alive client, JWT per request)");
-        line("health probe (/q/health/live)                  : %s", timedHttp(() -> get(token, "q/health/live")));
-        line("read current at step %d, default view         : %s", steps, timedHttp(() -> get(token, sessionPath)));
-        line("read current, ?plans=all                       : %s", timedHttp(() -> get(token, sessionPath + "?plans=all")));
-        line("read version 10 of %d                       : %s", steps + 1,
-                timedHttp(() -> get(token, sessionPath + "/versions/10")));
-        line("fork from version 10                           : %s",
-                timedHttp(() -> post(token, sessionPath + "/fork", "{\"fromVersion\":10}", 201)));
-        String writer = newSession(user);
-        long[] writes = new long[steps];
-        for (int i = 0; i < steps; i++) {
-            String body = json.writeValueAsString(Map.of("patch", step(i)));
-            long t0 = System.nanoTime();
-            post(token, "v1/sessions/" + writer + "/steps", body, 200);
-            writes[i] = System.nanoTime() - t0;
-        }
-        Percentiles write = Percentiles.of(writes);
-        line("step write, 1 client, %d steps                : %s  -> %.1fx raw Redis p50", steps, write,
-                write.p50() / raw.p50());
-        store.delete(writer);
     }
 
     private String newSession() {
@@ -203,40 +188,6 @@ class SessionStoreBenchmark {
             nanos[i] = System.nanoTime() - t0;
         }
         return Percentiles.of(nanos);
-    }
-
-    private interface HttpCall {
-        void run() throws Exception;
-    }
-
-    private Percentiles timedHttp(HttpCall call) throws Exception {
-        long[] nanos = new long[READS];
-        for (int i = 0; i < READS; i++) {
-            long t0 = System.nanoTime();
-            call.run();
-            nanos[i] = System.nanoTime() - t0;
-        }
-        return Percentiles.of(nanos);
-    }
-
-    private void get(String token, String path) throws Exception {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + path))
-                .header("Authorization", "Bearer " + token).GET().build(), HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() != 200) {
-            throw new IllegalStateException(path + " answered " + r.statusCode() + ": " + r.body());
-        }
-    }
-
-    private void post(String token, String path, String body, int expected) throws Exception {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + path))
-                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() != expected) {
-            throw new IllegalStateException(path + " answered " + r.statusCode() + ": " + r.body());
-        }
-        if (expected == 201) {
-            store.delete(json.readTree(r.body()).get("sessionId").asText());
-        }
     }
 
     private long checkpointBytes(String id, long version) {
