@@ -37,34 +37,47 @@ public interface TokenCounter {
         return text -> text == null || text.isEmpty() ? 0 : counts.get(text, counter::count);
     }
 
-    /** The longest prefix of {@code text} that counts at most {@code maxTokens} (binary search on code points). */
+    /** The longest prefix of {@code text} that counts at most {@code maxTokens}. */
     default String prefix(String text, int maxTokens) {
-        int lo = 0;
-        int hi = text.codePointCount(0, text.length());
-        while (lo < hi) {
-            int mid = (lo + hi + 1) >>> 1;
-            if (count(text.substring(0, text.offsetByCodePoints(0, mid))) <= maxTokens) {
-                lo = mid;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        return text.substring(0, text.offsetByCodePoints(0, lo));
+        int points = text.codePointCount(0, text.length());
+        int length = longest(n -> count(text.substring(0, text.offsetByCodePoints(0, n))), points, maxTokens,
+                count(text));
+        return text.substring(0, text.offsetByCodePoints(0, length));
     }
 
     /** The longest suffix of {@code text} that counts at most {@code maxTokens}. */
     default String suffix(String text, int maxTokens) {
         int points = text.codePointCount(0, text.length());
-        int lo = 0;
-        int hi = points;
-        while (lo < hi) {
-            int mid = (lo + hi + 1) >>> 1;
-            if (count(text.substring(text.offsetByCodePoints(0, points - mid))) <= maxTokens) {
+        int length = longest(n -> count(text.substring(text.offsetByCodePoints(0, points - n))), points, maxTokens,
+                count(text));
+        return text.substring(text.offsetByCodePoints(0, points - length));
+    }
+
+    /**
+     * The largest length in 0..points whose piece counts at most {@code maxTokens}, the count growing
+     * with the length. A search over the lengths, as a bisection would do, except that its first
+     * probes are where the tokens seen so far put the answer: a tokenizer call costs about as much
+     * as the text it counts, and with evenly spread tokens two or three probes land within a token
+     * of the answer, where the bisection finishes.
+     */
+    private static int longest(java.util.function.IntUnaryOperator countOf, int points, int maxTokens, int total) {
+        if (total <= maxTokens) {
+            return points;
+        }
+        int lo = 0; // known to fit
+        int hi = points - 1; // the longest not known to be too long
+        int guess = (int) ((long) points * maxTokens / total);
+        for (int probe = 0; lo < hi; probe++) {
+            int mid = probe < 4 ? Math.max(lo + 1, Math.min(hi, guess)) : (lo + hi + 1) >>> 1;
+            int tokens = countOf.applyAsInt(mid);
+            if (tokens <= maxTokens) {
                 lo = mid;
+                guess = mid + Math.max(1, (int) ((long) mid * (maxTokens - tokens + 1) / Math.max(1, tokens)));
             } else {
                 hi = mid - 1;
+                guess = (int) ((long) mid * maxTokens / tokens);
             }
         }
-        return text.substring(text.offsetByCodePoints(0, points - lo));
+        return lo;
     }
 }

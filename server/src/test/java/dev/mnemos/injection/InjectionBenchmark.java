@@ -121,6 +121,9 @@ class InjectionBenchmark {
         line("raw Postgres SELECT 1    : %s", Percentiles.of(rawPostgres(5_000)));
         line("step overhead            : %s  (target p50 <= 0.3 ms, p99 <= 1 ms)", stepP);
         line("ratio to raw round trip  : p50 %.1fx  p99 %.1fx", stepP.p50() / rawP.p50(), stepP.p99() / rawP.p99());
+        line("  answer steps           : %s", Percentiles.of(steps(bySession, false)));
+        line("  plan steps (every 10th): %s  (a new plan: written, folded into the summary, counted anew)",
+                Percentiles.of(steps(bySession, true)));
         Percentiles early = Percentiles.of(window(bySession, 1, 20));
         Percentiles late = Percentiles.of(window(bySession, steps - 19, steps));
         double[] after = phaseTotals();
@@ -241,6 +244,12 @@ class InjectionBenchmark {
         return java.util.stream.Stream.of("load", "render", "write")
                 .mapToDouble(p -> meters.timer("mnemos.injection." + p).totalTime(java.util.concurrent.TimeUnit.MILLISECONDS))
                 .toArray();
+    }
+
+    /** The latencies of the plan steps (every 10th) or of the others. */
+    private static long[] steps(long[][] bySession, boolean plans) {
+        return java.util.Arrays.stream(bySession).flatMapToLong(s -> IntStream.range(0, s.length)
+                .filter(i -> ((i + 1) % 10 == 0) == plans).mapToLong(i -> s[i])).toArray();
     }
 
     private static long[] window(long[][] bySession, int from, int to) {
