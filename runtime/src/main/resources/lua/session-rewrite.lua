@@ -1,11 +1,12 @@
 -- Writes a whole state at once: creation, fork, rollback. KEYS: state, snap, events, chat, trace, plans,
--- idempotency.
+-- idempotency, ended marker (set when an ended session was archived and cleared).
 -- Plan fields (p:<n>) become new immutable bodies in the plans hash (the bodies of earlier versions
 -- stay for reads within the retention window); everything else goes to the state hash.
 -- ARGV: mode ("create" | "rewrite"), expectedVersion (-1: none), ttlMs, eventJson, checkpointEvery,
 -- retention, then pairs (field, value) of the new state without version; last three: idempotency key
 -- ("" for none), request fingerprint, result to record. Returns {version} or {errorCode, detail}:
--- -1 stale (current), -3 ended, -4 missing, -5 exists, -6 the idempotency key was already used (nothing written).
+-- -1 stale (current), -3 ended, -4 missing, -5 exists, -6 the idempotency key was already used, -8 the id
+-- belongs to a session that ended and was archived (nothing written).
 -- "create" is create-if-absent: an existing state (any owner, any status) is left untouched; keys
 -- of the id without a state (a chat window or traces written under it) are stale and are cleared.
 local state, snap, events, plans = KEYS[1], KEYS[2], KEYS[3], KEYS[6]
@@ -15,7 +16,8 @@ local version, ids = 1, 0
 if ikey ~= '' and redis.call('HEXISTS', idem, ikey) == 1 then return {-6, 0} end
 if ARGV[1] == 'create' then
   if redis.call('EXISTS', state) == 1 then return {-5, 0} end
-  redis.call('DEL', unpack(KEYS, 2))
+  if redis.call('EXISTS', KEYS[8]) == 1 then return {-8, 0} end
+  redis.call('DEL', unpack(KEYS, 2, 7))
 else
   local head = redis.call('HMGET', state, 'version', 'status', 'planIds')
   if not head[1] then return {-4, 0} end
@@ -46,5 +48,5 @@ if ids > 0 then redis.call('HSET', state, 'pmap', '1:' .. (ids + 1)) end
 redis.call('XADD', events, version .. '-0', 'e', ARGV[4])
 checkpoint(state, snap, events, version, tonumber(ARGV[5]), tonumber(ARGV[6]))
 if ikey ~= '' then redis.call('HSET', idem, ikey, ARGV[#ARGV - 1] .. '\n' .. ARGV[#ARGV]) end
-for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[3]) end
+for i = 1, 7 do redis.call('PEXPIRE', KEYS[i], ARGV[3]) end
 return {version}

@@ -111,7 +111,7 @@ public class StepLoader {
     private static <T> T guarded(String sessionId, Supplier<T> call) {
         try {
             return call.get();
-        } catch (SessionNotFoundException | InvalidPatchException e) {
+        } catch (SessionNotFoundException | SessionEndedException | InvalidPatchException e) {
             throw e;
         } catch (RuntimeException e) {
             throw new SessionMemoryUnavailableException(sessionId, e);

@@ -93,7 +93,7 @@ public class PromotionService {
 
     private void clear(String sessionId) {
         spans.in("mnemos.end.clear", sessionId, () -> {
-            store.delete(sessionId);
+            store.retire(sessionId);
             return sessionId;
         });
     }

@@ -21,6 +21,7 @@ final class ApiDocs {
     static final String REDIS_DOWN = "Session memory (Redis) is unreachable or timed out; always with Retry-After. "
             + "A refused connection wrote nothing; a timed-out write may or may not have been applied: retry it with "
             + "the same Idempotency-Key to apply it exactly once.";
+    static final String KEY_ENDED = "The Idempotency-Key created a session that has since ended (its id is archived); nothing was written. A new key starts a new session.";
     static final String KEY_REUSED = "The Idempotency-Key was already used for a different request; nothing was written.";
     static final String TOO_MANY_SESSIONS = "The user already has the most live sessions allowed "
             + "(quarkus.mnemos.session.max-live-per-user, `maxLiveSessions`); nothing was written.";

@@ -79,6 +79,7 @@ public class SessionResource {
     @APIResponse(responseCode = "201", description = "The new session (version 1); Location names it.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionState.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @APIResponse(responseCode = "422", description = ApiDocs.KEY_REUSED, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "409", description = ApiDocs.KEY_ENDED, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "429", description = ApiDocs.TOO_MANY_SESSIONS, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @POST
     @Path("/sessions")
@@ -95,6 +96,7 @@ public class SessionResource {
     @APIResponse(responseCode = "201", description = "The new session (version 1); Location names it.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionState.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @APIResponse(responseCode = "422", description = ApiDocs.KEY_REUSED, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "409", description = ApiDocs.KEY_ENDED, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "429", description = ApiDocs.TOO_MANY_SESSIONS, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @POST
     @Path("/users/{userId}/sessions")
@@ -339,6 +341,7 @@ public class SessionResource {
     @APIResponse(responseCode = "201", description = "The fork (a new session); Location names it.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionState.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @APIResponse(responseCode = "422", description = ApiDocs.KEY_REUSED, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "409", description = ApiDocs.KEY_ENDED, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "429", description = ApiDocs.TOO_MANY_SESSIONS, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @POST
     @Path("/sessions/{id}/fork")
@@ -349,8 +352,12 @@ public class SessionResource {
         }
         positive("fromVersion", body.fromVersion());
         SessionIds.require("sessionId", id);
-        SessionState fork = store.fork(id, body.fromVersion(), caller.userId(),
-                idempotency(key, "fork", id, body), caller.sessionUser());
+        Idempotency idem = idempotency(key, "fork", id, body);
+        if (idem != null) {
+            // after the owner check: an outsider learns nothing about the session's forks
+            history.refuseEnded(idem, "fork", owned(id));
+        }
+        SessionState fork = store.fork(id, body.fromVersion(), caller.userId(), idem, caller.sessionUser());
         return Response.created(URI.create("/v1/sessions/" + fork.sessionId())).entity(fork).build();
     }
 
@@ -369,8 +376,9 @@ public class SessionResource {
 
     private Response created(String userId, SessionRequests.Create body, String key) {
         SessionPatch patch = body == null ? null : body.patch();
-        SessionState state = store.create(userId, patch, caller.userId(),
-                idempotency(key, "create", userId, body));
+        Idempotency idem = idempotency(key, "create", userId, body);
+        history.refuseEnded(idem, "create", userId);
+        SessionState state = store.create(userId, patch, caller.userId(), idem);
         return Response.created(URI.create("/v1/sessions/" + state.sessionId())).entity(state).build();
     }
 

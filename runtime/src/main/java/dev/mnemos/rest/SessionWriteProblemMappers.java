@@ -1,5 +1,6 @@
 package dev.mnemos.rest;
 
+import dev.mnemos.session.IdempotencyKeyEndedException;
 import dev.mnemos.session.IdempotencyKeyReusedException;
 import dev.mnemos.session.TooManySessionsException;
 import io.quarkus.arc.properties.IfBuildProperty;
@@ -22,6 +23,17 @@ public class SessionWriteProblemMappers {
         return Problem.of(422, "Unprocessable Content", e.getMessage()
                 + "; nothing was written. Send a new key for a new request, or the same body to get the first answer")
                 .withField(SessionResource.IDEMPOTENCY_KEY).toResponse();
+    }
+
+    /**
+     * 409: the key's session exists, but ended; retrying with the same key can never start it again,
+     * and a new key starts a new session.
+     */
+    @ServerExceptionMapper
+    public Response keyEnded(IdempotencyKeyEndedException e) {
+        return Problem.of(Response.Status.CONFLICT, e.getMessage() + "; nothing was written. Its history stays readable "
+                + "under /v1/sessions/" + e.sessionId() + "; send a new key for a new session")
+                .withField(SessionResource.IDEMPOTENCY_KEY).withExtras(Map.of("sessionId", e.sessionId())).toResponse();
     }
 
     @ServerExceptionMapper

@@ -38,6 +38,11 @@ public class RedisSessionStore implements SessionStore {
     private static final SessionScripts REWRITE = SessionScripts.load("session-rewrite.lua");
     private static final SessionScripts LOAD = SessionScripts.load("session-load.lua");
     private static final SessionScripts PLANS = SessionScripts.load("session-plans.lua");
+    /** KEYS: the session's keys, then its ended marker. ARGV: the marker's TTL in ms. */
+    private static final SessionScripts RETIRE = SessionScripts.of("""
+            redis.call('DEL', unpack(KEYS, 1, #KEYS - 1))
+            redis.call('SET', KEYS[#KEYS], '1', 'PX', ARGV[1])
+            return 1""");
     private static final SessionScripts RESERVE = SessionScripts.standalone("user-reserve.lua");
     private static final TypeLiteral<List<SessionEvent>> EVENTS = new TypeLiteral<>() {
     };
@@ -99,7 +104,7 @@ public class RedisSessionStore implements SessionStore {
                 if (reserved) {
                     unreserve(userId, id);
                 }
-                throw new IllegalStateException("session " + id + " already exists");
+                throw taken(reply, id, idem);
             }
             indexed(userId, id, state.createdAt());
             return state;
@@ -135,6 +140,9 @@ public class RedisSessionStore implements SessionStore {
                 state.createdAt(), actor, null, null, null, state), null, "")[0] < 0) {
             if (reserved) {
                 unreserve(state.userId(), state.sessionId());
+            }
+            if (redis.key().exists(SessionKeys.ended(state.sessionId()))) {
+                throw new SessionEndedException(state.sessionId());
             }
             return false;
         }
@@ -489,7 +497,7 @@ public class RedisSessionStore implements SessionStore {
                 if (reserved) {
                     unreserve(fork.userId(), forkId);
                 }
-                throw new IllegalStateException("session " + forkId + " already exists");
+                throw taken(reply, forkId, idem);
             }
             indexed(fork.userId(), forkId, now);
             return fork;
@@ -518,6 +526,20 @@ public class RedisSessionStore implements SessionStore {
         fast.get(() -> SessionStoreUnavailableException.guard(() -> {
             String userId = redis.hash(String.class).hget(SessionKeys.state(sessionId), "userId");
             redis.key().del(SessionKeys.all(sessionId).toArray(String[]::new));
+            if (userId != null) {
+                redis.sortedSet(String.class).zrem(SessionKeys.userSessions(userId), sessionId);
+            }
+            return null;
+        }), Void.class);
+    }
+
+    @Override
+    public void retire(String sessionId) {
+        fast.get(() -> SessionStoreUnavailableException.guard(() -> {
+            String userId = redis.hash(String.class).hget(SessionKeys.state(sessionId), "userId");
+            List<String> keys = new ArrayList<>(SessionKeys.all(sessionId));
+            keys.add(SessionKeys.ended(sessionId));
+            RETIRE.execute(redis, keys, List.of(Long.toString(config.ttl().toMillis())));
             if (userId != null) {
                 redis.sortedSet(String.class).zrem(SessionKeys.userSessions(userId), sessionId);
             }
@@ -694,12 +716,22 @@ public class RedisSessionStore implements SessionStore {
             args.add(value);
         });
         idempotencyArgs(args, idem, result);
-        long[] reply = REWRITE.run(redis, SessionKeys.all(state.sessionId()), args);
-        if (reply[0] == -5 || reply[0] == REPLAYED) {
+        List<String> keys = new ArrayList<>(SessionKeys.all(state.sessionId()));
+        keys.add(SessionKeys.ended(state.sessionId()));
+        long[] reply = REWRITE.run(redis, keys, args);
+        if (reply[0] == -5 || reply[0] == -8 || reply[0] == REPLAYED) {
             return reply;
         }
         outcome(state.sessionId(), reply, expected.orElse(-1));
         return reply;
+    }
+
+    /** Why a create under {@code id} wrote nothing: the id is live (-5), or it ended and was archived (-8). */
+    private static RuntimeException taken(long[] reply, String id, Idempotency idem) {
+        if (reply[0] == -8) {
+            return idem == null ? new SessionEndedException(id) : new IdempotencyKeyEndedException(idem.key(), id);
+        }
+        return new IllegalStateException("session " + id + " already exists");
     }
 
     private static long outcome(String sessionId, long[] reply, long expected) {

@@ -28,6 +28,24 @@ public class SessionHistory {
         }
     }
 
+    /**
+     * Refuses a keyed create ({@code kind} "create", {@code scope} the user) or fork ("fork", the
+     * source session) whose session has ended and is archived: the key derives that session's id,
+     * which must not start again beside its archive. (While the cleared session's ended marker lives,
+     * the create script refuses it too, atomically; this check covers the time after.)
+     *
+     * @throws IdempotencyKeyEndedException when it has ended
+     */
+    public void refuseEnded(Idempotency idem, String kind, String scope) {
+        if (idem == null) {
+            return;
+        }
+        String id = idem.derivedId(kind, scope);
+        if (archive.owner(id).isPresent()) {
+            throw new IdempotencyKeyEndedException(idem.key(), id);
+        }
+    }
+
     /** Events from the live log; only when it has none in range is the archive consulted. */
     public List<SessionEvent> events(String sessionId, long fromVersion, int limit) {
         List<SessionEvent> live = store.events(sessionId, fromVersion, limit);

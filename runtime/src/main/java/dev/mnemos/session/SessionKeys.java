@@ -65,6 +65,16 @@ public final class SessionKeys {
                 plans(sessionId), idempotency(sessionId));
     }
 
+    /**
+     * Left for the session TTL when an ended session's keys are cleared after archiving
+     * ({@link SessionStore#retire}): a create under that id (a keyed create or fork retried
+     * after the end, or a first {@code @SessionMemory} call) is refused instead of starting the
+     * ended session again beside its archive.
+     */
+    public static String ended(String sessionId) {
+        return tag(sessionId) + ":ended";
+    }
+
     private static String tag(String sessionId) {
         return "mnemos:{s:" + sessionId + "}";
     }

@@ -106,6 +106,15 @@ public interface SessionStore {
     /** Removes every key of the session. Deleting a missing session does nothing. */
     void delete(String sessionId);
 
+    /**
+     * Removes the keys of a session that ended and was archived, and keeps its id from being
+     * created again while the session's keys would have lived (a keyed create or fork retried after
+     * the end derives the same id). Stores without such a guard only delete.
+     */
+    default void retire(String sessionId) {
+        delete(sessionId);
+    }
+
     /** Ids of the user's live sessions, newest first. */
     List<String> liveSessions(String userId);
 

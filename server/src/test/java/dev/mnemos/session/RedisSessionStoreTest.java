@@ -1,5 +1,6 @@
 package dev.mnemos.session;
 
+import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
@@ -15,10 +16,34 @@ class RedisSessionStoreTest {
 
     @Inject
     SessionStore store;
+    @Inject
+    RedisDataSource redis;
+    @Inject
+    SessionConfig config;
 
     private SessionState newSession() {
         return store.create("u-" + SessionIds.newId(), SessionPatch.builder().goal("plan a trip")
                 .addConstraint(new Constraint(null, "budget 5000 this time", Scope.TASK, "user")).build(), "test");
+    }
+
+    @Test
+    void aRetiredSessionCannotStartAgainUnderItsIdWhileItsMarkerLives() {
+        String id = SessionIds.newId();
+        String user = "u-" + SessionIds.newId();
+        assertThat(store.createIfAbsent(id, user, SessionPatch.builder().goal("g").build(), "t")).isPresent();
+        store.retire(id);
+
+        assertThat(SessionKeys.all(id)).allSatisfy(key -> assertThat(redis.key().exists(key)).as(key).isFalse());
+        assertThat(store.liveSessions(user)).isEmpty();
+        assertThat(redis.key().pttl(SessionKeys.ended(id))).isBetween(1L, config.ttl().toMillis());
+        assertThatThrownBy(() -> store.createIfAbsent(id, user, SessionPatch.builder().goal("again").build(), "t"))
+                .isInstanceOf(SessionEndedException.class);
+        assertThat(redis.key().exists(SessionKeys.state(id))).as("nothing written").isFalse();
+        assertThat(store.liveSessions(user)).as("nor reserved").isEmpty();
+
+        redis.key().del(SessionKeys.ended(id));
+        assertThat(store.createIfAbsent(id, user, SessionPatch.builder().goal("again").build(), "t")).isPresent();
+        store.delete(id);
     }
 
     @Test

@@ -1,11 +1,14 @@
 package dev.mnemos.server.api;
 
+import dev.mnemos.session.SessionKeys;
+import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.response.ExtractableResponse;
 import io.restassured.specification.RequestSpecification;
+import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -36,6 +39,9 @@ class IdempotentWritesTest {
     }
 
     final String user = "idem-" + UUID.randomUUID();
+
+    @Inject
+    RedisDataSource redis;
 
     RequestSpecification as(String who) {
         return given().auth().oauth2(Tokens.user(who)).contentType(ContentType.JSON);
@@ -110,6 +116,55 @@ class IdempotentWritesTest {
                 .statusCode(201).extract().asString()).isEqualTo(fork);
         assertThat(notes(id)).hasSize(3);
         as(user).get("/v1/sessions").then().statusCode(200).body("$", hasSize(2));
+    }
+
+    /**
+     * A keyed create or fork retried after its session ended must not start that session again: its
+     * id (derived from the key) belongs to the archive, and a second life under it was dropped
+     * unarchived at its own end. Refused while the cleared session's marker lives, and after it.
+     */
+    @Test
+    void aKeyOfAnEndedSessionCannotStartItAgain() {
+        Map<String, Object> create = Map.of("goal", "first life");
+        String id = keyed("e-1").body(create).post("/v1/sessions").then().statusCode(201).extract().path("sessionId");
+        as(user).body(Map.of("patch", Map.of("putCollected", Map.of("city", "Kyoto")))).post("/v1/sessions/{id}/steps", id)
+                .then().statusCode(200);
+        String fork = keyed("ef-1").body(Map.of("fromVersion", 2)).post("/v1/sessions/{id}/fork", id).then()
+                .statusCode(201).extract().path("sessionId");
+        as(user).body(Map.of()).post("/v1/sessions/{id}/end", fork).then().statusCode(200);
+        as(user).body(Map.of()).post("/v1/sessions/{id}/end", id).then().statusCode(200);
+        String history = as(user).get("/v1/sessions/{id}/events", id).then().statusCode(200).extract().asString();
+
+        for (boolean markerExpired : new boolean[] { false, true }) {
+            if (markerExpired) {
+                redis.key().del(SessionKeys.ended(id), SessionKeys.ended(fork));
+            }
+            keyed("e-1").body(create).post("/v1/sessions").then().statusCode(409)
+                    .contentType("application/problem+json").body("field", equalTo("Idempotency-Key"))
+                    .body("sessionId", equalTo(id)).body("detail", containsString("ended"));
+            as(user).header("Idempotency-Key", "ef-1").body(Map.of("fromVersion", 2)).post("/v1/sessions/{id}/fork", id)
+                    .then().statusCode(409).body("sessionId", equalTo(fork));
+            assertThat(redis.key().exists(SessionKeys.state(id))).as("no second life of %s", id).isFalse();
+            assertThat(redis.key().exists(SessionKeys.state(fork))).as("no second life of the fork").isFalse();
+        }
+        assertThat(as(user).get("/v1/sessions/{id}/events", id).then().statusCode(200).extract().asString())
+                .as("the archived history is untouched").isEqualTo(history);
+        as(user).get("/v1/sessions").then().statusCode(200).body("$", hasSize(0));
+        keyed("e-2").body(create).post("/v1/sessions").then().statusCode(201);
+    }
+
+    @Test
+    void aKeyedForkOfAnEndedForkIsRefused() {
+        String id = create();
+        String fork = keyed("ff-1").body(Map.of("fromVersion", 1)).post("/v1/sessions/{id}/fork", id).then()
+                .statusCode(201).extract().path("sessionId");
+        as(user).body(Map.of()).post("/v1/sessions/{id}/end", fork).then().statusCode(200);
+        redis.key().del(SessionKeys.ended(fork));
+        keyed("ff-1").body(Map.of("fromVersion", 1)).post("/v1/sessions/{id}/fork", id).then().statusCode(409)
+                .body("field", equalTo("Idempotency-Key")).body("sessionId", equalTo(fork));
+        assertThat(redis.key().exists(SessionKeys.state(fork))).isFalse();
+        as("outsider-" + UUID.randomUUID()).header("Idempotency-Key", "ff-1")
+                .body(Map.of("fromVersion", 1)).post("/v1/sessions/{id}/fork", id).then().statusCode(404);
     }
 
     @Test
