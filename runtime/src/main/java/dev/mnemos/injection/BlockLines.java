@@ -84,8 +84,10 @@ final class BlockLines {
         int allowed = room - cost(label) - 2;
         while (allowed >= 8) {
             String line = label + BlockText.quote(cutter.apply(value, allowed));
-            if (cost(line) <= room) {
-                fixed(line);
+            int lineCost = cost(line);
+            if (lineCost <= room) {
+                lines.add(line);
+                used += lineCost;
                 return true;
             }
             allowed = allowed * 9 / 10;

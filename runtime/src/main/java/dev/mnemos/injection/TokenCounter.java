@@ -1,7 +1,5 @@
 package dev.mnemos.injection;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.langchain4j.model.TokenCountEstimator;
 
 /**
@@ -24,17 +22,12 @@ public interface TokenCounter {
     }
 
     /**
-     * {@code counter} with the counts of up to {@code maxChars} characters of text remembered
-     * (least recently used text forgotten first); {@code counter} itself when {@code maxChars} is 0.
+     * {@code counter} with the counts and cuts of up to {@code maxChars} characters of text
+     * remembered (least recently used text forgotten first); {@code counter} itself when
+     * {@code maxChars} is 0.
      */
     static TokenCounter remembering(TokenCounter counter, long maxChars) {
-        if (maxChars <= 0) {
-            return counter;
-        }
-        // eviction runs on the counting thread: it is cheap, and needs no pool
-        Cache<String, Integer> counts = Caffeine.newBuilder().maximumWeight(maxChars).executor(Runnable::run)
-                .weigher((String text, Integer count) -> text.length()).build();
-        return text -> text == null || text.isEmpty() ? 0 : counts.get(text, counter::count);
+        return maxChars <= 0 ? counter : new RememberingTokenCounter(counter, maxChars);
     }
 
     /** The longest prefix of {@code text} that counts at most {@code maxTokens}. */
