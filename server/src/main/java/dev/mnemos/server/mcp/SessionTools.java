@@ -8,6 +8,7 @@ import dev.mnemos.session.Observation;
 import dev.mnemos.session.PlanVersion;
 import dev.mnemos.session.Scope;
 import dev.mnemos.session.SessionHistory;
+import dev.mnemos.session.SessionPage;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
@@ -44,10 +45,25 @@ public class SessionTools {
         this.blocks = blocks;
     }
 
-    @Tool(name = "list_tasks", description = "Lists the ids of your live (not ended) task sessions, newest first. "
+    @Tool(name = "list_tasks", description = "Lists the ids of your live (not ended) task sessions, newest first, "
+            + "a page at a time: when the answer has a nextCursor, more follow; pass it as cursor to get them. "
             + "Call it when you need to continue a task and do not have its sessionId.", annotations = @Tool.Annotations(title = "List live tasks", readOnlyHint = true, destructiveHint = false, idempotentHint = true, openWorldHint = false), inputSchema = @Tool.InputSchema(generator = ToolSchemas.class))
     ToolResponse listTasks(RawMessage call) {
-        return calls.run("list_tasks", call, (user, args) -> Map.of("sessionIds", store.liveSessions(user)));
+        return calls.run("list_tasks", call, (user, args) -> {
+            int limit = (int) args.optionalNumber("limit").orElse(50);
+            SessionPage page;
+            try {
+                page = store.liveSessions(user, args.optionalString("cursor").orElse(null), limit);
+            } catch (IllegalArgumentException e) {
+                throw new ToolInputException("cursor", "the nextCursor of an earlier list_tasks answer");
+            }
+            Map<String, Object> answer = new LinkedHashMap<>();
+            answer.put("sessionIds", page.ids());
+            if (page.next() != null) {
+                answer.put("nextCursor", page.next());
+            }
+            return answer;
+        });
     }
 
     @Tool(name = "start_task", description = "Starts the structured memory of one task (a session at version 1) and "

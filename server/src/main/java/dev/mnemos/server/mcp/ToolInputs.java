@@ -88,7 +88,9 @@ final class ToolInputs {
             + "stale_version error with the current version. Always send it.", 1, Long.MAX_VALUE);
 
     private static final Map<String, Input.Obj> INPUTS = Map.ofEntries(
-            Map.entry("list_tasks", object(null)),
+            Map.entry("list_tasks", object(null)
+                    .optional("cursor", string("The nextCursor of the previous list_tasks answer, for the next page.").max(300))
+                    .optional("limit", integer("Most ids to return, 1–200 (default 50).", 1, 200))),
             Map.entry("start_task", object(null)
                     .required("goal", text("What the user wants done, in their words."))
                     .optional("context", string("Background that helps (who, where, why)."))

@@ -151,5 +151,25 @@ class McpMalformedInputTest {
         rejected("reject_candidate", Map.of(), "candidateId");
         rejected("get_profile", Map.of("userId", "someone-else"), "userId");
         rejected("list_tasks", Map.of("userId", "someone-else"), "userId");
+        rejected("list_tasks", Map.of("cursor", "not a cursor"), "cursor");
+        rejected("list_tasks", Map.of("limit", 0), "limit");
+        rejected("list_tasks", Map.of("limit", 201), "limit");
+    }
+
+    @Test
+    void listTasksPagesNewestFirst() throws InterruptedException {
+        // sessions are ordered by their creation millisecond: keep the three apart
+        Thread.sleep(5);
+        String second = ok(client, "start_task", Map.of("goal", "second")).path("sessionId").asText();
+        Thread.sleep(5);
+        String third = ok(client, "start_task", Map.of("goal", "third")).path("sessionId").asText();
+        JsonNode first = ok(client, "list_tasks", Map.of("limit", 2));
+        assertThat(first.path("sessionIds")).extracting(JsonNode::asText).containsExactly(third, second);
+        String cursor = first.path("nextCursor").asText();
+        assertThat(cursor).isNotBlank();
+        JsonNode rest = ok(client, "list_tasks", Map.of("limit", 2, "cursor", cursor));
+        assertThat(rest.path("sessionIds")).extracting(JsonNode::asText).containsExactly(id);
+        assertThat(rest.has("nextCursor")).isFalse();
+        assertThat(ok(client, "list_tasks", Map.of()).path("sessionIds")).hasSize(3);
     }
 }
