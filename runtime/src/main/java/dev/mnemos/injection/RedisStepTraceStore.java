@@ -16,7 +16,9 @@ import java.util.Optional;
  * Step traces in Redis: the session's hash {@link SessionKeys#trace}, field = written version,
  * value = JSON, with the session's TTL. Saving is one round trip (the script by its SHA) that, every 64 saves past the
  * retention, drops all traces older than the retention window, so the hash stays bounded however
- * long the session runs. Redis failures surface as {@link SessionStoreUnavailableException} (503 at the API).
+ * long the session runs. Once the session's state is gone (deleted or ended in between) it writes
+ * nothing, so a late trace never outlives its session. Redis failures surface as {@link SessionStoreUnavailableException} (503
+ * at the API).
  */
 @ApplicationScoped
 public class RedisStepTraceStore implements StepTraceStore {
@@ -25,6 +27,7 @@ public class RedisStepTraceStore implements StepTraceStore {
     // the retention window in one sweep (traces exist only for some versions, so deleting exactly
     // version - retention would miss most of them). Amortised cost per save stays constant.
     private static final SessionScripts SAVE = SessionScripts.of("""
+            if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
             redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
             local expired = tonumber(ARGV[3])
             if expired > 0 and redis.call('HLEN', KEYS[1]) > tonumber(ARGV[5]) + 64 then
@@ -51,9 +54,10 @@ public class RedisStepTraceStore implements StepTraceStore {
     public void save(StepTrace trace) {
         long expired = trace.version() - config.traceRetention();
         String key = SessionKeys.trace(trace.sessionId());
-        guarded(() -> SAVE.execute(redis, List.of(key), List.of(Long.toString(trace.version()), write(trace),
-                Long.toString(Math.max(0, expired)), Long.toString(session.ttl().toMillis()),
-                Integer.toString(config.traceRetention()))));
+        guarded(() -> SAVE.execute(redis, List.of(key, SessionKeys.state(trace.sessionId())),
+                List.of(Long.toString(trace.version()), write(trace),
+                        Long.toString(Math.max(0, expired)), Long.toString(session.ttl().toMillis()),
+                        Integer.toString(config.traceRetention()))));
     }
 
     /** The trace of the step that wrote {@code version}, or empty. */

@@ -31,19 +31,38 @@ class RedisStepTraceStoreTest {
                 new StepTrace.Timings(1, 2, 3, 4));
     }
 
+    /** A session id with a state hash: traces are kept only for a session that still exists. */
+    private String session() {
+        String id = SessionIds.newId();
+        redis.hash(String.class).hset(SessionKeys.state(id), "version", "1");
+        return id;
+    }
+
+    private void drop(String id) {
+        redis.key().del(SessionKeys.trace(id), SessionKeys.state(id));
+    }
+
     @Test
     void traceRoundTripsAndCarriesTheSessionTtl() {
-        String id = SessionIds.newId();
+        String id = session();
         traces.save(trace(id, 2));
         assertThat(traces.find(id, 2)).contains(trace(id, 2));
         assertThat(redis.key().pttl(SessionKeys.trace(id))).isPositive();
         assertThat(traces.find(id, 3)).isEmpty();
-        redis.key().del(SessionKeys.trace(id));
+        drop(id);
+    }
+
+    @Test
+    void aTraceOfASessionThatIsGoneIsNotKept() {
+        String gone = SessionIds.newId();
+        traces.save(trace(gone, 2));
+        assertThat(traces.find(gone, 2)).isEmpty();
+        assertThat(redis.key().exists(SessionKeys.trace(gone))).as("no trace key outlives its session").isFalse();
     }
 
     @Test
     void tracesBeyondTheRetentionWindowAreDroppedEvenWhenOnlySomeVersionsHaveOne() {
-        String id = SessionIds.newId();
+        String id = session();
         int retention = config.traceRetention();
         long last = 0;
         // only every third version has a trace, as when HTTP steps and rollbacks write in between
@@ -60,6 +79,6 @@ class RedisStepTraceStoreTest {
         assertThat(inWindow).isPositive();
         assertThat(redis.hash(String.class).hlen(SessionKeys.trace(id))).as("bounded by the retention plus the sweep slack")
                 .isLessThanOrEqualTo(retention + 65L);
-        redis.key().del(SessionKeys.trace(id));
+        drop(id);
     }
 }
