@@ -608,14 +608,12 @@ public class RedisSessionStore implements SessionStore {
             List<String> batch = after(key, position, want);
             java.util.OptionalDouble lastScore = batch.isEmpty() ? java.util.OptionalDouble.empty()
                     : index.zscore(key, batch.get(batch.size() - 1));
-            for (String id : batch) {
-                if (alive.size() > limit) {
-                    break;
-                }
-                if (redis.key().exists(SessionKeys.state(id))) {
-                    alive.add(id);
+            List<Boolean> live = existing(batch);
+            for (int i = 0; i < batch.size() && alive.size() <= limit; i++) {
+                if (live.get(i)) {
+                    alive.add(batch.get(i));
                 } else {
-                    index.zrem(key, id);
+                    index.zrem(key, batch.get(i));
                 }
             }
             if (batch.size() < want) {
@@ -631,6 +629,18 @@ public class RedisSessionStore implements SessionStore {
         String lastShown = alive.get(limit - 1);
         long score = (long) index.zscore(key, lastShown).orElse(0);
         return new SessionPage(List.copyOf(alive.subList(0, limit)), new Position(score, lastShown).toString());
+    }
+
+    /**
+     * Which of {@code ids} still have a session state: one {@code EXISTS} each (their keys live in
+     * different slots), all sent at once, so a page waits for one round trip, not one per id.
+     */
+    private List<Boolean> existing(List<String> ids) {
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        List<Uni<Boolean>> checks = ids.stream().map(id -> reactive.key().exists(SessionKeys.state(id))).toList();
+        return Uni.join().all(checks).andFailFast().await().atMost(config.redisTimeout());
     }
 
     /** Up to {@code n} ids of the index after {@code position}, newest first (ties by id, descending). */
