@@ -3,7 +3,8 @@
 # 1,000 versions so version 10 of 1,000 can be read) on port 8089; prints the raw Redis and Postgres
 # round trips as the floor, the one-client figures of the issue-13 workload (HttpSessionBench.java),
 # then step writes over HTTP with 64 concurrent sessions. Uses wrk (installed with apt-get when
-# missing and run as root), else a JDK HttpClient load generator; then stops the service.
+# missing and run as root), else a JDK HttpClient load generator; then stops the service and runs
+# the in-process benchmarks (mvn -Pbench test), printing their reports.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash .ci/services.sh
@@ -47,4 +48,13 @@ if command -v wrk >/dev/null; then
   python3 -c "print(f'raw Redis GET with $SESSIONS clients: {float(\"$RAW\"):.0f} ops/s; HTTP step writes are {float(\"$HTTP\")/float(\"$RAW\")*100:.1f}% of it')"
 else
   java .ci/bench/HttpStepBench.java "$URL" "$SESSIONS" "$DURATION"
+fi
+# The in-process figures (session store, checkpoint size, bytes, the @SessionMemory step overhead)
+# come from the test-scoped benchmarks: stop the packaged server first so they have the machine.
+if [ "${IN_PROCESS:-1}" = 1 ]; then
+  kill $PID 2>/dev/null || true
+  wait $PID 2>/dev/null || true
+  echo "== in process (mvn -Pbench test; IN_PROCESS=0 skips this part)"
+  mvn -B -q -Pbench test -pl server -am > /tmp/mnemos-bench-mvn.log 2>&1 || { tail -40 /tmp/mnemos-bench-mvn.log; exit 1; }
+  cat server/target/bench/session.txt server/target/bench/session-bytes.txt server/target/bench/injection.txt
 fi
