@@ -23,12 +23,20 @@ interface BenchSteps {
         @Override
         public dev.mnemos.session.SessionPatch patch(StepCall call) {
             String previous = call.state().summary() == null ? "" : call.state().summary() + "\n";
-            String summary = previous + DefaultStepWriter.cut(call.userMessage(), 160);
+            String summary = previous + cut(call.userMessage(), 160);
             if (summary.length() > SUMMARY_CHARS) {
                 summary = summary.substring(summary.indexOf('\n', summary.length() - SUMMARY_CHARS) + 1);
             }
             return dev.mnemos.session.SessionPatch.builder().summary(summary)
-                    .putCollected("turn.last", DefaultStepWriter.cut(call.userMessage(), 2000)).build();
+                    .putCollected("turn.last", cut(call.userMessage(), 2000)).build();
+        }
+
+        /**
+         * Not {@code DefaultStepWriter.cut}: that is package-private in the extension's runtime, which
+         * Quarkus tests load with another class loader than this test package.
+         */
+        private static String cut(String text, int max) {
+            return text.length() <= max ? text : text.substring(0, max - 1) + "…";
         }
     }
 }
