@@ -72,6 +72,12 @@ class PostgresFaultTest {
         var end = as(user).post("/v1/sessions/{id}/end", session);
         assertThat(end.statusCode()).as("/end while Postgres is down").isEqualTo(503);
         assertThat(end.header("Retry-After")).isNotNull();
+        // a keyed create asks the archive whether its key's session ended: 503; without a key, Redis only
+        var keyed = as(user).header("Idempotency-Key", "while-postgres-is-down").body(Map.of("goal", "g"))
+                .post("/v1/sessions");
+        assertThat(keyed.statusCode()).as("a keyed create while Postgres is down").isEqualTo(503);
+        assertThat(keyed.header("Retry-After")).isNotNull();
+        as(user).body(Map.of("goal", "g")).post("/v1/sessions").then().statusCode(201);
         as(user).get("/v1/sessions/{id}", session).then().statusCode(200).body("status", equalTo("ACTIVE"));
         as(user).body(Map.of("message", "I want to plan a trip to Lisbon")).post("/v1/agent/chat").then()
                 .statusCode(200); // the agent's step goes on without the profile
