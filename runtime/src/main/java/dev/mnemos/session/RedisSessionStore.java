@@ -133,15 +133,18 @@ public class RedisSessionStore implements SessionStore {
     /**
      * Writes a new session in one script run that first checks its id is free (the check and the
      * write are atomic), then adds it to its user's index. @return false, writing nothing, when the id is taken
+     *
+     * @throws SessionEndedException when the id belongs to a session that ended and was cleared
      */
     private boolean insert(SessionState state, String actor) {
         boolean reserved = reserve(state.userId(), state.sessionId(), state.createdAt());
-        if (rewrite("create", state, OptionalLong.empty(), new SessionEvent(1, SessionEvent.Type.CREATE,
-                state.createdAt(), actor, null, null, null, state), null, "")[0] < 0) {
+        long[] reply = rewrite("create", state, OptionalLong.empty(), new SessionEvent(1, SessionEvent.Type.CREATE,
+                state.createdAt(), actor, null, null, null, state), null, "");
+        if (reply[0] < 0) {
             if (reserved) {
                 unreserve(state.userId(), state.sessionId());
             }
-            if (redis.key().exists(SessionKeys.ended(state.sessionId()))) {
+            if (reply[0] == -8) {
                 throw new SessionEndedException(state.sessionId());
             }
             return false;
