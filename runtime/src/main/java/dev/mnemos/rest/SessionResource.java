@@ -353,11 +353,15 @@ public class SessionResource {
         positive("fromVersion", body.fromVersion());
         SessionIds.require("sessionId", id);
         Idempotency idem = idempotency(key, "fork", id, body);
-        if (idem != null) {
-            // after the owner check: an outsider learns nothing about the session's forks
+        SessionState fork;
+        if (idem == null) {
+            // the owner is checked on the source version the fork reads anyway
+            fork = store.fork(id, body.fromVersion(), caller.userId(), null, caller.sessionUser());
+        } else {
+            // the owner first, once: an outsider learns nothing about the session's forks, ended or recorded
             history.refuseEnded(idem, "fork", owned(id));
+            fork = store.fork(id, body.fromVersion(), caller.userId(), idem);
         }
-        SessionState fork = store.fork(id, body.fromVersion(), caller.userId(), idem, caller.sessionUser());
         return Response.created(URI.create("/v1/sessions/" + fork.sessionId())).entity(fork).build();
     }
 

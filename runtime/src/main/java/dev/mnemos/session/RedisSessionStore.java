@@ -188,9 +188,11 @@ public class RedisSessionStore implements SessionStore {
                 List.of(Long.toString(at.toEpochMilli()), sessionId, Long.toString(userIndexTtl())));
         boolean added = reply[0] == 1;
         if (added && reply[1] > config.maxLivePerUser()) {
-            for (String id : index.zrange(key, 0, -1)) {
-                if (!id.equals(sessionId) && !redis.key().exists(SessionKeys.state(id))) {
-                    index.zrem(key, id);
+            List<String> indexed = index.zrange(key, 0, -1);
+            List<Boolean> live = existing(indexed);
+            for (int i = 0; i < indexed.size(); i++) {
+                if (!live.get(i) && !indexed.get(i).equals(sessionId)) {
+                    index.zrem(key, indexed.get(i));
                 }
             }
             if (index.zcard(key) > config.maxLivePerUser()) {
@@ -526,23 +528,23 @@ public class RedisSessionStore implements SessionStore {
 
     @Override
     public void delete(String sessionId) {
-        fast.get(() -> SessionStoreUnavailableException.guard(() -> {
-            String userId = redis.hash(String.class).hget(SessionKeys.state(sessionId), "userId");
-            redis.key().del(SessionKeys.all(sessionId).toArray(String[]::new));
-            if (userId != null) {
-                redis.sortedSet(String.class).zrem(SessionKeys.userSessions(userId), sessionId);
-            }
-            return null;
-        }), Void.class);
+        clear(sessionId, false);
     }
 
     @Override
     public void retire(String sessionId) {
+        clear(sessionId, true);
+    }
+
+    /** Removes the session's keys and its id from its user's index; {@code ended}: leaves the ended marker. */
+    private void clear(String sessionId, boolean ended) {
         fast.get(() -> SessionStoreUnavailableException.guard(() -> {
             String userId = redis.hash(String.class).hget(SessionKeys.state(sessionId), "userId");
-            List<String> keys = new ArrayList<>(SessionKeys.all(sessionId));
-            keys.add(SessionKeys.ended(sessionId));
-            RETIRE.execute(redis, keys, List.of(Long.toString(config.ttl().toMillis())));
+            if (ended) {
+                RETIRE.execute(redis, SessionKeys.allAndEnded(sessionId), List.of(Long.toString(config.ttl().toMillis())));
+            } else {
+                redis.key().del(SessionKeys.all(sessionId).toArray(String[]::new));
+            }
             if (userId != null) {
                 redis.sortedSet(String.class).zrem(SessionKeys.userSessions(userId), sessionId);
             }
@@ -554,12 +556,14 @@ public class RedisSessionStore implements SessionStore {
     public List<String> liveSessions(String userId) {
         return fast.get(() -> SessionStoreUnavailableException.guard(() -> {
             String key = SessionKeys.userSessions(userId);
+            List<String> indexed = redis.sortedSet(String.class).zrange(key, 0, -1);
+            List<Boolean> live = existing(indexed);
             List<String> ids = new ArrayList<>();
-            for (String id : redis.sortedSet(String.class).zrange(key, 0, -1)) {
-                if (redis.key().exists(SessionKeys.state(id))) {
-                    ids.add(0, id);
+            for (int i = 0; i < indexed.size(); i++) {
+                if (live.get(i)) {
+                    ids.add(0, indexed.get(i));
                 } else {
-                    redis.sortedSet(String.class).zrem(key, id);
+                    redis.sortedSet(String.class).zrem(key, indexed.get(i));
                 }
             }
             return ids;
@@ -729,9 +733,7 @@ public class RedisSessionStore implements SessionStore {
             args.add(value);
         });
         idempotencyArgs(args, idem, result);
-        List<String> keys = new ArrayList<>(SessionKeys.all(state.sessionId()));
-        keys.add(SessionKeys.ended(state.sessionId()));
-        long[] reply = REWRITE.run(redis, keys, args);
+        long[] reply = REWRITE.run(redis, SessionKeys.allAndEnded(state.sessionId()), args);
         if (reply[0] == -5 || reply[0] == -8 || reply[0] == REPLAYED) {
             return reply;
         }

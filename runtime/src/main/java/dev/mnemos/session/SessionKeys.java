@@ -75,6 +75,13 @@ public final class SessionKeys {
         return tag(sessionId) + ":ended";
     }
 
+    /** {@link #all} and then {@link #ended}: the keys of the scripts that create a session or clear it. */
+    static List<String> allAndEnded(String sessionId) {
+        List<String> keys = new java.util.ArrayList<>(all(sessionId));
+        keys.add(ended(sessionId));
+        return keys;
+    }
+
     private static String tag(String sessionId) {
         return "mnemos:{s:" + sessionId + "}";
     }

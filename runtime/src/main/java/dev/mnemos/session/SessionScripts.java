@@ -73,11 +73,7 @@ public final class SessionScripts {
 
     /** Runs the script; the reply as Redis sent it. */
     public Response execute(RedisDataSource redis, List<String> keys, List<String> args) {
-        List<String> call = new ArrayList<>(keys.size() + args.size() + 2);
-        call.add(null);
-        call.add(Integer.toString(keys.size()));
-        call.addAll(keys);
-        call.addAll(args);
+        List<String> call = call(keys, args);
         if (sha == null) {
             sha = redis.execute("SCRIPT", "LOAD", source).toString();
         }
@@ -85,7 +81,7 @@ public final class SessionScripts {
             call.set(0, sha);
             return redis.execute("EVALSHA", call.toArray(String[]::new));
         } catch (RuntimeException e) {
-            if (e.getMessage() == null || !e.getMessage().contains("NOSCRIPT")) {
+            if (!noScript(e)) {
                 throw e;
             }
             // EVAL is routed by key, so on Redis Cluster it loads the script on the node that owns
@@ -100,21 +96,32 @@ public final class SessionScripts {
      * not known yet, and sends its source when Redis lost it.
      */
     io.smallrye.mutiny.Uni<Response> executeAsync(ReactiveRedisDataSource redis, List<String> keys, List<String> args) {
-        List<String> call = new ArrayList<>(keys.size() + args.size() + 2);
-        call.add(null);
-        call.add(Integer.toString(keys.size()));
-        call.addAll(keys);
-        call.addAll(args);
+        List<String> call = call(keys, args);
         io.smallrye.mutiny.Uni<String> known = sha != null ? io.smallrye.mutiny.Uni.createFrom().item(sha)
                 : redis.execute("SCRIPT", "LOAD", source).map(loaded -> sha = loaded.toString());
         return known.chain(current -> {
             call.set(0, current);
             return redis.execute("EVALSHA", call.toArray(String[]::new));
-        }).onFailure(e -> e.getMessage() != null && e.getMessage().contains("NOSCRIPT")).recoverWithUni(e -> {
+        }).onFailure(SessionScripts::noScript).recoverWithUni(e -> {
             List<String> eval = new ArrayList<>(call);
             eval.set(0, source);
             return redis.execute("EVAL", eval.toArray(String[]::new));
         });
+    }
+
+    /** The arguments of EVALSHA/EVAL after the script (left null at index 0): key count, keys, arguments. */
+    private static List<String> call(List<String> keys, List<String> args) {
+        List<String> call = new ArrayList<>(keys.size() + args.size() + 2);
+        call.add(null);
+        call.add(Integer.toString(keys.size()));
+        call.addAll(keys);
+        call.addAll(args);
+        return call;
+    }
+
+    /** Redis no longer holds the script (restarted, flushed, or another cluster node): send its source. */
+    private static boolean noScript(Throwable e) {
+        return e.getMessage() != null && e.getMessage().contains("NOSCRIPT");
     }
 
     static long[] longs(Response reply) {
