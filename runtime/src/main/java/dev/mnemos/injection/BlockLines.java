@@ -22,8 +22,12 @@ final class BlockLines {
 
     /** Adds a line that is never dropped, whatever the budget. */
     void fixed(String line) {
+        add(line, cost(line));
+    }
+
+    private void add(String line, int lineCost) {
         lines.add(line);
-        used += cost(line);
+        used += lineCost;
     }
 
     /** Counts the last line now; it is appended by {@link #text()}. */
@@ -38,8 +42,7 @@ final class BlockLines {
         if (lineCost > remaining()) {
             return false;
         }
-        lines.add(line);
-        used += lineCost;
+        add(line, lineCost);
         return true;
     }
 
@@ -86,8 +89,7 @@ final class BlockLines {
             String line = label + BlockText.quote(cutter.apply(value, allowed));
             int lineCost = cost(line);
             if (lineCost <= room) {
-                lines.add(line);
-                used += lineCost;
+                add(line, lineCost);
                 return true;
             }
             allowed = allowed * 9 / 10;
