@@ -43,6 +43,7 @@ public class StepWriteBack {
     private final ActingUser actingUser;
     private final MemoryContext memory;
     private final RollingSummary summary;
+    private final StepWriters writers = new StepWriters();
 
     public StepWriteBack(SessionStore store, InjectionConfig config, ActingUser actingUser, MemoryContext memory,
             RollingSummary summary) {
@@ -58,7 +59,7 @@ public class StepWriteBack {
     }
 
     Result write(LoadedStep loaded, AiMethod method, Object[] args, Object result) {
-        StepWriter writer = StepWriters.get(method.binding().writer());
+        StepWriter writer = writers.get(method.binding().writer());
         SessionState basis = loaded.state();
         Idempotency idem = new Idempotency("step:" + SessionIds.newId(), "internal");
         for (int attempt = 0;; attempt++) {

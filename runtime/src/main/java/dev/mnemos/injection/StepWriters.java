@@ -1,27 +1,42 @@
 package dev.mnemos.injection;
 
 import io.quarkus.arc.Arc;
+import io.quarkus.arc.ArcContainer;
 import io.quarkus.arc.InstanceHandle;
+import jakarta.enterprise.context.Dependent;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
-/** The {@link StepWriter} named by an annotation: its CDI bean when it has one, else a new instance. */
+/**
+ * The {@link StepWriter} named by an annotation: its CDI bean when it has one, else one instance
+ * made with its no-argument constructor. Each type is resolved once: a normal-scoped or singleton
+ * bean and a plain instance are kept, a {@code @Dependent} bean is looked up anew for every step
+ * (as before, so its instances are not shared).
+ */
 final class StepWriters {
 
-    private static final Map<Class<? extends StepWriter>, StepWriter> PLAIN = new ConcurrentHashMap<>();
+    private final Map<Class<? extends StepWriter>, Supplier<StepWriter>> resolved = new ConcurrentHashMap<>();
 
-    private StepWriters() {
+    StepWriter get(Class<? extends StepWriter> type) {
+        return resolved.computeIfAbsent(type, StepWriters::resolve).get();
     }
 
-    static StepWriter get(Class<? extends StepWriter> type) {
-        if (Arc.container() != null) {
-            InstanceHandle<? extends StepWriter> bean = Arc.container().instance(type);
+    private static Supplier<StepWriter> resolve(Class<? extends StepWriter> type) {
+        ArcContainer container = Arc.container();
+        if (container != null) {
+            InstanceHandle<? extends StepWriter> bean = container.instance(type);
             if (bean.isAvailable()) {
-                return bean.get();
+                if (bean.getBean().getScope() == Dependent.class) {
+                    return () -> container.instance(type).get();
+                }
+                StepWriter writer = bean.get();
+                return () -> writer;
             }
         }
-        return PLAIN.computeIfAbsent(type, StepWriters::create);
+        StepWriter plain = create(type);
+        return () -> plain;
     }
 
     private static StepWriter create(Class<? extends StepWriter> type) {

@@ -23,7 +23,7 @@ public class ProfileInjectionSource implements ProfileSource {
 
     @Override
     public ProfileSnapshot load(String userId) {
-        ProfileReader.Read read = reader.read(userId);
+        ProfileReader.Read read = reader.readForStep(userId);
         return ProfileSnapshot.of(read.facts().stream().map(f -> new ProfileLine(String.valueOf(f.id()),
                 f.category().name(), f.slot(), f.text(), f.confidence())).toList(),
                 read.cached() ? ProfileSnapshot.Cache.HIT : ProfileSnapshot.Cache.MISS);

@@ -11,7 +11,8 @@ import java.util.List;
  * The Postgres edge of profile reads. {@link #activeFacts} is served from {@link ProfileCache}
  * when the profile's revision is unchanged (one primary-key lookup), else loaded and cached.
  * Reads are bounded by {@link ProfileConfig#readTimeout()}; {@link #read} is tried again
- * {@link ProfileConfig#readRetries()} times after a transient failure.
+ * {@link ProfileConfig#readRetries()} times after a transient failure. {@link #readForStep} is the
+ * same read without its own timeout, for the interceptor, whose profile guard already bounds it.
  */
 @ApplicationScoped
 public class ProfileReader {
@@ -21,6 +22,7 @@ public class ProfileReader {
     private final ProfileCache cache;
     private final ProfileConfig config;
     private final TypedGuard<Read> readGuard;
+    private final TypedGuard<Read> stepGuard;
     private final TypedGuard<List<HistoryEntry>> historyGuard;
 
     public ProfileReader(ProfileRepository repository, ProfileTransaction transaction, ProfileCache cache,
@@ -32,6 +34,13 @@ public class ProfileReader {
         long timeout = config.readTimeout().toMillis();
         this.readGuard = TypedGuard.create(Read.class).withDescription("mnemos profile read")
                 .withTimeout().duration(timeout, ChronoUnit.MILLIS).done()
+                .withRetry().maxRetries(config.readRetries())
+                .delay(config.retryDelay().toMillis(), ChronoUnit.MILLIS)
+                .retryOn(ProfileUnavailableException.class).done()
+                .build();
+        // no timeout of its own: a synchronous timeout hands every call to a timer thread and back,
+        // and the step's guard (quarkus.mnemos.injection.profile-timeout) bounds this read already
+        this.stepGuard = TypedGuard.create(Read.class).withDescription("mnemos profile read for a step")
                 .withRetry().maxRetries(config.readRetries())
                 .delay(config.retryDelay().toMillis(), ChronoUnit.MILLIS)
                 .retryOn(ProfileUnavailableException.class).done()
@@ -48,11 +57,20 @@ public class ProfileReader {
     }
 
     public Read read(String userId) {
-        return readGuard.get(() -> ProfileUnavailableException.guard(() -> {
+        return readGuard.get(() -> readOnce(userId));
+    }
+
+    /** {@link #read} with its retries but without its timeout: the caller bounds the wait. */
+    public Read readForStep(String userId) {
+        return stepGuard.get(() -> readOnce(userId));
+    }
+
+    private Read readOnce(String userId) {
+        return ProfileUnavailableException.guard(() -> {
             long revision = repository.revision(userId);
             ProfileCache.Lookup lookup = cache.get(userId, revision, () -> transaction.active(userId));
             return new Read(lookup.facts(), lookup.cached());
-        }));
+        });
     }
 
     public List<ActiveFact> activeFacts(String userId) {

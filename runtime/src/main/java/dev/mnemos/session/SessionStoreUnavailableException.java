@@ -33,7 +33,8 @@ public class SessionStoreUnavailableException extends RuntimeException {
             return call.get();
         } catch (SessionNotFoundException | StaleVersionException | InvalidPatchException | SessionEndedException
                 | VersionGoneException | VersionNotFoundException | IllegalStateException
-                | IdempotencyKeyReusedException | TooManySessionsException e) {
+                | IdempotencyKeyReusedException | TooManySessionsException | SessionStoreUnavailableException
+                | org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException e) {
             throw e;
         } catch (RuntimeException e) {
             throw new SessionStoreUnavailableException("Redis did not answer: " + e.getMessage(), e);

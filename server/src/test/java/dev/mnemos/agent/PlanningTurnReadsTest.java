@@ -33,7 +33,7 @@ class PlanningTurnReadsTest {
         AgentChat chat = new AgentChat(Tokens.user("u-" + UUID.randomUUID()));
         chat.say("I want to plan a 5-day trip to Japan");
         chat.say("Budget 5000 yuan this time. No flights.");
-        SessionCallLog.clear(chat.sessionId());
+        SessionCallLog.watch(chat.sessionId());
 
         JsonPath planned = chat.say("OK, make the plan");
 
@@ -49,6 +49,6 @@ class PlanningTurnReadsTest {
         assertThat(planned.getList("plans.content")).isEqualTo(stored.getList("plans.content"));
         assertThat(planned.getList("plans.score")).isEqualTo(stored.getList("plans.score"));
         assertThat(planned.getString("stepPointer.name")).isEqualTo(stored.getString("stepPointer.name"));
-        SessionCallLog.clear(chat.sessionId());
+        SessionCallLog.stop(chat.sessionId());
     }
 }

@@ -18,8 +18,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * Records, per session, the order of whole-state reads ({@code get}) and writes made through the
- * session store bean, so a test can tell whether a full read followed a step. Passes every call on.
+ * Records, per watched session, the order of whole-state reads ({@code get}) and writes made
+ * through the session store bean, so a test can tell whether a full read followed a step. Passes
+ * every call on; sessions nobody watches are not recorded (the benchmarks run through this
+ * decorator too).
  */
 @Decorator
 @Priority(10)
@@ -36,12 +38,20 @@ public abstract class SessionCallLog implements SessionStore {
         return List.copyOf(CALLS.getOrDefault(sessionId, List.of()));
     }
 
-    static void clear(String sessionId) {
+    /** Records the session's calls from now on (forgetting any recorded before). */
+    static void watch(String sessionId) {
+        CALLS.put(sessionId, new CopyOnWriteArrayList<>());
+    }
+
+    static void stop(String sessionId) {
         CALLS.remove(sessionId);
     }
 
     private static void log(String sessionId, String call) {
-        CALLS.computeIfAbsent(sessionId, id -> new CopyOnWriteArrayList<>()).add(call);
+        List<String> calls = CALLS.get(sessionId);
+        if (calls != null) {
+            calls.add(call);
+        }
     }
 
     @Override
