@@ -38,8 +38,8 @@ public class ProfileReader {
                 .delay(config.retryDelay().toMillis(), ChronoUnit.MILLIS)
                 .retryOn(ProfileUnavailableException.class).done()
                 .build();
-        // no timeout of its own: a synchronous timeout hands every call to a timer thread and back,
-        // and the step's guard (quarkus.mnemos.injection.profile-timeout) bounds this read already
+        // no timeout of its own: a synchronous timeout schedules a task on a timer thread for every
+        // call, and the step's guard (quarkus.mnemos.injection.profile-timeout) bounds this read already
         this.stepGuard = TypedGuard.create(Read.class).withDescription("mnemos profile read for a step")
                 .withRetry().maxRetries(config.readRetries())
                 .delay(config.retryDelay().toMillis(), ChronoUnit.MILLIS)

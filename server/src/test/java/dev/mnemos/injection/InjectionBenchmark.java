@@ -59,6 +59,9 @@ class InjectionBenchmark {
     @Inject
     io.agroal.api.AgroalDataSource postgres;
 
+    /** {@code -Dbench.profile=memory}: the 15 facts from a scripted in-memory source (the session path alone). */
+    private static final boolean PROFILE_IN_MEMORY = "memory".equals(System.getProperty("bench.profile"));
+
     private final StringBuilder report = new StringBuilder();
     private AiMethod answer;
     private AiMethod plan;
@@ -70,7 +73,8 @@ class InjectionBenchmark {
         line("Mnemos read-before-write benchmark  (cores: %d, load average at start: %.2f)",
                 Runtime.getRuntime().availableProcessors(),
                 java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
-        line("step overhead = load session + profile (15 facts in Postgres), render block, CAS write-back, trace write; model excluded");
+        line("step overhead = load session + profile (15 facts %s), render block, CAS write-back, trace write; model excluded",
+                PROFILE_IN_MEMORY ? "in memory: -Dbench.profile=memory" : "in Postgres");
         singleSession(300);
         overheadAtOneClient(Integer.getInteger("bench.sessions", 10), Integer.getInteger("bench.steps", 1000));
         overheadAtManyClients(Integer.getInteger("bench.clients", 64), Integer.getInteger("bench.clientSteps", 200));
@@ -97,6 +101,7 @@ class InjectionBenchmark {
 
     private void overheadAtOneClient(int sessions, int steps) throws Exception {
         long[] raw = rawRoundTrips(1, 20_000);
+        long[][] guarded = guardedRoundTrips(10, 2_000);
         double[] phases = phaseTotals();
         long[][] bySession = new long[sessions][];
         long[] freshReads = null;
@@ -127,6 +132,9 @@ class InjectionBenchmark {
         line("");
         line("== 1 client: %d sessions x %d steps", sessions, steps);
         line("raw Redis GET round trip : %s", rawP);
+        line("  GET in a fault-tolerance timeout guard: %s  (each step call before; alternating with",
+                Percentiles.of(guarded[0]));
+        line("  plain GET, same rounds             : %s   plain GETs)", Percentiles.of(guarded[1]));
         line("raw Postgres SELECT 1    : %s", Percentiles.of(rawPostgres(5_000)));
         line("step overhead            : %s  (target p50 <= 0.3 ms, p99 <= 1 ms)", stepP);
         line("ratio to raw round trip  : p50 %.1fx  p99 %.1fx", stepP.p50() / rawP.p50(), stepP.p99() / rawP.p99());
@@ -185,6 +193,33 @@ class InjectionBenchmark {
         line("throughput               : %.0f steps/s", clients * (double) steps / seconds);
     }
 
+    /**
+     * GETs each bounded by a SmallRye Fault Tolerance timeout, as the session store's step calls were,
+     * in rounds alternating with plain GETs (so both see the same warm-up and noise).
+     *
+     * @return {guarded, plain}
+     */
+    private long[][] guardedRoundTrips(int rounds, int perRound) {
+        String key = "mnemos:bench:" + SessionIds.newId();
+        redis.value(String.class).set(key, "x".repeat(64));
+        io.smallrye.faulttolerance.api.Guard guard = io.smallrye.faulttolerance.api.Guard.create()
+                .withDescription("bench timeout").withTimeout().duration(3, java.time.temporal.ChronoUnit.SECONDS).done()
+                .build();
+        long[][] samples = new long[2][rounds * perRound];
+        for (int r = 0; r < rounds; r++) {
+            for (int i = 0; i < perRound; i++) {
+                long start = System.nanoTime();
+                guard.get(() -> redis.value(String.class).get(key), String.class);
+                samples[0][r * perRound + i] = System.nanoTime() - start;
+                start = System.nanoTime();
+                redis.value(String.class).get(key);
+                samples[1][r * perRound + i] = System.nanoTime() - start;
+            }
+        }
+        redis.key().del(key);
+        return samples;
+    }
+
     private long[] rawRoundTrips(int clients, int perClient) throws Exception {
         String key = "mnemos:bench:" + SessionIds.newId();
         redis.value(String.class).set(key, "x".repeat(64));
@@ -232,12 +267,18 @@ class InjectionBenchmark {
 
     /**
      * A session of a new user whose 15 profile facts are stored in Postgres, so every step reads the
-     * profile the way an application's steps do (revision check, cached facts).
+     * profile the way an application's steps do (revision check, cached facts); with
+     * {@code -Dbench.profile=memory} they come from the scripted source instead.
      */
     private String newSession() {
         String user = "bench-" + SessionIds.newId();
-        IntStream.rangeClosed(1, 15).forEach(i -> profileService.add(user, "bench", new NewFact(Category.PREFERENCE, null,
-                "prefers option " + i + " when travelling in Japan", 0.5 + i / 40.0)));
+        if (PROFILE_IN_MEMORY) {
+            profiles.set(user, IntStream.rangeClosed(1, 15).mapToObj(i -> new ProfileLine("f" + i, "PREFERENCE", null,
+                    "prefers option " + i + " when travelling in Japan", 0.5 + i / 40.0)).toList());
+        } else {
+            IntStream.rangeClosed(1, 15).forEach(i -> profileService.add(user, "bench", new NewFact(Category.PREFERENCE,
+                    null, "prefers option " + i + " when travelling in Japan", 0.5 + i / 40.0)));
+        }
         SessionPatch.Builder patch = SessionPatch.builder().goal("plan a 5-day trip to Kyoto and Nara in April")
                 .context("two adults, first visit");
         IntStream.rangeClosed(1, 5).forEach(
