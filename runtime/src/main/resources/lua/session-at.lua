@@ -2,7 +2,7 @@
 -- the nearest checkpoint at or below it (with the bodies of its plans) and the replay entries after it.
 -- KEYS: state, snap, events, plans. ARGV: version, checkpointEvery, retention, latestPlans (-1: all).
 -- Returns {0, current, {checkpoint fields …}, {replay entries …}, {body id, plan body …}} (the bodies of
--- the plans the entries added, which their events refer to by id) (no checkpoint below the first
+-- the plans the entries added or rewrote, which their events refer to by id: p and b) (no checkpoint below the first
 -- interval: empty fields, entries from version 1; the version itself is current: the state's fields,
 -- no entries) or {errorCode, detail}: -4 missing, -6 no such version (current), -7 gone (oldest).
 local state, snap, events, plans = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
@@ -37,13 +37,20 @@ for i = 1, #base, 2 do
   if base[i] == 'planSeq' then seq = tonumber(base[i + 1]) elseif base[i] == 'pmap' then pmap = base[i + 1] end
 end
 plan_bodies(plans, pmap, latest < 0 and 1 or math.max(1, seq - latest + 1), seq, base)
-local added = {}
+local added, seen = {}, {}
+local function add(id)
+  if seen[id] then return end
+  seen[id] = true
+  added[#added + 1] = id
+  added[#added + 1] = redis.call('HGET', plans, 'b:' .. id)
+end
 for _, entry in ipairs(entries) do
   local f = entry[2]
   for i = 3, #f, 2 do
     if f[i] == 'p' then
-      added[#added + 1] = f[i + 1]
-      added[#added + 1] = redis.call('HGET', plans, 'b:' .. f[i + 1])
+      add(f[i + 1])
+    elseif f[i] == 'b' then
+      for id in string.gmatch(f[i + 1], '%d+') do add(id) end
     end
   end
 end

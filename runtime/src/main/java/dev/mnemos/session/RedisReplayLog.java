@@ -6,9 +6,9 @@ import io.quarkus.redis.datasource.stream.StreamRange;
 import io.vertx.mutiny.redis.client.Response;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * A session's replay stream ({@link SessionKeys#events}, entry id = version) and its
@@ -60,9 +60,7 @@ final class RedisReplayLog {
         Map<String, String> bodies = SessionScripts.pairs(reply.get(4));
         List<SessionEvent> events = new ArrayList<>();
         for (Response entry : reply.get(3)) {
-            Response f = entry.get(1);
-            String plan = f.size() > 3 && "p".equals(f.get(2).toString()) ? f.get(3).toString() : null;
-            events.add(event(entry.get(0).toString(), f.get(1).toString(), plan == null ? null : bodies.get(plan)));
+            events.add(event(entry.get(0).toString(), SessionScripts.pairs(entry.get(1)), bodies));
         }
         if (base == null && (events.isEmpty() || events.get(0).state() == null)) {
             throw new VersionGoneException(id, version, Math.max(1, detail - config.historyRetention() + 1));
@@ -92,31 +90,73 @@ final class RedisReplayLog {
     List<SessionEvent> read(String sessionId, String from, String to, int limit) {
         List<StreamMessage<String, String, String>> entries = redis.stream(String.class).xrange(SessionKeys.events(sessionId),
                 StreamRange.of(from, to), limit);
-        List<String> plans = entries.stream().map(e -> e.payload().get("p")).filter(Objects::nonNull)
-                .map(p -> "b:" + p).toList();
-        Map<String, String> bodies = plans.isEmpty() ? Map.of()
-                : redis.hash(String.class).hmget(SessionKeys.plans(sessionId), plans.toArray(String[]::new));
+        List<String> ids = entries.stream().flatMap(e -> bodyIds(e.payload()).stream()).distinct().toList();
+        Map<String, String> bodies = new HashMap<>();
+        if (!ids.isEmpty()) {
+            Map<String, String> stored = redis.hash(String.class).hmget(SessionKeys.plans(sessionId),
+                    ids.stream().map(id -> "b:" + id).toArray(String[]::new));
+            ids.forEach(id -> bodies.put(id, stored.get("b:" + id)));
+        }
         List<SessionEvent> events = new ArrayList<>(entries.size());
         for (StreamMessage<String, String, String> entry : entries) {
-            String plan = entry.payload().get("p");
-            events.add(event(entry.id(), entry.payload().get("e"), plan == null ? null : bodies.get("b:" + plan)));
+            events.add(event(entry.id(), entry.payload(), bodies));
         }
         return events;
     }
 
+    /** The plan bodies a log entry refers to: the plan a step added ({@code p}), the plans of a rewritten state ({@code b}). */
+    private static List<String> bodyIds(Map<String, String> entry) {
+        List<String> ids = new ArrayList<>();
+        if (entry.get("p") != null) {
+            ids.add(entry.get("p"));
+        }
+        if (entry.get("b") != null) {
+            ids.addAll(List.of(entry.get("b").split(",")));
+        }
+        return ids;
+    }
+
     /**
-     * An event from its log entry. A step that added a plan refers to the plan's stored body
-     * ({@code planBody}) instead of holding its content; events written before that hold it.
+     * An event from its log entry ({@code e}: the event JSON). A step that added a plan names the
+     * plan's stored body ({@code p}); a create, fork or rollback names the bodies of its state's
+     * plans ({@code b}, plan by plan, oldest first); their content is taken from {@code bodies}
+     * (by body id). Events written before either hold the content themselves.
      */
-    private SessionEvent event(String id, String json, String planBody) {
-        SessionEvent e = fields.read(json, SessionEvent.class);
+    private SessionEvent event(String id, Map<String, String> entry, Map<String, String> bodies) {
+        SessionEvent e = fields.read(entry.get("e"), SessionEvent.class);
         long version = Long.parseLong(id.substring(0, id.indexOf('-')));
         SessionPatch patch = e.patch();
+        String planBody = entry.get("p") == null ? null : bodies.get(entry.get("p"));
         if (planBody != null && patch != null && patch.addPlan() != null && patch.addPlan().content() == null) {
             SessionPatch.NewPlan plan = patch.addPlan();
             patch = patch.withPlan(new SessionPatch.NewPlan(fields.planBody(planBody).content(), plan.score(),
                     plan.feedback()));
         }
-        return new SessionEvent(version, e.type(), e.at(), e.actor(), e.note(), patch, e.toVersion(), e.state());
+        SessionState state = e.state();
+        if (state != null && entry.get("b") != null) {
+            state = withPlanContent(state, entry.get("b").split(","), bodies);
+        }
+        return new SessionEvent(version, e.type(), e.at(), e.actor(), e.note(), patch, e.toVersion(), state);
+    }
+
+    /** The state's plans (oldest first) with the content of the bodies {@code ids} names in the same order. */
+    private SessionState withPlanContent(SessionState state, String[] ids, Map<String, String> bodies) {
+        List<PlanVersion> plans = state.plans();
+        if (plans.size() != ids.length) {
+            throw new IllegalStateException("session " + state.sessionId() + ": a log entry names " + ids.length
+                    + " plan bodies for " + plans.size() + " plans");
+        }
+        List<PlanVersion> restored = new ArrayList<>(plans.size());
+        for (int i = 0; i < ids.length; i++) {
+            PlanVersion p = plans.get(i);
+            String body = bodies.get(ids[i]);
+            if (p.content() != null || body == null) {
+                restored.add(p);
+            } else {
+                restored.add(new PlanVersion(p.version(), fields.planBody(body).content(), p.score(), p.feedback(),
+                        p.createdAt()));
+            }
+        }
+        return state.withPlans(restored);
     }
 }

@@ -752,7 +752,8 @@ public class RedisSessionStore implements SessionStore {
         args.add(mode);
         args.add(Long.toString(expected.orElse(-1)));
         args.add(Long.toString(config.ttl().toMillis()));
-        args.add(fields.write(event));
+        // the log entry names the plans' bodies (session-rewrite.lua): its event leaves their content out
+        args.add(fields.write(withoutPlanContent(event)));
         args.add(Integer.toString(config.checkpointEvery()));
         args.add(Integer.toString(config.historyRetention()));
         fields.fields(state).forEach((field, value) -> {
@@ -766,6 +767,16 @@ public class RedisSessionStore implements SessionStore {
         }
         outcome(state.sessionId(), reply, expected.orElse(-1));
         return reply;
+    }
+
+    private static SessionEvent withoutPlanContent(SessionEvent event) {
+        if (event.state() == null || event.state().plans().isEmpty()) {
+            return event;
+        }
+        SessionState state = event.state().withPlans(event.state().plans().stream()
+                .map(p -> new PlanVersion(p.version(), null, p.score(), p.feedback(), p.createdAt())).toList());
+        return new SessionEvent(event.version(), event.type(), event.at(), event.actor(), event.note(), event.patch(),
+                event.toVersion(), state);
     }
 
     /** Why a create under {@code id} wrote nothing: the id is live (-5), or it ended and was archived (-8). */

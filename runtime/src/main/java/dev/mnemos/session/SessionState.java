@@ -50,6 +50,12 @@ public record SessionState(
                 summary, forkedFrom);
     }
 
+    /** The same state with {@code replaced} as its plan versions. */
+    SessionState withPlans(List<PlanVersion> replaced) {
+        return new SessionState(sessionId, userId, version, createdAt, updatedAt, status, goal, context, constraints,
+                openQuestions, collected, stepPointer, replaced, observations, summary, forkedFrom);
+    }
+
     /** The newest plan version, or null when no plan exists yet. */
     public PlanVersion latestPlan() {
         return plans.isEmpty() ? null : plans.get(plans.size() - 1);

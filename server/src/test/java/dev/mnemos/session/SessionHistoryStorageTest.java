@@ -64,6 +64,54 @@ class SessionHistoryStorageTest {
     }
 
     @Test
+    void aRollbackKeepsThePlanBodiesItSharesAndItsLogEntryNamesThemInsteadOfCopyingTheirText() {
+        String id = store.create("u-" + SessionIds.newId(), SessionPatch.builder().goal("g").build(), "t").sessionId();
+        for (int i = 1; i <= 5; i++) {
+            store.write(id, SessionPatch.builder().addPlan(plan(i), null, null).build(), OptionalLong.empty(), null, "t");
+        }
+        List<SessionState> seen = new ArrayList<>();
+        seen.add(store.rollback(id, 4, OptionalLong.empty(), "t"));
+        assertThat(seen.get(0).plans()).extracting(PlanVersion::content).containsExactly(plan(1), plan(2), plan(3));
+        assertThat(bodies(id)).as("plan bodies after rolling back to 3 of 5 plans").isEqualTo(5);
+        StreamMessage<String, String, String> entry = entry(id, 7);
+        assertThat(entry.payload().get("e")).doesNotContain("line").contains("ROLLBACK");
+        assertThat(entry.payload().get("b")).isEqualTo("1,2,3");
+
+        // plan 4 is now another text than the rolled-back plan 4: a rollback past it stores plans 4 and 5 anew
+        store.write(id, SessionPatch.builder().addPlan("another plan 4", 1.0, "f").build(), OptionalLong.empty(), null,
+                "t");
+        seen.add(store.get(id));
+        seen.add(store.rollback(id, 6, OptionalLong.empty(), "t"));
+        assertThat(bodies(id)).isEqualTo(8);
+        assertThat(entry(id, 9).payload().get("b")).isEqualTo("1,2,3,7,8");
+        store.write(id, SessionPatch.builder().addPlan("plan 6", null, null).evaluatePlan(4, 3.0, "g").build(),
+                OptionalLong.empty(), null, "t");
+        seen.add(store.get(id));
+        assertThat(seen.get(3).plans()).extracting(PlanVersion::content).containsExactly(plan(1), plan(2), plan(3),
+                plan(4), plan(5), "plan 6");
+
+        for (SessionState expected : seen) {
+            assertThat(store.at(id, expected.version())).as("version %d", expected.version()).isEqualTo(expected);
+        }
+        assertThat(store.events(id, 9, 1).get(0).state()).isEqualTo(seen.get(2));
+        SessionState fork = store.fork(id, 9, "t");
+        assertThat(fork.plans()).isEqualTo(seen.get(2).plans());
+        assertThat(store.events(fork.sessionId(), 1, 1).get(0).state()).isEqualTo(fork);
+        assertThat(entry(fork.sessionId(), 1).payload().get("e")).doesNotContain("line");
+        store.delete(fork.sessionId());
+        store.delete(id);
+    }
+
+    private StreamMessage<String, String, String> entry(String id, long version) {
+        return redis.stream(String.class).xrange(SessionKeys.events(id), StreamRange.of(version + "-0", version + "-0"))
+                .get(0);
+    }
+
+    private long bodies(String id) {
+        return redis.hash(String.class).hlen(SessionKeys.plans(id));
+    }
+
+    @Test
     void replayLogIsTrimmedToTheRetentionWindowWhileTheSessionRuns() {
         String id = sessionWithPlans(3);
         long entries = redis.stream(String.class).xlen(SessionKeys.events(id));
