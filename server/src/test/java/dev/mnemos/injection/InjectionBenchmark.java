@@ -100,8 +100,10 @@ class InjectionBenchmark {
     }
 
     private void overheadAtOneClient(int sessions, int steps) throws Exception {
+        rawRoundTrips(1, 20_000); // warm-up: the first GETs of the run are slower
         long[] raw = rawRoundTrips(1, 20_000);
         long[][] guarded = guardedRoundTrips(10, 2_000);
+        long[] socket = socketRoundTrips(20_000);
         double[] phases = phaseTotals();
         long[][] bySession = new long[sessions][];
         long[] freshReads = null;
@@ -135,6 +137,9 @@ class InjectionBenchmark {
         line("  GET in a fault-tolerance timeout guard: %s  (each step call before; alternating with",
                 Percentiles.of(guarded[0]));
         line("  plain GET, same rounds             : %s   plain GETs)", Percentiles.of(guarded[1]));
+        line("  GET on a plain blocking socket  : %s  (no client, no thread hand-off: what a round trip",
+                Percentiles.of(socket));
+        line("                                     costs without the event loop between the caller and Redis)");
         line("raw Postgres SELECT 1    : %s", Percentiles.of(rawPostgres(5_000)));
         line("step overhead            : %s  (target p50 <= 0.3 ms, p99 <= 1 ms)", stepP);
         line("ratio to raw round trip  : p50 %.1fx  p99 %.1fx", stepP.p50() / rawP.p50(), stepP.p99() / rawP.p99());
@@ -217,6 +222,35 @@ class InjectionBenchmark {
             }
         }
         redis.key().del(key);
+        return samples;
+    }
+
+    /** GETs written and read on a plain java.net.Socket by the calling thread (RESP by hand; a floor, not a client). */
+    private long[] socketRoundTrips(int count) throws java.io.IOException {
+        String key = "mnemos:bench:" + SessionIds.newId();
+        redis.value(String.class).set(key, "x".repeat(64));
+        byte[] get = ("*2\r\n$3\r\nGET\r\n$" + key.length() + "\r\n" + key + "\r\n")
+                .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        long[] samples = new long[count];
+        java.net.URI redisUri = java.net.URI.create(org.eclipse.microprofile.config.ConfigProvider.getConfig()
+                .getValue("quarkus.redis.hosts", String.class).split(",")[0]);
+        try (java.net.Socket socket = new java.net.Socket(redisUri.getHost(), redisUri.getPort())) {
+            socket.setTcpNoDelay(true);
+            java.io.OutputStream out = socket.getOutputStream();
+            java.io.InputStream in = new java.io.BufferedInputStream(socket.getInputStream());
+            byte[] reply = new byte[5 + 64 + 2]; // "$64\r\n", the value, "\r\n"
+            for (int i = 0; i < count; i++) {
+                long start = System.nanoTime();
+                out.write(get);
+                out.flush();
+                for (int read = 0; read < reply.length;) {
+                    read += in.read(reply, read, reply.length - read);
+                }
+                samples[i] = System.nanoTime() - start;
+            }
+        } finally {
+            redis.key().del(key);
+        }
         return samples;
     }
 
