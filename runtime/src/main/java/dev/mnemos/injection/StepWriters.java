@@ -2,10 +2,11 @@ package dev.mnemos.injection;
 
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.ArcContainer;
-import io.quarkus.arc.InstanceHandle;
 import jakarta.enterprise.context.Dependent;
+import jakarta.enterprise.inject.spi.Bean;
 
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
@@ -26,12 +27,12 @@ final class StepWriters {
     private static Supplier<StepWriter> resolve(Class<? extends StepWriter> type) {
         ArcContainer container = Arc.container();
         if (container != null) {
-            InstanceHandle<? extends StepWriter> bean = container.instance(type);
-            if (bean.isAvailable()) {
-                if (bean.getBean().getScope() == Dependent.class) {
+            Set<Bean<?>> beans = container.beanManager().getBeans(type);
+            if (!beans.isEmpty()) {
+                if (container.beanManager().resolve(beans).getScope() == Dependent.class) {
                     return () -> container.instance(type).get();
                 }
-                StepWriter writer = bean.get();
+                StepWriter writer = container.instance(type).get();
                 return () -> writer;
             }
         }

@@ -165,11 +165,13 @@ class InjectionBenchmark {
         long[][] latencies = new long[clients][steps];
         ExecutorService pool = Executors.newFixedThreadPool(clients);
         CountDownLatch go = new CountDownLatch(1);
+        CountDownLatch ready = new CountDownLatch(clients);
         List<Future<?>> work = new ArrayList<>();
         for (int c = 0; c < clients; c++) {
             int client = c;
             work.add(pool.submit(() -> {
                 String id = newSession();
+                ready.countDown();
                 go.await();
                 for (int i = 1; i <= steps; i++) {
                     long start = System.nanoTime();
@@ -180,6 +182,7 @@ class InjectionBenchmark {
                 return null;
             }));
         }
+        ready.await(); // every session and profile exists before the clock starts
         long start = System.nanoTime();
         go.countDown();
         for (Future<?> f : work) {
