@@ -1,11 +1,18 @@
 package dev.mnemos.server.api;
 
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
-import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -59,6 +66,11 @@ class ApiFuzzTest {
             "x".repeat(300), "a%2Fb", "1e9", "99999999999999999999", "%20", "null", "%7B%7D", "%5B%5D",
             "%27%20or%201%3D1%20--", "s%3Bx", "%C0%AE%C0%AE");
 
+    static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+    @TestHTTPResource("/")
+    URL root;
+
     final String user = "fuzz-" + UUID.randomUUID();
     final Random random = new Random(SEED);
 
@@ -74,6 +86,7 @@ class ApiFuzzTest {
                 .post("/v1/profile/facts").then().statusCode(201).extract().jsonPath().getLong("changes[0].factId");
         String before = snapshot(session);
 
+        String token = Tokens.user(user);
         long started = System.nanoTime();
         Map<Integer, Integer> statuses = new TreeMap<>();
         List<String> failures = new ArrayList<>();
@@ -85,12 +98,11 @@ class ApiFuzzTest {
                     .replace("{f}", random.nextInt(3) == 0 ? odd() : Long.toString(fact))
                     .replace("{p}", odd());
             String body = bodiless ? anything(0) : hostileBody(endpoint);
-            RequestSpecification request = as(user).contentType(contentType()).body(body);
-            Response r = endpoint.method().equals("PUT") ? request.put(path) : request.post(path);
+            HttpResponse<String> r = send(endpoint.method(), path, contentType(), body, token);
             statuses.merge(r.statusCode(), 1, Integer::sum);
             if (r.statusCode() >= 500 || r.statusCode() < 400) {
                 failures.add(r.statusCode() + " " + endpoint.method() + " " + abbreviate(path) + " " + abbreviate(body));
-            } else if (!String.valueOf(r.contentType()).startsWith("application/problem+json")) {
+            } else if (!r.headers().firstValue("Content-Type").orElse("").startsWith("application/problem+json")) {
                 failures.add("not a problem: " + r.statusCode() + " " + endpoint.method() + " " + abbreviate(path));
             }
         }
@@ -98,6 +110,24 @@ class ApiFuzzTest {
                 + (System.nanoTime() - started) / 1_000_000 + " ms, statuses " + statuses);
         assertThat(failures).as("answers that are not 4xx problems").isEmpty();
         assertThat(snapshot(session)).as("the fuzzed user's session and profile").isEqualTo(before);
+    }
+
+    /**
+     * Sends the hostile request as it is (the path's escapes untouched) with the JDK's client: REST Assured
+     * spent 0.6–0.8 s on each deeply nested body (the server answers those in a few ms).
+     */
+    private HttpResponse<String> send(String method, String path, String contentType, String body, String token) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(root.toString().replaceAll("/+$", "") + path))
+                .version(HttpClient.Version.HTTP_1_1).header("Authorization", "Bearer " + token)
+                .header("Content-Type", contentType).method(method, HttpRequest.BodyPublishers.ofString(body)).build();
+        try {
+            return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     /** Everything the fuzzed user could have written: the session, the live sessions, the profile and its audit trail. */
