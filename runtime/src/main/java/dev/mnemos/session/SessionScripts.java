@@ -54,11 +54,6 @@ public final class SessionScripts {
         return longs(execute(redis, keys, args));
     }
 
-    /** Runs a script that returns a flat list of field, value, field, value … */
-    java.util.Map<String, String> runForMap(RedisDataSource redis, List<String> keys, List<String> args) {
-        return pairs(execute(redis, keys, args));
-    }
-
     /** A reply of field, value, field, value … as a map (a field whose value is nil is left out). */
     static java.util.Map<String, String> pairs(Response flat) {
         java.util.Map<String, String> map = new java.util.HashMap<>(flat.size());
