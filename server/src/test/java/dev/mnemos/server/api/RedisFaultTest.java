@@ -1,5 +1,8 @@
 package dev.mnemos.server.api;
 
+import dev.mnemos.injection.SessionMemoryUnavailableException;
+import dev.mnemos.injection.TripAi;
+import dev.mnemos.llm.ScriptedChatModel;
 import dev.mnemos.session.OwnedRedis;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.quarkus.test.junit.QuarkusTest;
@@ -9,6 +12,7 @@ import io.restassured.http.ContentType;
 import io.restassured.response.ExtractableResponse;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
+import jakarta.inject.Inject;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -23,6 +27,7 @@ import java.util.concurrent.Future;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Faults on a redis-server this test owns (port 6392, append-only file fsynced on every write):
@@ -78,6 +83,11 @@ class RedisFaultTest {
     }
 
     final String user = "fault-" + UUID.randomUUID();
+
+    @Inject
+    TripAi ai;
+    @Inject
+    ScriptedChatModel model;
 
     RequestSpecification as() {
         return given().auth().oauth2(Tokens.user(user)).contentType(ContentType.JSON);
@@ -196,6 +206,11 @@ class RedisFaultTest {
                     .contains("may or may not have been applied").contains("Idempotency-Key")
                     .doesNotContain("nothing was written");
             during.unavailable.add("paused-probe");
+            // an AI-service step: its session load waits at most redis-timeout, then fails before the model
+            model.reset();
+            assertThatThrownBy(() -> ai.chat(id, "anything while Redis is paused"))
+                    .isInstanceOf(SessionMemoryUnavailableException.class);
+            assertThat(model.requests()).as("no model call without memory").isEmpty();
         } finally {
             FaultRedis.redis.resume();
         }
