@@ -670,7 +670,7 @@ public class RedisSessionStore implements SessionStore {
             return List.of();
         }
         List<Uni<Boolean>> checks = ids.stream().map(id -> reactive.key().exists(SessionKeys.state(id))).toList();
-        return Uni.join().all(checks).andFailFast().await().atMost(config.redisTimeout());
+        return awaited(Uni.join().all(checks).andFailFast());
     }
 
     /** Up to {@code n} ids of the index after {@code position}, newest first (ties by id, descending). */
