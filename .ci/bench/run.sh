@@ -11,7 +11,7 @@ bash .ci/services.sh
 mvn -B -q package -DskipTests -Dquarkus.profile=dev
 PORT=${MNEMOS_BENCH_PORT:-8089}
 URL="http://localhost:$PORT"
-java ${JAVA_BENCH_OPTS:-} -Dquarkus.http.port="$PORT" -Dquarkus.log.level=WARN \
+java ${JAVA_BENCH_OPTS:--Xms2g -Xmx2g -XX:+AlwaysPreTouch} -Dquarkus.http.port="$PORT" -Dquarkus.log.level=WARN \
   -Dquarkus.mnemos.session.history-retention=1000 -jar server/target/quarkus-app/quarkus-run.jar > /tmp/mnemos-bench.log 2>&1 &
 PID=$!
 trap 'kill $PID 2>/dev/null || true' EXIT

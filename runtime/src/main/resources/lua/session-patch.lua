@@ -1,7 +1,8 @@
 -- Applies one step to a session atomically. KEYS: state, snap, events, chat, trace, plans, idempotency.
 -- ARGV: expectedVersion (-1: none), ttlMs, eventJson, checkpointEvery, retention, updatedAtMs,
 -- owner ("" for any), then triples (op, field, value): S set, D delete, O ordered set (value gets "<version>.<n>|"),
--- P append plan (field: evaluation JSON or ""), E evaluate plan <field>;
+-- P append plan (field: evaluation JSON or ""), E evaluate plan <field>, T the step's trace (field: how many
+-- versions of traces to keep, value: its JSON; stored as the new version's trace);
 -- last three: idempotency key ("" for none), request fingerprint, recorded result ("" records the new version).
 -- The replay entry (id <version>-0) holds the event JSON as e and, when the step added a plan, the
 -- plan's body id as p: the event leaves the content out, so a plan is stored once.
@@ -52,6 +53,17 @@ for i = OPS, last, 3 do
     if field ~= '' then redis.call('HSET', state, 'e:' .. planSeq, field) end
   elseif op == 'E' then
     redis.call('HSET', state, 'e:' .. field, value)
+  elseif op == 'T' then
+    -- once the hash holds 64 more traces than retained, one sweep drops every trace older than the
+    -- window (only some versions have one, so deleting version - retention alone would miss most)
+    local trace, retention = KEYS[5], tonumber(field)
+    redis.call('HSET', trace, version, value)
+    local expired = version - retention
+    if expired > 0 and redis.call('HLEN', trace) > retention + 64 then
+      for _, v in ipairs(redis.call('HKEYS', trace)) do
+        if tonumber(v) <= expired then redis.call('HDEL', trace, v) end
+      end
+    end
   end
 end
 redis.call('HSET', state, 'version', version, 'updatedAt', ARGV[6])

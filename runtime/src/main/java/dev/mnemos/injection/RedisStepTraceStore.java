@@ -2,10 +2,9 @@ package dev.mnemos.injection;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.mnemos.session.SessionConfig;
 import dev.mnemos.session.SessionKeys;
-import dev.mnemos.session.SessionScripts;
 import dev.mnemos.session.SessionStoreUnavailableException;
+import dev.mnemos.session.StepTraceEntry;
 import io.quarkus.redis.datasource.RedisDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -14,50 +13,28 @@ import java.util.Optional;
 
 /**
  * Step traces in Redis: the session's hash {@link SessionKeys#trace}, field = written version,
- * value = JSON, with the session's TTL. Saving is one round trip (the script by its SHA) that, every 64 saves past the
- * retention, drops all traces older than the retention window, so the hash stays bounded however
- * long the session runs. Once the session's state is gone (deleted or ended in between) it writes
- * nothing, so a late trace never outlives its session. Redis failures surface as {@link SessionStoreUnavailableException} (503
- * at the API).
+ * value = JSON, with the session's TTL. A trace is stored by its step's write (session-patch.lua):
+ * in the same atomic script and round trip, so a refused write leaves no trace and a trace never
+ * outlives its session. Every 64 traces past the retention ({@link InjectionConfig#traceRetention()})
+ * that write drops all traces older than the window, so the hash stays bounded however long the
+ * session runs. Redis failures surface as {@link SessionStoreUnavailableException} (503 at the API).
  */
 @ApplicationScoped
 public class RedisStepTraceStore implements StepTraceStore {
 
-    // Saves a trace; once the hash holds 64 more traces than retained, drops every trace older than
-    // the retention window in one sweep (traces exist only for some versions, so deleting exactly
-    // version - retention would miss most of them). Amortised cost per save stays constant.
-    private static final SessionScripts SAVE = SessionScripts.of("""
-            if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
-            redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-            local expired = tonumber(ARGV[3])
-            if expired > 0 and redis.call('HLEN', KEYS[1]) > tonumber(ARGV[5]) + 64 then
-              for _, field in ipairs(redis.call('HKEYS', KEYS[1])) do
-                if tonumber(field) <= expired then redis.call('HDEL', KEYS[1], field) end
-              end
-            end
-            redis.call('PEXPIRE', KEYS[1], ARGV[4])
-            return 1""");
-
     private final RedisDataSource redis;
     private final ObjectMapper json;
-    private final SessionConfig session;
     private final InjectionConfig config;
 
-    public RedisStepTraceStore(RedisDataSource redis, ObjectMapper json, SessionConfig session, InjectionConfig config) {
+    public RedisStepTraceStore(RedisDataSource redis, ObjectMapper json, InjectionConfig config) {
         this.redis = redis;
         this.json = json;
-        this.session = session;
         this.config = config;
     }
 
     @Override
-    public void save(StepTrace trace) {
-        long expired = trace.version() - config.traceRetention();
-        String key = SessionKeys.trace(trace.sessionId());
-        guarded(() -> SAVE.execute(redis, List.of(key, SessionKeys.state(trace.sessionId())),
-                List.of(Long.toString(trace.version()), write(trace),
-                        Long.toString(Math.max(0, expired)), Long.toString(session.ttl().toMillis()),
-                        Integer.toString(config.traceRetention()))));
+    public StepTraceEntry entry(StepTrace trace) {
+        return new StepTraceEntry(write(trace), config.traceRetention());
     }
 
     /** The trace of the step that wrote {@code version}, or empty. */

@@ -1,36 +1,33 @@
 package dev.mnemos.injection;
 
+import dev.mnemos.session.SessionPatch;
 import dev.mnemos.tracing.MnemosSpans;
 import jakarta.enterprise.context.ApplicationScoped;
-import org.jboss.logging.Logger;
 
 import java.time.Instant;
 import java.util.concurrent.Callable;
 
 /**
  * One read-before-write step around a model call: load and render, make the block current for
- * the system-message template, call, write back on the version read, store the trace. When the
- * model call fails nothing is written.
+ * the system-message template, call, write back on the version read with the step's trace (one
+ * atomic write: the step and its trace are stored together). When the model call fails nothing is
+ * written.
  */
 @ApplicationScoped
 public class StepCycle {
 
-    private static final Logger LOG = Logger.getLogger(StepCycle.class);
-
     private final StepLoader loader;
     private final StepWriteBack writeBack;
-    private final StepTraceStore traces;
     private final MemoryContext memory;
     private final InjectionMetrics metrics;
     private final MnemosSpans spans;
     private final StepResults results;
 
-    public StepCycle(StepLoader loader, StepWriteBack writeBack, StepTraceStore traces, MemoryContext memory,
-            InjectionMetrics metrics, MnemosSpans spans, StepResults results) {
+    public StepCycle(StepLoader loader, StepWriteBack writeBack, MemoryContext memory, InjectionMetrics metrics,
+            MnemosSpans spans, StepResults results) {
         this.results = results;
         this.loader = loader;
         this.writeBack = writeBack;
-        this.traces = traces;
         this.memory = memory;
         this.metrics = metrics;
         this.spans = spans;
@@ -78,11 +75,14 @@ public class StepCycle {
                 }
             }
             long writeStart = System.nanoTime();
-            metrics.model(writeStart - modelStart, true);
+            long modelNanos = writeStart - modelStart;
+            metrics.model(modelNanos, true);
             StepWriteBack.Result written;
             try {
                 written = spans.in("mnemos.step.write", loaded.sessionId(),
-                        () -> writeBack.write(loaded, method, args, result));
+                        () -> writeBack.write(loaded, method, args, result,
+                                (patch, basedOn, version, retries, writeNanos) -> trace(method, loaded, patch, basedOn,
+                                        version, retries, modelNanos, writeNanos)));
             } catch (RuntimeException e) {
                 metrics.writeFailed(e);
                 throw e;
@@ -92,36 +92,23 @@ public class StepCycle {
             metrics.write(writeNanos);
             metrics.written(written.retries());
             results.record(loaded.sessionId(), written.basis(), written.applied());
-            saveTrace(trace(method, loaded, written, writeStart - modelStart, writeNanos));
             return result;
         }
     }
 
-    private void saveTrace(StepTrace trace) {
-        try {
-            spans.in("mnemos.step.trace", trace.sessionId(), () -> {
-                traces.save(trace);
-                return trace.version();
-            });
-        } catch (RuntimeException e) {
-            LOG.warnf(e, "step trace of session %s version %d was not stored; the step itself was written",
-                    trace.sessionId(), trace.version());
-        }
-    }
-
-    private static StepTrace trace(AiMethod method, LoadedStep loaded, StepWriteBack.Result written, long modelNanos,
-            long writeNanos) {
+    /** The trace the write of version {@code version} carries; written time: see {@link StepWriteBack.Tracer}. */
+    private static StepTrace trace(AiMethod method, LoadedStep loaded, SessionPatch patch, long basedOn, long version,
+            int retries, long modelNanos, long writeNanos) {
         MemoryBlock block = loaded.block();
         StepTrace.Read read = new StepTrace.Read(loaded.state().version(), loaded.profile().status(),
                 loaded.profile().cache(), loaded.profile().facts().size());
         StepTrace.Injected injected = new StepTrace.Injected(block.sha256(), block.text().length(), block.tokens(),
                 block.budget(), block.overBudget(), block.plansShown(), block.profileShown(), loaded.overrides(),
                 block.text());
-        StepTrace.Written write = new StepTrace.Written(written.basedOn(), written.version(), written.retries(),
-                Patches.fields(written.patch()));
+        StepTrace.Written write = new StepTrace.Written(basedOn, version, retries, Patches.fields(patch));
         StepTrace.Timings timings = new StepTrace.Timings(loaded.loadNanos() / 1000, loaded.renderNanos() / 1000,
                 modelNanos / 1000, writeNanos / 1000);
-        return new StepTrace(loaded.sessionId(), loaded.state().userId(), written.version(), method.step(),
+        return new StepTrace(loaded.sessionId(), loaded.state().userId(), version, method.step(),
                 method.method().getDeclaringClass().getSimpleName() + "." + method.method().getName(), Instant.now(),
                 read, injected, write, timings);
     }

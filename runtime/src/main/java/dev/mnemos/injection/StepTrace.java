@@ -46,7 +46,12 @@ public record StepTrace(String sessionId, String userId, long version, String st
     public record Written(long basedOn, long version, int retries, List<String> fields) {
     }
 
-    /** Microseconds spent in each phase. */
+    /**
+     * Microseconds spent in each phase. The trace is stored by the step's own write, so it is made
+     * before that write's round trip: {@code writeMicros} is the write up to it (the writer, a due
+     * summary fold, compare-and-set attempts lost); the whole write, round trip included, is the
+     * {@code mnemos.step.write} span and the write timer.
+     */
     public record Timings(long loadMicros, long renderMicros, long modelMicros, long writeMicros) {
     }
 }

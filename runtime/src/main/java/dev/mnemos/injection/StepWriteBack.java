@@ -10,13 +10,13 @@ import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
 import dev.mnemos.session.SessionStoreUnavailableException;
 import dev.mnemos.session.StaleVersionException;
+import dev.mnemos.session.StepTraceEntry;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 import org.jboss.logging.Logger;
 
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.OptionalLong;
 
 /**
  * The write half of a step: the writer's patch plus this turn's override observations and any
@@ -26,6 +26,8 @@ import java.util.OptionalLong;
  * {@link StepWriteConflictException}. A concurrent writer's change is never overwritten. The
  * store checks the owner atomically with the write, so a session that changed hands or vanished
  * during the step is refused with {@link SessionMixUpException}.
+ * <p>
+ * The write carries the step's trace ({@link StepTraceStore#entry}), stored atomically with it.
  * <p>
  * Every write of one step call carries the same internal idempotency key, recorded by the store
  * atomically with the write. A write whose outcome is unknown (Redis timed out after the command
@@ -43,11 +45,13 @@ public class StepWriteBack {
     private final ActingUser actingUser;
     private final MemoryContext memory;
     private final RollingSummary summary;
+    private final StepTraceStore traces;
     private final StepWriters writers = new StepWriters();
 
     public StepWriteBack(SessionStore store, InjectionConfig config, ActingUser actingUser, MemoryContext memory,
-            RollingSummary summary) {
+            RollingSummary summary, StepTraceStore traces) {
         this.store = store;
+        this.traces = traces;
         this.config = config;
         this.actingUser = actingUser;
         this.memory = memory;
@@ -58,7 +62,18 @@ public class StepWriteBack {
     record Result(SessionPatch patch, long basedOn, long version, int retries, SessionState basis, AppliedPatch applied) {
     }
 
-    Result write(LoadedStep loaded, AiMethod method, Object[] args, Object result) {
+    /** The trace of a write about to be sent: that write stores it, so it is made before the write's round trip. */
+    interface Tracer {
+        /**
+         * @param version the version the write produces when it wins its compare-and-set on {@code basedOn}
+         * @param writeNanos time spent on the write so far: the writer, the fold, lost attempts (not the round trip that
+         *        stores the trace)
+         */
+        StepTrace trace(SessionPatch patch, long basedOn, long version, int retries, long writeNanos);
+    }
+
+    Result write(LoadedStep loaded, AiMethod method, Object[] args, Object result, Tracer tracer) {
+        long start = System.nanoTime();
         StepWriter writer = writers.get(method.binding().writer());
         SessionState basis = loaded.state();
         Idempotency idem = new Idempotency("step:" + SessionIds.newId(), "internal");
@@ -67,7 +82,9 @@ public class StepWriteBack {
             SessionPatch patch = complete(writer.patch(call(method, args, result, basis, loaded.userMessage())), basis, loaded,
                     method.step());
             try {
-                AppliedPatch applied = writeOnce(loaded, patch, basis.version(), method.step(), idem);
+                StepTraceEntry trace = traces.entry(
+                        tracer.trace(patch, basis.version(), basis.version() + 1, attempt, System.nanoTime() - start));
+                AppliedPatch applied = writeOnce(loaded, patch, basis.version(), method.step(), idem, trace);
                 long version = applied.version();
                 LOG.debugf("step %s of session %s: wrote version %d on %d after %d retries", method.step(),
                         loaded.sessionId(), version, basis.version(), attempt);
@@ -89,18 +106,19 @@ public class StepWriteBack {
     }
 
     /** One write; when its outcome is unknown, retried once with the same key (applied at most once). */
-    private AppliedPatch writeOnce(LoadedStep loaded, SessionPatch patch, long basedOn, String step, Idempotency idem) {
+    private AppliedPatch writeOnce(LoadedStep loaded, SessionPatch patch, long basedOn, String step, Idempotency idem,
+            StepTraceEntry trace) {
         try {
-            return store.apply(loaded.sessionId(), loaded.state().userId(), patch, OptionalLong.of(basedOn),
-                    "step " + step, ACTOR, idem);
+            return store.apply(loaded.sessionId(), loaded.state().userId(), patch, basedOn, "step " + step, ACTOR, idem,
+                    trace);
         } catch (TimeoutException | SessionStoreUnavailableException e) {
             if (e instanceof SessionStoreUnavailableException u && !u.outcomeUnknown()) {
                 throw e;
             }
             LOG.warnf("step %s of session %s: the write's outcome is unknown (%s); retrying it once with its key",
                     step, loaded.sessionId(), e.getMessage());
-            return store.apply(loaded.sessionId(), loaded.state().userId(), patch, OptionalLong.of(basedOn),
-                    "step " + step, ACTOR, idem);
+            return store.apply(loaded.sessionId(), loaded.state().userId(), patch, basedOn, "step " + step, ACTOR, idem,
+                    trace);
         }
     }
 

@@ -323,9 +323,20 @@ public class RedisSessionStore implements SessionStore {
         return doWrite(sessionId, owner, patch, expectedVersion, note, actor, idem);
     }
 
+    @Override
+    public AppliedPatch apply(String sessionId, String owner, SessionPatch patch, long expectedVersion, String note,
+            String actor, Idempotency idem, StepTraceEntry trace) {
+        return doWrite(sessionId, owner, patch, OptionalLong.of(expectedVersion), note, actor, idem, trace);
+    }
+
     private AppliedPatch doWrite(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion,
             String note, String actor, Idempotency idem) {
-        Step step = step(patch, expectedVersion, note, actor);
+        return doWrite(sessionId, owner, patch, expectedVersion, note, actor, idem, null);
+    }
+
+    private AppliedPatch doWrite(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion,
+            String note, String actor, Idempotency idem, StepTraceEntry trace) {
+        Step step = step(patch, expectedVersion, note, actor, trace);
         long[] reply = patchReply(sessionId, owner, expectedVersion, step.event(), step.ops(), step.at(), idem);
         if (reply[0] == REPLAYED) {
             // the first write's patch had other generated ids: report no time, so nothing is rebuilt from this one
@@ -339,6 +350,11 @@ public class RedisSessionStore implements SessionStore {
     }
 
     private Step step(SessionPatch patch, OptionalLong expectedVersion, String note, String actor) {
+        return step(patch, expectedVersion, note, actor, null);
+    }
+
+    private Step step(SessionPatch patch, OptionalLong expectedVersion, String note, String actor,
+            StepTraceEntry trace) {
         validator.validate(patch);
         if (expectedVersion.isPresent() && expectedVersion.getAsLong() < 1) {
             throw new InvalidPatchException("expectedVersion", "a version of 1 or more");
@@ -348,7 +364,13 @@ public class RedisSessionStore implements SessionStore {
         // the plan's content is stored once, as its body; the log entry refers to it (session-patch.lua)
         SessionEvent event = new SessionEvent(0, SessionEvent.Type.PATCH, at, actor, note, withIds.withoutPlanContent(),
                 null, null);
-        return new Step(withIds, at, event, PatchOps.of(withIds, at, fields));
+        List<String> ops = PatchOps.of(withIds, at, fields);
+        if (trace != null) {
+            // the trace rides on the step's write (session-patch.lua, op T): one round trip, stored with it or not at all
+            ops = new ArrayList<>(ops);
+            ops.addAll(List.of("T", Integer.toString(trace.retention()), trace.json()));
+        }
+        return new Step(withIds, at, event, ops);
     }
 
     /**

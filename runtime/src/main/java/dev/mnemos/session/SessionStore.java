@@ -158,6 +158,16 @@ public interface SessionStore {
         return new AppliedPatch(write(sessionId, owner, patch, expectedVersion, note, actor, idem), patch, null);
     }
 
+    /**
+     * The idempotent {@link #apply(String, String, SessionPatch, OptionalLong, String, String, Idempotency)}
+     * as a compare-and-set on {@code expectedVersion}, storing {@code trace} as the trace of the
+     * version it produces ({@code expectedVersion + 1}) in the same atomic write: when the write is
+     * refused (stale, ended, missing, another owner) the trace is not stored either; a repeat of a
+     * recorded key stores nothing.
+     */
+    AppliedPatch apply(String sessionId, String owner, SessionPatch patch, long expectedVersion, String note,
+            String actor, Idempotency idem, StepTraceEntry trace);
+
     default SessionState rollback(String sessionId, long toVersion, OptionalLong expectedVersion, String actor,
             Idempotency idem) {
         return rollback(sessionId, toVersion, expectedVersion, actor);

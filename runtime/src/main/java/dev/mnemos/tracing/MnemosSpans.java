@@ -16,7 +16,7 @@ import java.util.function.Supplier;
 
 /**
  * OpenTelemetry spans of the step cycle ({@code mnemos.step} with {@code .load}, {@code .render}, {@code .model},
- * {@code .write}, {@code .trace}) and of ending a session ({@code mnemos.end} with {@code .promote},
+ * {@code .write}, which stores the step trace too) and of ending a session ({@code mnemos.end} with {@code .promote},
  * {@code .archive}, {@code .clear}). The tracer is the application's when it has the {@code quarkus-opentelemetry}
  * extension (spans are exported only when its SDK is enabled), otherwise a no-op one: tracing costs nothing
  * until it is switched on.

@@ -481,7 +481,7 @@
     const t = trace.timings || {};
     const ms = (micros) => (micros / 1000).toFixed(1) + ' ms';
     box.append(el('h4', {}, 'Timings'));
-    box.append(fields([['load', ms(t.loadMicros || 0)], ['render', ms(t.renderMicros || 0)], ['model', ms(t.modelMicros || 0)], ['write', ms(t.writeMicros || 0)]]));
+    box.append(fields([['load', ms(t.loadMicros || 0)], ['render', ms(t.renderMicros || 0)], ['model', ms(t.modelMicros || 0)], ['write (before its round trip)', ms(t.writeMicros || 0)]]));
   }
 
   // ---- diff -----------------------------------------------------------------------------------

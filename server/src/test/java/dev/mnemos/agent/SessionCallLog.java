@@ -87,4 +87,11 @@ public abstract class SessionCallLog implements SessionStore {
         log(sessionId, "write");
         return delegate.apply(sessionId, owner, patch, expectedVersion, note, actor, idem);
     }
+
+    @Override
+    public AppliedPatch apply(String sessionId, String owner, SessionPatch patch, long expectedVersion, String note,
+            String actor, Idempotency idem, dev.mnemos.session.StepTraceEntry trace) {
+        log(sessionId, "write");
+        return delegate.apply(sessionId, owner, patch, expectedVersion, note, actor, idem, trace);
+    }
 }

@@ -107,6 +107,25 @@ final class FakeSessionStore implements SessionStore {
         return applied;
     }
 
+    /** The trace entries of the writes that were applied, in order. */
+    final List<dev.mnemos.session.StepTraceEntry> traces = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    @Override
+    public synchronized AppliedPatch apply(String sessionId, String owner, SessionPatch patch, long expectedVersion,
+            String note, String actor, dev.mnemos.session.Idempotency idem, dev.mnemos.session.StepTraceEntry trace) {
+        if (idem != null && keys.containsKey(idem.key())) {
+            return new AppliedPatch(keys.get(idem.key()), patch, null);
+        }
+        // applied with its trace, as one write: afterWrite (a lost answer) comes after both
+        AppliedPatch applied = apply(sessionId, owner, patch, OptionalLong.of(expectedVersion), note, actor);
+        traces.add(trace);
+        if (idem != null) {
+            keys.put(idem.key(), applied.version());
+        }
+        afterWrite.run();
+        return applied;
+    }
+
     @Override
     public SessionState create(String userId, SessionPatch initial, String actor) {
         throw new UnsupportedOperationException();

@@ -2,6 +2,10 @@ package dev.mnemos.injection;
 
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionKeys;
+import dev.mnemos.session.SessionNotFoundException;
+import dev.mnemos.session.SessionPatch;
+import dev.mnemos.session.SessionStore;
+import dev.mnemos.session.StaleVersionException;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -11,7 +15,9 @@ import java.time.Instant;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+/** Step traces as the step's own write stores them (session-patch.lua), read back through the trace store. */
 @QuarkusTest
 class RedisStepTraceStoreTest {
 
@@ -21,6 +27,8 @@ class RedisStepTraceStoreTest {
     InjectionConfig config;
     @Inject
     RedisDataSource redis;
+    @Inject
+    SessionStore store;
 
     private static StepTrace trace(String id, long version) {
         return new StepTrace(id, "u-1", version, "chat", "TripAi.chat", Instant.parse("2026-01-01T00:00:00Z"),
@@ -31,33 +39,46 @@ class RedisStepTraceStoreTest {
                 new StepTrace.Timings(1, 2, 3, 4));
     }
 
-    /** A session id with a state hash: traces are kept only for a session that still exists. */
     private String session() {
-        String id = SessionIds.newId();
-        redis.hash(String.class).hset(SessionKeys.state(id), "version", "1");
-        return id;
+        return store.create("u-" + SessionIds.newId(), SessionPatch.builder().goal("traced").build(), "test").sessionId();
     }
 
-    private void drop(String id) {
-        redis.key().del(SessionKeys.trace(id), SessionKeys.state(id));
+    private static SessionPatch step(long version) {
+        return SessionPatch.builder().putCollected("answer", "at " + version).build();
+    }
+
+    /** The step write that produces {@code version}, carrying its trace. */
+    private void writeWithTrace(String id, long version) {
+        store.apply(id, null, step(version), version - 1, "step", "test", null, traces.entry(trace(id, version)));
     }
 
     @Test
-    void traceRoundTripsAndCarriesTheSessionTtl() {
+    void traceIsStoredByItsStepsWriteAndCarriesTheSessionTtl() {
         String id = session();
-        traces.save(trace(id, 2));
+        writeWithTrace(id, 2);
+        assertThat(store.get(id).version()).isEqualTo(2);
         assertThat(traces.find(id, 2)).contains(trace(id, 2));
         assertThat(redis.key().pttl(SessionKeys.trace(id))).isPositive();
         assertThat(traces.find(id, 3)).isEmpty();
-        drop(id);
+        store.delete(id);
+        assertThat(traces.find(id, 2)).as("deleted with its session").isEmpty();
     }
 
     @Test
-    void aTraceOfASessionThatIsGoneIsNotKept() {
+    void aRefusedWriteStoresNoTrace() {
+        String id = session();
+        assertThatThrownBy(() -> store.apply(id, null, step(3), 2, "step", "test", null, traces.entry(trace(id, 3))))
+                .isInstanceOf(StaleVersionException.class);
+        assertThat(traces.all(id)).isEmpty();
+        assertThatThrownBy(() -> store.apply(id, "u-someone-else", step(2), 1, "step", "test", null,
+                traces.entry(trace(id, 2)))).isInstanceOf(SessionNotFoundException.class);
+        assertThat(traces.all(id)).isEmpty();
+        assertThat(store.get(id).version()).as("nothing written").isEqualTo(1);
+
         String gone = SessionIds.newId();
-        traces.save(trace(gone, 2));
-        assertThat(traces.find(gone, 2)).isEmpty();
-        assertThat(redis.key().exists(SessionKeys.trace(gone))).as("no trace key outlives its session").isFalse();
+        assertThatThrownBy(() -> writeWithTrace(gone, 2)).isInstanceOf(SessionNotFoundException.class);
+        assertThat(redis.key().exists(SessionKeys.trace(gone))).as("no trace key without its session").isFalse();
+        store.delete(id);
     }
 
     @Test
@@ -67,7 +88,9 @@ class RedisStepTraceStoreTest {
         long last = 0;
         // only every third version has a trace, as when HTTP steps and rollbacks write in between
         for (long v = 3; v <= 3L * (retention + 100); v += 3) {
-            traces.save(trace(id, v));
+            store.write(id, step(v - 1), java.util.OptionalLong.empty(), "http step", "test");
+            writeWithTrace(id, v);
+            store.write(id, step(v + 1), java.util.OptionalLong.empty(), "http step", "test");
             last = v;
         }
         long oldestKept = last - retention + 1;
@@ -79,6 +102,6 @@ class RedisStepTraceStoreTest {
         assertThat(inWindow).isPositive();
         assertThat(redis.hash(String.class).hlen(SessionKeys.trace(id))).as("bounded by the retention plus the sweep slack")
                 .isLessThanOrEqualTo(retention + 65L);
-        drop(id);
+        store.delete(id);
     }
 }

@@ -6,6 +6,7 @@ import dev.mnemos.session.Scope;
 import dev.mnemos.session.SessionNotFoundException;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStoreUnavailableException;
+import dev.mnemos.session.StepTraceEntry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -25,7 +26,8 @@ class StepCycleTest {
     private final FakeSessionStore store = new FakeSessionStore();
     private final MemoryContext memory = new MemoryContext();
     private final StepResults results = new StepResults();
-    private final List<StepTrace> traces = new ArrayList<>();
+    /** Every trace the step cycle made, whether or not its write was applied. */
+    private final List<StepTrace> made = new ArrayList<>();
     private final AtomicInteger modelCalls = new AtomicInteger();
     private Optional<String> actingUser = Optional.empty();
     private AiMethod chat;
@@ -37,10 +39,12 @@ class StepCycleTest {
         store.put(States.state("goal", List.of(new Constraint("c1", "keep me", Scope.TASK, null)), List.of(), null));
         InjectionConfig config = new TestInjectionConfig();
         ActingUser acting = () -> actingUser;
+        // the fake store keeps the entries of applied writes; each entry's content names the trace it was made from
         StepTraceStore traceStore = new StepTraceStore() {
             @Override
-            public void save(StepTrace trace) {
-                traces.add(trace);
+            public StepTraceEntry entry(StepTrace trace) {
+                made.add(trace);
+                return new StepTraceEntry(Integer.toString(made.size() - 1), 1);
             }
 
             @Override
@@ -50,16 +54,22 @@ class StepCycleTest {
 
             @Override
             public List<StepTrace> all(String sessionId) {
-                return List.copyOf(traces);
+                return traces();
             }
         };
         cycle = new StepCycle(
                 new StepLoader(store, new NoSessionArchive(),
                         new ProfileReader(userId -> ProfileSnapshot.missing(), Supplier::get), config, acting,
                         TokenCounter.estimate()),
-                new StepWriteBack(store, config, acting, memory, new RollingSummary(config, false, (a, b, c) -> "unused")),
-                traceStore, memory,
+                new StepWriteBack(store, config, acting, memory, new RollingSummary(config, false, (a, b, c) -> "unused"),
+                        traceStore),
+                memory,
                 new InjectionMetrics(new SimpleMeterRegistry()), dev.mnemos.tracing.MnemosSpans.noop(), results);
+    }
+
+    /** The traces stored: those carried by applied writes. */
+    private List<StepTrace> traces() {
+        return store.traces.stream().map(e -> made.get(Integer.parseInt(e.json()))).toList();
     }
 
     private Object step() throws Exception {
@@ -114,7 +124,7 @@ class StepCycleTest {
         assertThat(store.written).as("the step was applied once").hasSize(1);
         assertThat(store.keys).as("under one internal key").hasSize(1);
         assertThat(store.get("s-1").version()).isEqualTo(8);
-        assertThat(traces).singleElement().satisfies(t -> assertThat(t.written().version()).isEqualTo(8));
+        assertThat(traces()).singleElement().satisfies(t -> assertThat(t.written().version()).isEqualTo(8));
     }
 
     @Test
@@ -130,7 +140,7 @@ class StepCycleTest {
         assertThat(after.version()).isEqualTo(9);
         assertThat(after.constraints()).extracting(Constraint::text).contains("keep me", "added by another writer");
         assertThat(after.collected()).containsEntry("answer.chat", "answer");
-        assertThat(traces).singleElement().satisfies(t -> {
+        assertThat(traces()).singleElement().satisfies(t -> {
             assertThat(t.read().sessionVersion()).isEqualTo(7);
             assertThat(t.written().basedOn()).isEqualTo(8);
             assertThat(t.written().retries()).isEqualTo(1);
@@ -143,7 +153,7 @@ class StepCycleTest {
         assertThatThrownBy(this::step).isInstanceOf(StepWriteConflictException.class)
                 .hasMessageContaining("read at version 7").hasMessageContaining("4 compare-and-set attempts");
         assertThat(store.written).isEmpty();
-        assertThat(traces).isEmpty();
+        assertThat(traces()).isEmpty();
     }
 
     @Test

@@ -52,14 +52,14 @@ class TracingTest {
         ai.chat(id, "hello");
 
         Map<String, SpanData> spans = awaitSpans(id, List.of("mnemos.step", "mnemos.step.load", "mnemos.step.render",
-                "mnemos.step.model", "mnemos.step.write", "mnemos.step.trace"));
+                "mnemos.step.model", "mnemos.step.write"));
         SpanData step = spans.get("mnemos.step");
         assertThat(step.getAttributes().get(io.opentelemetry.api.common.AttributeKey.stringKey("mnemos.step.name")))
                 .isEqualTo("chat");
         assertThat(step.getAttributes().get(io.opentelemetry.api.common.AttributeKey.longKey("mnemos.session.version")))
                 .isEqualTo(2L);
         for (String phase : List.of("mnemos.step.load", "mnemos.step.render", "mnemos.step.model",
-                "mnemos.step.write", "mnemos.step.trace")) {
+                "mnemos.step.write")) {
             SpanData span = spans.get(phase);
             assertThat(span.getTraceId()).as(phase).isEqualTo(step.getTraceId());
             assertThat(span.getParentSpanId()).as(phase).isEqualTo(step.getSpanId());
