@@ -1,5 +1,8 @@
 package dev.mnemos.injection;
 
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
 /**
  * Where the memory block gets the user's long-term profile. The profile feature provides the real
  * bean; {@link EmptyProfileSource} stands in while none exists. Implementations may throw on a
@@ -9,4 +12,14 @@ public interface ProfileSource {
 
     /** The active facts of {@code userId}; an empty snapshot for a user without a profile. */
     ProfileSnapshot load(String userId);
+
+    /**
+     * Started before the step reads its session, for the user the session is expected to belong to:
+     * completes with the snapshot when this source can tell cheaply (without its store) that the facts
+     * it holds are current, else empty, and the step calls {@link #load}. Should not fail; a failure
+     * counts as empty. This default never knows.
+     */
+    default CompletableFuture<Optional<ProfileSnapshot>> current(String userId) {
+        return CompletableFuture.completedFuture(Optional.empty());
+    }
 }

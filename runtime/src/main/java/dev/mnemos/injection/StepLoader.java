@@ -1,5 +1,7 @@
 package dev.mnemos.injection;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.mnemos.session.InvalidPatchException;
 import dev.mnemos.session.SessionArchive;
 import dev.mnemos.session.SessionEndedException;
@@ -13,6 +15,7 @@ import org.jboss.logging.Logger;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
@@ -41,6 +44,8 @@ public class StepLoader {
     private final ActingUser actingUser;
     private final int plansShown;
     private final String anonymousUser;
+    /** Session id → owner, as last read: a session's owner never changes while it lives. */
+    private final Cache<String, String> owners = Caffeine.newBuilder().maximumSize(10_000).executor(Runnable::run).build();
 
     public StepLoader(SessionStore store, SessionArchive archive, ProfileReader profiles, InjectionConfig config,
             ActingUser actingUser, TokenCounter tokens) {
@@ -62,12 +67,20 @@ public class StepLoader {
         long start = System.nanoTime();
         String sessionId = SessionIds.require("sessionId", method.sessionId(args));
         Optional<String> restricted = actingUser.restrictedTo();
+        // the profile's cheap check goes out before the session read, for the user the session should
+        // belong to (a restricted caller's own sessions; else the owner seen before: owners never change)
+        Optional<String> expectedOwner = restricted.or(() -> Optional.ofNullable(owners.getIfPresent(sessionId)));
+        CompletableFuture<Optional<ProfileSnapshot>> early = expectedOwner.map(profiles::current).orElse(null);
         SessionState state = readOrStart(sessionId, restricted);
         SessionGuard.checkRead(state, restricted);
         if (state.status() == SessionState.Status.ENDED) {
             throw new SessionEndedException(sessionId);
         }
-        ProfileSnapshot profile = profiles.load(state.userId());
+        if (!expectedOwner.equals(Optional.of(state.userId()))) {
+            early = null;
+            owners.put(sessionId, state.userId());
+        }
+        ProfileSnapshot profile = profiles.load(state.userId(), early);
         long loaded = System.nanoTime();
         String message = method.userMessage(args);
         List<TurnOverride> overrides = TurnOverrideDetector.detect(message, profile.facts());

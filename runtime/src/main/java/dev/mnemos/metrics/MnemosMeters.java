@@ -140,6 +140,12 @@ public class MnemosMeters {
         unavailable(registry, "postgres").increment();
     }
 
+    /** A profile write committed but its revision's copy in Redis could not be raised (ProfileRevisions). */
+    public void profileRevisionCopyFailed() {
+        registry.counter("mnemos.profile.revision.copy.failures").increment();
+        unavailable(registry, "redis").increment();
+    }
+
     // ---- shared with dev.mnemos.injection.InjectionMetrics (the agent path) --------------------------
 
     public static void stepWriteFailed(MeterRegistry registry, String path, Throwable e) {

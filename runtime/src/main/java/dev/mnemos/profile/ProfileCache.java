@@ -2,10 +2,13 @@ package dev.mnemos.profile;
 
 import io.quarkus.cache.Cache;
 import io.quarkus.cache.CacheName;
+import io.quarkus.cache.CaffeineCache;
 import io.quarkus.cache.CompositeCacheKey;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
@@ -28,6 +31,18 @@ public class ProfileCache {
 
     public ProfileCache(@CacheName(NAME) Cache cache) {
         this.cache = cache;
+    }
+
+    /** The facts of {@code userId} at {@code revision} when the cache holds them (loaded), else empty; never loads. */
+    public Optional<List<ActiveFact>> peek(String userId, long revision) {
+        if (!(cache instanceof CaffeineCache caffeine)) {
+            return Optional.empty(); // caches turned off (quarkus.cache.enabled=false): nothing is held
+        }
+        CompletableFuture<List<ActiveFact>> held = caffeine.getIfPresent(new CompositeCacheKey(userId, revision));
+        if (held == null || !held.isDone() || held.isCompletedExceptionally()) {
+            return Optional.empty();
+        }
+        return Optional.of(held.join());
     }
 
     /** The facts of {@code userId} at {@code revision}: cached, or loaded once by {@code load} and cached. */

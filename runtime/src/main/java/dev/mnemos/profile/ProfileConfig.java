@@ -93,6 +93,15 @@ public interface ProfileConfig {
     @WithDefault("2")
     int writeRetries();
 
+    /**
+     * How long the copy of each profile's revision in Redis lives (see {@code ProfileRevisions}): a step
+     * whose cached facts match it reads no Postgres. Every profile write sets it after its commit, before
+     * it returns; when Redis could not be reached then, steps may use the previous facts for at most this
+     * long. 0 turns the copy off: every step checks the revision in Postgres.
+     */
+    @WithDefault("60s")
+    Duration revisionMirrorTtl();
+
     /** Pause before a profile read or write is tried again (plus up to 200 ms of random jitter). */
     @WithDefault("50ms")
     Duration retryDelay();

@@ -6,9 +6,13 @@ import dev.mnemos.injection.ProfileSource;
 import io.quarkus.arc.Unremovable;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
 /**
  * The profile as the read-before-write interceptor sees it: the cached, revision-checked active
- * facts, with whether the cache served them. Replaces the interceptor's empty default source;
+ * facts, with whether the cache served them; checked against the revision's copy in Redis when
+ * that is enough ({@link #current}), else in Postgres. Replaces the interceptor's empty default source;
  * unremovable so test doubles that wrap the real source can still find it.
  */
 @ApplicationScoped
@@ -23,7 +27,15 @@ public class ProfileInjectionSource implements ProfileSource {
 
     @Override
     public ProfileSnapshot load(String userId) {
-        ProfileReader.Read read = reader.readForStep(userId);
+        return snapshot(reader.readForStep(userId));
+    }
+
+    @Override
+    public CompletableFuture<Optional<ProfileSnapshot>> current(String userId) {
+        return reader.current(userId).thenApply(read -> read.map(ProfileInjectionSource::snapshot));
+    }
+
+    private static ProfileSnapshot snapshot(ProfileReader.Read read) {
         return ProfileSnapshot.of(read.facts().stream().map(f -> new ProfileLine(String.valueOf(f.id()),
                 f.category().name(), f.slot(), f.text(), f.confidence())).toList(),
                 read.cached() ? ProfileSnapshot.Cache.HIT : ProfileSnapshot.Cache.MISS);

@@ -6,6 +6,8 @@ import jakarta.enterprise.util.TypeLiteral;
 
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The Postgres edge of profile reads. {@link #activeFacts} is served from {@link ProfileCache}
@@ -13,6 +15,8 @@ import java.util.List;
  * Reads are bounded by {@link ProfileConfig#readTimeout()}; {@link #read} is tried again
  * {@link ProfileConfig#readRetries()} times after a transient failure. {@link #readForStep} is the
  * same read without its own timeout, for the interceptor, whose profile guard already bounds it.
+ * {@link #current} serves a step without Postgres when the revision's copy in Redis
+ * ({@link ProfileRevisions}) names facts the cache holds.
  */
 @ApplicationScoped
 public class ProfileReader {
@@ -21,13 +25,15 @@ public class ProfileReader {
     private final ProfileTransaction transaction;
     private final ProfileCache cache;
     private final ProfileConfig config;
+    private final ProfileRevisions revisions;
     private final TypedGuard<Read> readGuard;
     private final TypedGuard<Read> stepGuard;
     private final TypedGuard<List<HistoryEntry>> historyGuard;
 
     public ProfileReader(ProfileRepository repository, ProfileTransaction transaction, ProfileCache cache,
-            ProfileConfig config) {
+            ProfileConfig config, ProfileRevisions revisions) {
         this.repository = repository;
+        this.revisions = revisions;
         this.transaction = transaction;
         this.cache = cache;
         this.config = config;
@@ -52,8 +58,8 @@ public class ProfileReader {
                 .build();
     }
 
-    /** The user's active facts and whether they came from the cache. */
-    public record Read(List<ActiveFact> facts, boolean cached) {
+    /** The user's active facts at {@code revision} and whether they came from the cache. */
+    public record Read(List<ActiveFact> facts, boolean cached, long revision) {
     }
 
     public Read read(String userId) {
@@ -69,8 +75,22 @@ public class ProfileReader {
         return ProfileUnavailableException.guard(() -> {
             long revision = repository.revision(userId);
             ProfileCache.Lookup lookup = cache.get(userId, revision, () -> transaction.active(userId));
-            return new Read(lookup.facts(), lookup.cached());
+            // the next step can then skip this round trip while the copy lives (ProfileRevisions)
+            revisions.offer(userId, revision);
+            return new Read(lookup.facts(), lookup.cached(), revision);
         });
+    }
+
+    /**
+     * Starts the Postgres-free check of a step: completes with the cached facts when the revision's copy
+     * in Redis names a revision the cache holds, else empty (then {@link #readForStep}). Never fails.
+     */
+    public CompletableFuture<Optional<Read>> current(String userId) {
+        return revisions.peek(userId)
+                .thenApply(revision -> revision.isPresent()
+                        ? cache.peek(userId, revision.getAsLong()).map(facts -> new Read(facts, true, revision.getAsLong()))
+                        : Optional.<Read> empty())
+                .exceptionally(e -> Optional.empty());
     }
 
     public List<ActiveFact> activeFacts(String userId) {

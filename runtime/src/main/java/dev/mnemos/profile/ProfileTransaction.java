@@ -18,7 +18,8 @@ import java.util.stream.Collectors;
 /**
  * The one write path of the profile: lock the user's row, three-way-merge what the writer read,
  * what it wants and what is there now, settle duplicates and slots, enforce the cap, write the
- * difference and its audit events, bump the revision — in one transaction. Joins the caller's
+ * difference and its audit events, bump the revision — in one transaction; after the commit the
+ * revision's copy in Redis is raised ({@link ProfileRevisions}). Joins the caller's
  * transaction when there is one (promotion writes the profile and its archive together).
  * {@link ProfileWriter} is the guarded entry point for everyone else.
  */
@@ -29,9 +30,11 @@ public class ProfileTransaction {
     private final ProfileConfig config;
     private final FactEmbeddings embeddings;
     private final Event<FactForgotten> forgotten;
+    private final Event<ProfileRevised> revised;
 
     public ProfileTransaction(ProfileRepository repository, ProfileConfig config, FactEmbeddings embeddings,
-            Event<FactForgotten> forgotten) {
+            Event<FactForgotten> forgotten, Event<ProfileRevised> revised) {
+        this.revised = revised;
         this.repository = repository;
         this.config = config;
         this.embeddings = embeddings;
@@ -95,7 +98,7 @@ public class ProfileTransaction {
             }
         }
         if (!report.isEmpty()) {
-            owner.revision++;
+            bump(owner);
         }
         return report;
     }
@@ -112,8 +115,14 @@ public class ProfileTransaction {
         ProfileOwner owner = repository.lock(ctx.userId());
         ProfileFact fact = repository.find(ctx.userId(), factId).orElseThrow(() -> new FactNotFoundException(factId));
         List<Change> report = forget(fact, ctx, Instant.now());
-        owner.revision++;
+        bump(owner);
         return report;
+    }
+
+    /** The profile changed: its revision grows, and its copy in Redis follows after the commit ({@link ProfileRevisions}). */
+    private void bump(ProfileOwner owner) {
+        owner.revision++;
+        revised.fire(new ProfileRevised(owner.userId, owner.revision));
     }
 
     private List<Change> forget(ProfileFact fact, WriteContext ctx, Instant now) {

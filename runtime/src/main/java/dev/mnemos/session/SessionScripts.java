@@ -90,7 +90,7 @@ public final class SessionScripts {
      * Runs the script without blocking (for callers on an event loop); loads it first when its SHA is
      * not known yet, and sends its source when Redis lost it.
      */
-    io.smallrye.mutiny.Uni<Response> executeAsync(ReactiveRedisDataSource redis, List<String> keys, List<String> args) {
+    public io.smallrye.mutiny.Uni<Response> executeAsync(ReactiveRedisDataSource redis, List<String> keys, List<String> args) {
         List<String> call = call(keys, args);
         io.smallrye.mutiny.Uni<String> known = sha != null ? io.smallrye.mutiny.Uni.createFrom().item(sha)
                 : redis.execute("SCRIPT", "LOAD", source).map(loaded -> sha = loaded.toString());

@@ -8,6 +8,8 @@ import jakarta.enterprise.inject.Alternative;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -54,6 +56,15 @@ public class ScriptedProfileSource implements ProfileSource {
             return ProfileSnapshot.of(set, ProfileSnapshot.Cache.MISS);
         }
         return real.load(userId);
+    }
+
+    /** The real source's check for users not scripted, while nothing is scripted to fail or wait; else empty. */
+    @Override
+    public CompletableFuture<Optional<ProfileSnapshot>> current(String userId) {
+        if (failing || error != null || !delay.isZero() || facts.containsKey(userId)) {
+            return CompletableFuture.completedFuture(Optional.empty());
+        }
+        return real.current(userId);
     }
 
     public void set(String userId, List<ProfileLine> lines) {

@@ -1,0 +1,111 @@
+package dev.mnemos.profile;
+
+import dev.mnemos.metrics.MnemosMeters;
+import dev.mnemos.session.SessionConfig;
+import dev.mnemos.session.SessionScripts;
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.TransactionPhase;
+import org.jboss.logging.Logger;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A copy of each profile's revision in Redis ({@code mnemos:{p:<user>}:revision}), so a step can
+ * tell that its cached facts are current without a Postgres round trip: it reads the copy while it
+ * reads the session, and goes to Postgres only when the copy is missing or names a revision the
+ * cache does not hold.
+ * <p>
+ * The copy only grows ({@code raise}: set when greater), lives
+ * {@link ProfileConfig#revisionMirrorTtl()}, and is set by every profile write after its commit and
+ * before the write returns ({@link ProfileRevised}, observed after success), so a step that starts
+ * after a profile write returned sees it, on any pod. A step that read the revision from Postgres
+ * offers it too (same rule: a late offer never lowers it). When Redis cannot be reached after a
+ * commit the write still succeeds (logged, counted as {@code mnemos.profile.revision.copy.failures}):
+ * steps may then use the previous facts until the copy expires.
+ */
+@ApplicationScoped
+public class ProfileRevisions {
+
+    private static final Logger LOG = Logger.getLogger(ProfileRevisions.class);
+
+    // ARGV: revision, ttl ms. Sets the copy when it is missing or lower; an equal one keeps its expiry
+    // (only a read from Postgres or a write prolongs the life of what it confirmed).
+    private static final SessionScripts RAISE = SessionScripts.of("""
+            local current = tonumber(redis.call('GET', KEYS[1]) or '-1')
+            local revision = tonumber(ARGV[1])
+            if revision > current then
+              redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+              return 1
+            end
+            return 0""");
+
+    private final ReactiveRedisDataSource redis;
+    private final MnemosMeters meters;
+    private final Duration ttl;
+    private final Duration timeout;
+
+    public ProfileRevisions(ReactiveRedisDataSource redis, ProfileConfig config, SessionConfig session,
+            MnemosMeters meters) {
+        this.redis = redis;
+        this.meters = meters;
+        this.ttl = config.revisionMirrorTtl();
+        this.timeout = session.redisTimeout();
+    }
+
+    /** The key of {@code userId}'s copy. */
+    public static String key(String userId) {
+        return "mnemos:{p:" + userId + "}:revision";
+    }
+
+    /** Whether the copy is kept at all ({@link ProfileConfig#revisionMirrorTtl()} above 0). */
+    public boolean enabled() {
+        return !ttl.isZero() && !ttl.isNegative();
+    }
+
+    /**
+     * Starts reading the copy: completes with the revision, or empty when it is missing, turned off, or
+     * Redis failed (never exceptionally: a step then checks Postgres).
+     */
+    public CompletableFuture<OptionalLong> peek(String userId) {
+        if (!enabled()) {
+            return CompletableFuture.completedFuture(OptionalLong.empty());
+        }
+        return redis.execute("GET", key(userId))
+                .map(reply -> reply == null ? OptionalLong.empty() : OptionalLong.of(reply.toLong()))
+                .onFailure().recoverWithItem(e -> {
+                    LOG.debugf("profile revision copy of %s not read: %s", userId, e);
+                    return OptionalLong.empty();
+                })
+                .subscribeAsCompletionStage();
+    }
+
+    /** After a step read {@code revision} from Postgres: raises the copy without waiting for Redis. */
+    void offer(String userId, long revision) {
+        if (enabled()) {
+            RAISE.executeAsync(redis, List.of(key(userId)), List.of(Long.toString(revision), Long.toString(ttl.toMillis())))
+                    .subscribe().with(ok -> {
+                    }, e -> LOG.debugf("profile revision copy of %s not offered: %s", userId, e));
+        }
+    }
+
+    /** A committed profile write: raises the copy before the write returns to its caller. */
+    public void committed(@Observes(during = TransactionPhase.AFTER_SUCCESS) ProfileRevised revised) {
+        if (!enabled()) {
+            return;
+        }
+        try {
+            RAISE.executeAsync(redis, List.of(key(revised.userId())),
+                    List.of(Long.toString(revised.revision()), Long.toString(ttl.toMillis())))
+                    .await().atMost(timeout);
+        } catch (RuntimeException e) {
+            meters.profileRevisionCopyFailed();
+            LOG.warnf("profile of %s is at revision %d, but its copy in Redis was not raised (%s): steps may use the"
+                    + " previous facts until the copy expires", revised.userId(), revised.revision(), e.toString());
+        }
+    }
+}
