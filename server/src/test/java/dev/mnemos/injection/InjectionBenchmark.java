@@ -73,7 +73,7 @@ class InjectionBenchmark {
         line("Mnemos read-before-write benchmark  (cores: %d, load average at start: %.2f)",
                 Runtime.getRuntime().availableProcessors(),
                 java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
-        line("step overhead = load session + profile (15 facts %s), render block, CAS write-back, trace write; model excluded",
+        line("step overhead = load session + profile (15 facts %s), render block, CAS write-back carrying the step trace; model excluded",
                 PROFILE_IN_MEMORY ? "in memory: -Dbench.profile=memory" : "in Postgres");
         singleSession(300);
         overheadAtOneClient(Integer.getInteger("bench.sessions", 10), Integer.getInteger("bench.steps", 1000));
@@ -149,7 +149,7 @@ class InjectionBenchmark {
         Percentiles early = Percentiles.of(window(bySession, 1, 20));
         Percentiles late = Percentiles.of(window(bySession, steps - 19, steps));
         double[] after = phaseTotals();
-        line("mean per phase           : load %.3f ms, render %.3f ms, write %.3f ms (the rest: trace write, bookkeeping)",
+        line("mean per phase           : load %.3f ms, render %.3f ms, write %.3f ms (the write carries the trace; the rest: bookkeeping)",
                 (after[0] - phases[0]) / all.length, (after[1] - phases[1]) / all.length, (after[2] - phases[2]) / all.length);
         line("CPU of the calling thread: mean %.3f ms per step (the rest of a step is waiting for Redis and thread hand-offs)",
                 cpu / 1e6 / all.length);
