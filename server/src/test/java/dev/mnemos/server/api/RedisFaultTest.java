@@ -88,6 +88,10 @@ class RedisFaultTest {
     TripAi ai;
     @Inject
     ScriptedChatModel model;
+    @Inject
+    io.micrometer.core.instrument.MeterRegistry registry;
+    @Inject
+    io.quarkus.redis.datasource.RedisDataSource redis;
 
     RequestSpecification as() {
         return given().auth().oauth2(Tokens.user(user)).contentType(ContentType.JSON);
@@ -245,6 +249,47 @@ class RedisFaultTest {
         }
         as().get("/v1/sessions/{id}", id).then().statusCode(200)
                 .body("version", org.hamcrest.Matchers.equalTo(expected));
+    }
+
+    /**
+     * The profile does not depend on Redis: a write while Redis is paused is committed and answered
+     * (its revision copy could not be raised: counted); once Redis resumes, a step sees the new fact.
+     */
+    @Test
+    void aProfileWriteWhileRedisIsPausedIsCommittedAndAStepAfterwardsSeesIt() {
+        as().body(Map.of("text", "prefers window seats", "category", "PREFERENCE")).post("/v1/profile/facts").then()
+                .statusCode(org.hamcrest.Matchers.lessThan(300));
+        String id = createSession();
+        model.reset();
+        model.script(request -> "noted");
+        ai.chat(id, "hello");
+        double missedBefore = missedCopies();
+        FaultRedis.redis.pause();
+        try {
+            as().body(Map.of("text", "travels with a bicycle", "category", "PREFERENCE")).post("/v1/profile/facts")
+                    .then().statusCode(org.hamcrest.Matchers.lessThan(300));
+            as().get("/v1/profile").then().statusCode(200)
+                    .body("facts.text", org.hamcrest.Matchers.hasItem("travels with a bicycle"));
+        } finally {
+            FaultRedis.redis.resume();
+        }
+        assertThat(missedCopies()).as("the copy that could not be raised is counted").isEqualTo(missedBefore + 1);
+        // the raise was sent before it timed out: a paused Redis runs it on resuming (a lost one would
+        // leave steps on the previous facts until the copy expires, which ProfileRevisionsTest shows)
+        String copy = null;
+        for (int poll = 0; poll < 500 && !"2".equals(copy); poll++) {
+            copy = redis.value(String.class).get(dev.mnemos.profile.ProfileRevisions.key(user));
+        }
+        assertThat(copy).isEqualTo("2");
+        ai.chat(id, "what do you know about me?");
+        String block = ((dev.langchain4j.data.message.SystemMessage) model.requests().get(model.requests().size() - 1)
+                .messages().get(0)).text();
+        assertThat(block).contains("travels with a bicycle").contains("prefers window seats");
+    }
+
+    double missedCopies() {
+        io.micrometer.core.instrument.Counter counter = registry.find("mnemos.profile.revision.copy.failures").counter();
+        return counter == null ? 0 : counter.count();
     }
 
     @Test
