@@ -66,17 +66,20 @@ public class ProfileReader {
         return readGuard.get(() -> readOnce(userId));
     }
 
-    /** {@link #read} with its retries but without its timeout: the caller bounds the wait. */
+    /**
+     * {@link #read} with its retries but without its timeout (the caller bounds the wait); the
+     * revision read is offered to its copy in Redis, so the next step can skip this round trip.
+     */
     public Read readForStep(String userId) {
-        return stepGuard.get(() -> readOnce(userId));
+        Read read = stepGuard.get(() -> readOnce(userId));
+        revisions.offer(userId, read.revision());
+        return read;
     }
 
     private Read readOnce(String userId) {
         return ProfileUnavailableException.guard(() -> {
             long revision = repository.revision(userId);
             ProfileCache.Lookup lookup = cache.get(userId, revision, () -> transaction.active(userId));
-            // the next step can then skip this round trip while the copy lives (ProfileRevisions)
-            revisions.offer(userId, revision);
             return new Read(lookup.facts(), lookup.cached(), revision);
         });
     }

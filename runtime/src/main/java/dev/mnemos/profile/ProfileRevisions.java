@@ -4,6 +4,8 @@ import dev.mnemos.metrics.MnemosMeters;
 import dev.mnemos.session.SessionConfig;
 import dev.mnemos.session.SessionScripts;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.TransactionPhase;
@@ -87,9 +89,8 @@ public class ProfileRevisions {
     /** After a step read {@code revision} from Postgres: raises the copy without waiting for Redis. */
     void offer(String userId, long revision) {
         if (enabled()) {
-            RAISE.executeAsync(redis, List.of(key(userId)), List.of(Long.toString(revision), Long.toString(ttl.toMillis())))
-                    .subscribe().with(ok -> {
-                    }, e -> LOG.debugf("profile revision copy of %s not offered: %s", userId, e));
+            raise(userId, revision).subscribe().with(ok -> {
+            }, e -> LOG.debugf("profile revision copy of %s not offered: %s", userId, e));
         }
     }
 
@@ -99,13 +100,16 @@ public class ProfileRevisions {
             return;
         }
         try {
-            RAISE.executeAsync(redis, List.of(key(revised.userId())),
-                    List.of(Long.toString(revised.revision()), Long.toString(ttl.toMillis())))
-                    .await().atMost(timeout);
+            raise(revised.userId(), revised.revision()).await().atMost(timeout);
         } catch (RuntimeException e) {
             meters.profileRevisionCopyFailed();
             LOG.warnf("profile of %s is at revision %d, but its copy in Redis was not raised (%s): steps may use the"
                     + " previous facts until the copy expires", revised.userId(), revised.revision(), e.toString());
         }
+    }
+
+    /** Sets the copy to {@code revision} when it is missing or lower. */
+    private Uni<Response> raise(String userId, long revision) {
+        return RAISE.executeAsync(redis, List.of(key(userId)), List.of(Long.toString(revision), Long.toString(ttl.toMillis())));
     }
 }

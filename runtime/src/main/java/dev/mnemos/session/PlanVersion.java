@@ -11,4 +11,9 @@ public record PlanVersion(int version, String content, Double score, String feed
     PlanVersion evaluated(Double newScore, String newFeedback) {
         return new PlanVersion(version, content, newScore, newFeedback, createdAt);
     }
+
+    /** The same version with {@code text} as its content (null: stored elsewhere, as a plan body). */
+    PlanVersion withContent(String text) {
+        return new PlanVersion(version, text, score, feedback, createdAt);
+    }
 }

@@ -153,8 +153,7 @@ final class RedisReplayLog {
             if (p.content() != null || body == null) {
                 restored.add(p);
             } else {
-                restored.add(new PlanVersion(p.version(), fields.planBody(body).content(), p.score(), p.feedback(),
-                        p.createdAt()));
+                restored.add(p.withContent(fields.planBody(body).content()));
             }
         }
         return state.withPlans(restored);

@@ -320,18 +320,13 @@ public class RedisSessionStore implements SessionStore {
     @Override
     public AppliedPatch apply(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion,
             String note, String actor, Idempotency idem) {
-        return doWrite(sessionId, owner, patch, expectedVersion, note, actor, idem);
+        return doWrite(sessionId, owner, patch, expectedVersion, note, actor, idem, null);
     }
 
     @Override
     public AppliedPatch apply(String sessionId, String owner, SessionPatch patch, long expectedVersion, String note,
             String actor, Idempotency idem, StepTraceEntry trace) {
         return doWrite(sessionId, owner, patch, OptionalLong.of(expectedVersion), note, actor, idem, trace);
-    }
-
-    private AppliedPatch doWrite(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion,
-            String note, String actor, Idempotency idem) {
-        return doWrite(sessionId, owner, patch, expectedVersion, note, actor, idem, null);
     }
 
     private AppliedPatch doWrite(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion,
@@ -347,10 +342,6 @@ public class RedisSessionStore implements SessionStore {
 
     /** A validated patch with its generated ids, its time, its replay event and its script operations. */
     private record Step(SessionPatch patch, Instant at, SessionEvent event, List<String> ops) {
-    }
-
-    private Step step(SessionPatch patch, OptionalLong expectedVersion, String note, String actor) {
-        return step(patch, expectedVersion, note, actor, null);
     }
 
     private Step step(SessionPatch patch, OptionalLong expectedVersion, String note, String actor,
@@ -386,7 +377,7 @@ public class RedisSessionStore implements SessionStore {
         }
         Step step;
         try {
-            step = step(patch, expectedVersion, note, actor);
+            step = step(patch, expectedVersion, note, actor, null);
         } catch (RuntimeException e) {
             return Uni.createFrom().failure(e);
         }
@@ -796,7 +787,7 @@ public class RedisSessionStore implements SessionStore {
             return event;
         }
         SessionState state = event.state().withPlans(event.state().plans().stream()
-                .map(p -> new PlanVersion(p.version(), null, p.score(), p.feedback(), p.createdAt())).toList());
+                .map(p -> p.withContent(null)).toList());
         return new SessionEvent(event.version(), event.type(), event.at(), event.actor(), event.note(), event.patch(),
                 event.toVersion(), state);
     }
