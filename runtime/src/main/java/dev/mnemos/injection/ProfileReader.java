@@ -60,6 +60,11 @@ public class ProfileReader {
         }
     }
 
+    /** Whether the source's cheap check runs on the calling thread ({@link ProfileSource#checksOnCallingThread()}). */
+    public boolean checksOnCallingThread() {
+        return source.checksOnCallingThread();
+    }
+
     /**
      * The snapshot {@code early} (a {@link #current} check started for this user) found, when it is
      * done or answers within the profile timeout; else {@link #load(String)}.

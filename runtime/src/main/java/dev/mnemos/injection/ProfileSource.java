@@ -14,12 +14,22 @@ public interface ProfileSource {
     ProfileSnapshot load(String userId);
 
     /**
-     * Started before the step reads its session, for the user the session is expected to belong to:
-     * completes with the snapshot when this source can tell cheaply (without its store) that the facts
-     * it holds are current, else empty, and the step calls {@link #load}. Should not fail; a failure
-     * counts as empty. This default never knows.
+     * Started before the step reads its session, for the user the session is expected to belong to
+     * (after it, for the session's owner, when {@link #checksOnCallingThread()}): completes with the
+     * snapshot when this source can tell cheaply (without its store) that the facts it holds are
+     * current, else empty, and the step calls {@link #load}. Should not fail; a failure counts as empty.
+     * This default never knows.
      */
     default CompletableFuture<Optional<ProfileSnapshot>> current(String userId) {
         return CompletableFuture.completedFuture(Optional.empty());
+    }
+
+    /**
+     * Whether {@link #current} does its check on the calling thread and returns it done. Such a check
+     * cannot overlap the session read, so the step makes it after that read, for the session's actual
+     * owner (and a Redis that does not answer fails the step once, not twice). This default: false.
+     */
+    default boolean checksOnCallingThread() {
+        return false;
     }
 }

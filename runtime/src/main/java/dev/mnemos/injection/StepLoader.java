@@ -67,16 +67,22 @@ public class StepLoader {
         long start = System.nanoTime();
         String sessionId = SessionIds.require("sessionId", method.sessionId(args));
         Optional<String> restricted = actingUser.restrictedTo();
-        // the profile's cheap check goes out before the session read, for the user the session should
-        // belong to (a restricted caller's own sessions; else the owner seen before: owners never change)
-        Optional<String> expectedOwner = restricted.or(() -> Optional.ofNullable(owners.getIfPresent(sessionId)));
+        // an asynchronous cheap check of the profile goes out before the session read, for the user the
+        // session should belong to (a restricted caller's own sessions; else the owner seen before: owners
+        // never change); one made on this thread follows the read, for the owner it names
+        boolean ahead = !profiles.checksOnCallingThread();
+        Optional<String> expectedOwner = ahead
+                ? restricted.or(() -> Optional.ofNullable(owners.getIfPresent(sessionId)))
+                : Optional.empty();
         CompletableFuture<Optional<ProfileSnapshot>> early = expectedOwner.map(profiles::current).orElse(null);
         SessionState state = readOrStart(sessionId, restricted);
         SessionGuard.checkRead(state, restricted);
         if (state.status() == SessionState.Status.ENDED) {
             throw new SessionEndedException(sessionId);
         }
-        if (!expectedOwner.equals(Optional.of(state.userId()))) {
+        if (!ahead) {
+            early = profiles.current(state.userId());
+        } else if (!expectedOwner.equals(Optional.of(state.userId()))) {
             early = null;
             owners.put(sessionId, state.userId());
         }

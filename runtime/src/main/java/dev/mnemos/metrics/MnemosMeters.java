@@ -31,6 +31,8 @@ import java.util.function.Supplier;
  * was taken because the model failed, timed out or answered nothing usable</li>
  * <li>{@code mnemos.block.tokens} (summary) and {@code mnemos.block.over.budget} — the injected memory block</li>
  * <li>{@code mnemos.archive.writes{outcome=ok|failed}} — ended sessions written to the Postgres archive</li>
+ * <li>{@code mnemos.step.connections{state=active|idle|waiting}} (gauges) — the step's blocking Redis
+ * connections ({@code StepConnections}): in use, open and free, and steps waiting for one</li>
  * </ul>
  */
 @ApplicationScoped
@@ -144,6 +146,16 @@ public class MnemosMeters {
     public void profileRevisionCopyFailed() {
         registry.counter("mnemos.profile.revision.copy.failures").increment();
         unavailable(registry, "redis").increment();
+    }
+
+    /** Gauges of the step's blocking Redis connections (StepConnections). */
+    public void stepConnections(org.apache.commons.pool2.impl.GenericObjectPool<?> pool) {
+        io.micrometer.core.instrument.Gauge.builder("mnemos.step.connections", pool, p -> p.getNumActive())
+                .tag("state", "active").register(registry);
+        io.micrometer.core.instrument.Gauge.builder("mnemos.step.connections", pool, p -> p.getNumIdle())
+                .tag("state", "idle").register(registry);
+        io.micrometer.core.instrument.Gauge.builder("mnemos.step.connections", pool, p -> p.getNumWaiters())
+                .tag("state", "waiting").register(registry);
     }
 
     // ---- shared with dev.mnemos.injection.InjectionMetrics (the agent path) --------------------------

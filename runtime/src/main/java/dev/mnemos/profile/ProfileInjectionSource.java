@@ -35,6 +35,11 @@ public class ProfileInjectionSource implements ProfileSource {
         return reader.current(userId).thenApply(read -> read.map(ProfileInjectionSource::snapshot));
     }
 
+    @Override
+    public boolean checksOnCallingThread() {
+        return reader.checksOnCallingThread();
+    }
+
     private static ProfileSnapshot snapshot(ProfileReader.Read read) {
         return ProfileSnapshot.of(read.facts().stream().map(f -> new ProfileLine(String.valueOf(f.id()),
                 f.category().name(), f.slot(), f.text(), f.confidence())).toList(),

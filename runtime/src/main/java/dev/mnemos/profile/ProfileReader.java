@@ -84,6 +84,11 @@ public class ProfileReader {
         });
     }
 
+    /** Whether {@link #current} answers on the calling thread ({@link ProfileRevisions#peeksOnCallingThread()}). */
+    public boolean checksOnCallingThread() {
+        return revisions.peeksOnCallingThread();
+    }
+
     /**
      * Starts the Postgres-free check of a step: completes with the cached facts when the revision's copy
      * in Redis names a revision the cache holds, else empty (then {@link #readForStep}). Never fails.

@@ -3,6 +3,7 @@ package dev.mnemos.profile;
 import dev.mnemos.metrics.MnemosMeters;
 import dev.mnemos.session.SessionConfig;
 import dev.mnemos.session.SessionScripts;
+import dev.mnemos.session.StepConnections;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Response;
@@ -47,13 +48,15 @@ public class ProfileRevisions {
             return 0""");
 
     private final ReactiveRedisDataSource redis;
+    private final StepConnections direct;
     private final MnemosMeters meters;
     private final Duration ttl;
     private final Duration timeout;
 
-    public ProfileRevisions(ReactiveRedisDataSource redis, ProfileConfig config, SessionConfig session,
-            MnemosMeters meters) {
+    public ProfileRevisions(ReactiveRedisDataSource redis, StepConnections direct, ProfileConfig config,
+            SessionConfig session, MnemosMeters meters) {
         this.redis = redis;
+        this.direct = direct;
         this.meters = meters;
         this.ttl = config.revisionMirrorTtl();
         this.timeout = session.redisTimeout();
@@ -70,12 +73,30 @@ public class ProfileRevisions {
     }
 
     /**
-     * Starts reading the copy: completes with the revision, or empty when it is missing, turned off, or
-     * Redis failed (never exceptionally: a step then checks Postgres).
+     * Whether {@link #peek} reads on the calling thread (over the step's blocking connections,
+     * {@link StepConnections}) and answers done, rather than starting a read on the Redis client.
+     */
+    public boolean peeksOnCallingThread() {
+        return enabled() && direct.enabled();
+    }
+
+    /**
+     * Reads the copy: completes with the revision, or empty when it is missing, turned off, or Redis
+     * failed (never exceptionally: a step then checks Postgres). Started on the Redis client, or read
+     * before returning when {@link #peeksOnCallingThread()}.
      */
     public CompletableFuture<OptionalLong> peek(String userId) {
         if (!enabled()) {
             return CompletableFuture.completedFuture(OptionalLong.empty());
+        }
+        if (direct.enabled()) {
+            try {
+                return CompletableFuture.completedFuture(
+                        direct.get(key(userId)).map(v -> OptionalLong.of(Long.parseLong(v))).orElse(OptionalLong.empty()));
+            } catch (RuntimeException e) {
+                LOG.debugf("profile revision copy of %s not read: %s", userId, e);
+                return CompletableFuture.completedFuture(OptionalLong.empty());
+            }
         }
         return redis.execute("GET", key(userId))
                 .map(reply -> reply == null ? OptionalLong.empty() : OptionalLong.of(reply.toLong()))

@@ -63,9 +63,11 @@ public class RedisSessionStore implements SessionStore {
     private final RedisReplayLog log;
     private final Guard fast;
     private final Guard slow;
+    private final StepConnections direct;
 
-    public RedisSessionStore(RedisDataSource redis, SessionConfig config, ObjectMapper json) {
+    public RedisSessionStore(RedisDataSource redis, SessionConfig config, ObjectMapper json, StepConnections direct) {
         this.redis = redis;
+        this.direct = direct;
         this.reactive = redis.getReactive();
         this.config = config;
         this.fields = new StateFields(json);
@@ -261,20 +263,32 @@ public class RedisSessionStore implements SessionStore {
         return load(sessionId, Math.max(0, latestPlans));
     }
 
+    /** A blocking read: over the step's own connections when they are used ({@link StepConnections}). */
     private SessionState load(String sessionId, int latestPlans) {
-        return loaded(sessionId, awaited(loadCall(sessionId, latestPlans)));
+        if (direct.enabled()) {
+            return loaded(sessionId,
+                    StepConnections.pairs(direct.eval(LOAD, loadKeys(sessionId), loadArgs(latestPlans), true)));
+        }
+        return loaded(sessionId, SessionScripts.pairs(awaited(loadCall(sessionId, latestPlans))));
     }
 
     private Uni<Response> loadCall(String sessionId, int latestPlans) {
-        return LOAD.executeAsync(reactive, List.of(SessionKeys.state(sessionId), SessionKeys.plans(sessionId)),
-                List.of(Integer.toString(Math.max(-1, latestPlans))));
+        return LOAD.executeAsync(reactive, loadKeys(sessionId), loadArgs(latestPlans));
     }
 
-    private SessionState loaded(String sessionId, Response reply) {
-        if (reply.size() == 0) {
+    private static List<String> loadKeys(String sessionId) {
+        return List.of(SessionKeys.state(sessionId), SessionKeys.plans(sessionId));
+    }
+
+    private static List<String> loadArgs(int latestPlans) {
+        return List.of(Integer.toString(Math.max(-1, latestPlans)));
+    }
+
+    private SessionState loaded(String sessionId, Map<String, String> state) {
+        if (state.isEmpty()) {
             throw new SessionNotFoundException(sessionId);
         }
-        return fields.state(SessionScripts.pairs(reply));
+        return fields.state(state);
     }
 
     @Override
@@ -390,7 +404,7 @@ public class RedisSessionStore implements SessionStore {
     /** The current state without blocking, with its newest {@code latestPlans} plan versions (negative: all). */
     @Override
     public Uni<SessionState> recentAsync(String sessionId, int latestPlans) {
-        return bounded(loadCall(sessionId, latestPlans)).map(reply -> loaded(sessionId, reply));
+        return bounded(loadCall(sessionId, latestPlans)).map(reply -> loaded(sessionId, SessionScripts.pairs(reply)));
     }
 
     /**
@@ -722,9 +736,17 @@ public class RedisSessionStore implements SessionStore {
         return Long.parseLong(SessionStoreUnavailableException.guard(() -> recorded(sessionId, idem)));
     }
 
-    /** Runs session-patch.lua. @return its reply: {version}, {@link #REPLAYED} or {errorCode, detail} */
+    /**
+     * Runs session-patch.lua, blocking: over the step's own connections when they are used ({@link StepConnections}).
+     *
+     * @return its reply: {version}, {@link #REPLAYED} or {errorCode, detail}
+     */
     private long[] patchReply(String sessionId, String owner, OptionalLong expected, SessionEvent event,
             List<String> ops, Instant at, Idempotency idem) {
+        if (direct.enabled()) {
+            return StepConnections.longs(direct.eval(PATCH, SessionKeys.all(sessionId),
+                    patchArgs(owner, expected, event, ops, at, idem), false));
+        }
         return SessionScripts.longs(awaited(patchCall(sessionId, owner, expected, event, ops, at, idem)));
     }
 

@@ -57,4 +57,28 @@ public interface SessionConfig {
      */
     @WithDefault("1000")
     int maxLivePerUser();
+
+    /** Mnemos' own blocking Redis connections for the calls every step makes ({@link StepConnections}). */
+    StepPool stepPool();
+
+    interface StepPool {
+
+        /**
+         * Whether the step's session read, its write and the profile revision's check go over a pool of
+         * blocking connections that Mnemos opens to the Redis of {@code quarkus.redis.hosts}, instead of
+         * through the Quarkus Redis client (whose event loop each call is handed to and answered from).
+         * Used only for one standalone Redis named by a {@code redis://} or {@code rediss://} URL (TLS
+         * with the JVM's default trust store); for any other set-up the step uses the Quarkus client, as
+         * with {@code false}.
+         */
+        @WithDefault("true")
+        boolean enabled();
+
+        /**
+         * Most connections of the pool; a step finding none free waits for one up to
+         * {@code redis-timeout}. Size it to the number of steps that run at once.
+         */
+        @WithDefault("64")
+        int maxSize();
+    }
 }

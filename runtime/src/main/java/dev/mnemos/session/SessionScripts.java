@@ -86,6 +86,19 @@ public final class SessionScripts {
         }
     }
 
+    /** Runs the script on a blocking connection ({@link StepConnections}); the reply as Jedis decodes it. */
+    Object execute(redis.clients.jedis.Connection connection, redis.clients.jedis.CommandObjects commands,
+            List<String> keys, List<String> args) {
+        if (sha == null) {
+            sha = connection.executeCommand(commands.scriptLoad(source));
+        }
+        try {
+            return connection.executeCommand(commands.evalsha(sha, keys, args));
+        } catch (redis.clients.jedis.exceptions.JedisNoScriptException e) {
+            return connection.executeCommand(commands.eval(source, keys, args));
+        }
+    }
+
     /**
      * Runs the script without blocking (for callers on an event loop); loads it first when its SHA is
      * not known yet, and sends its source when Redis lost it.

@@ -13,6 +13,12 @@ public class SessionStoreUnavailableException extends RuntimeException {
         this.outcomeUnknown = !neverSent(cause);
     }
 
+    /** A failure whose outcome the caller knows: {@code outcomeUnknown} false when the command was never sent. */
+    public SessionStoreUnavailableException(String message, Throwable cause, boolean outcomeUnknown) {
+        super(message, cause);
+        this.outcomeUnknown = outcomeUnknown;
+    }
+
     /** False only when Redis certainly never received the command (the connection was refused). */
     public boolean outcomeUnknown() {
         return outcomeUnknown;

@@ -25,7 +25,7 @@ class ProfileRevisionsOffTest {
     }
 
     private static ProfileRevisions withTtl(Duration ttl) {
-        return new ProfileRevisions(null, config(ProfileConfig.class, "revisionMirrorTtl", ttl),
+        return new ProfileRevisions(null, null, config(ProfileConfig.class, "revisionMirrorTtl", ttl),
                 config(SessionConfig.class, "redisTimeout", Duration.ofSeconds(1)), null);
     }
 

@@ -67,6 +67,11 @@ public class ScriptedProfileSource implements ProfileSource {
         return real.current(userId);
     }
 
+    @Override
+    public boolean checksOnCallingThread() {
+        return real.checksOnCallingThread();
+    }
+
     public void set(String userId, List<ProfileLine> lines) {
         facts.put(userId, List.copyOf(lines));
     }

@@ -26,6 +26,8 @@ class CheckpointIntervalChangeTest {
     RedisDataSource redis;
     @Inject
     ObjectMapper json;
+    @Inject
+    StepConnections direct;
 
     SessionConfig every(int checkpointEvery, int retention) {
         return new SessionConfig() {
@@ -64,13 +66,17 @@ class CheckpointIntervalChangeTest {
             public int maxLivePerUser() {
                 return 1000;
             }
+
+            public StepPool stepPool() {
+                return null;
+            }
         };
     }
 
     @Test
     void versionsWrittenUnderAnotherIntervalRebuildExactly() {
-        RedisSessionStore old = new RedisSessionStore(redis, every(10, 1000), json);
-        RedisSessionStore changed = new RedisSessionStore(redis, every(4, 1000), json);
+        RedisSessionStore old = new RedisSessionStore(redis, every(10, 1000), json, direct);
+        RedisSessionStore changed = new RedisSessionStore(redis, every(4, 1000), json, direct);
         String id = old.create("interval-user", SessionPatch.builder().goal("g").build(), "t").sessionId();
         Map<Long, SessionState> written = new HashMap<>();
         for (int i = 1; i <= 45; i++) {
@@ -95,7 +101,7 @@ class CheckpointIntervalChangeTest {
 
     @Test
     void aVersionWhoseReplayEntriesAreGoneIsGoneNotGuessed() {
-        RedisSessionStore store = new RedisSessionStore(redis, every(10, 1000), json);
+        RedisSessionStore store = new RedisSessionStore(redis, every(10, 1000), json, direct);
         String id = store.create("interval-user", SessionPatch.builder().goal("g").build(), "t").sessionId();
         for (int i = 1; i <= 25; i++) {
             store.write(id, null, SessionPatch.builder().putCollected("k", "v" + i).build(), OptionalLong.empty(), null, "t");

@@ -41,14 +41,14 @@ public final class OwnedRedis implements AutoCloseable {
             process = new ProcessBuilder("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
                     "--save", "", "--appendonly", "yes", "--appendfsync", "always", "--dir", dir.toString(),
                     "--daemonize", "no").redirectErrorStream(true).redirectOutput(dir.resolve("redis.log").toFile()).start();
-            for (int i = 0; i < 200 && !listening(); i++) {
+            for (int i = 0; i < 200 && !ready(); i++) {
                 if (!process.isAlive()) {
                     throw new IllegalStateException("the test redis-server on port " + port + " exited; see " + dir);
                 }
                 Thread.sleep(25);
             }
-            if (!listening()) {
-                throw new IllegalStateException("the test redis-server did not start listening on port " + port);
+            if (!ready()) {
+                throw new IllegalStateException("the test redis-server did not answer PING on port " + port);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -112,6 +112,19 @@ public final class OwnedRedis implements AutoCloseable {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {
             // a leftover temporary directory is harmless
+        }
+    }
+
+    /** Answers PING (not LOADING: a restart has read its append-only file). */
+    private boolean ready() {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(1000);
+            socket.getOutputStream().write("PING\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            byte[] reply = new byte[7];
+            int read = socket.getInputStream().read(reply);
+            return read >= 5 && new String(reply, 0, 5, java.nio.charset.StandardCharsets.US_ASCII).equals("+PONG");
+        } catch (IOException e) {
+            return false;
         }
     }
 

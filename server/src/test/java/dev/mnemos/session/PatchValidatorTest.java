@@ -46,6 +46,10 @@ class PatchValidatorTest {
         public int maxLivePerUser() {
             return 1000;
         }
+
+        public StepPool stepPool() {
+            return null;
+        }
     };
 
     final PatchValidator validator = new PatchValidator(LIMITS);

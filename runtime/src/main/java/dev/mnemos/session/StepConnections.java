@@ -1,0 +1,245 @@
+package dev.mnemos.session;
+
+import dev.mnemos.metrics.MnemosMeters;
+import io.quarkus.runtime.ShutdownEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
+import org.jboss.logging.Logger;
+import redis.clients.jedis.ClientSetInfoConfig;
+import redis.clients.jedis.CommandObjects;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.ConnectionPool;
+import redis.clients.jedis.ConnectionPoolConfig;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.util.JedisURIHelper;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Blocking Redis connections of Mnemos' own (a Jedis pool) for the calls every step makes on its
+ * calling thread: the session read, the compare-and-set write and the profile revision's check.
+ * <p>
+ * Through the Quarkus Redis client each of those calls is handed to its event loop, which writes it,
+ * reads the reply and wakes the waiting caller: two thread hand-offs per round trip, more than the
+ * round trip itself on a small machine (the interceptor benchmark prints both). Here the calling
+ * thread writes the command and reads the reply on a connection it holds for that call. Everything
+ * else (HTTP endpoints on the event loop, history, listing, the archive) keeps the Quarkus client.
+ * <p>
+ * The pool is used only when it can reach the same Redis the Quarkus client does, set up the same
+ * way: one standalone Redis named by a {@code redis://} or {@code rediss://} URL in
+ * {@code quarkus.redis.hosts} (user, password and database from the URL, or
+ * {@code quarkus.redis.password}). Cluster, sentinel, replication, several hosts, a hosts provider or
+ * a named TLS configuration keep every call on the Quarkus client (logged once at start). Failures
+ * read as the Quarkus path's do: no reply within {@link SessionConfig#redisTimeout()} is a MicroProfile
+ * {@code TimeoutException}, any other failure a {@link SessionStoreUnavailableException}; one that
+ * struck before the command was sent (no free connection within the timeout, none could be opened)
+ * says so ({@link SessionStoreUnavailableException#outcomeUnknown()} false).
+ */
+@ApplicationScoped
+public class StepConnections {
+
+    private static final Logger LOG = Logger.getLogger(StepConnections.class);
+    /** The name the pool's connections give themselves ({@code CLIENT LIST}). */
+    public static final String CLIENT_NAME = "mnemos-step";
+
+    private static final CommandObjects COMMANDS = new CommandObjects();
+
+    private final ConnectionPool pool;
+    private final Duration timeout;
+
+    public StepConnections(SessionConfig config, Config quarkus, MnemosMeters meters) {
+        this.timeout = config.redisTimeout();
+        String unusable = config.stepPool().enabled() ? unusable(quarkus)
+                : "turned off (quarkus.mnemos.session.step-pool.enabled)";
+        if (unusable != null) {
+            LOG.infof("steps reach Redis through the Quarkus Redis client: Mnemos' blocking step connections are %s",
+                    unusable);
+            this.pool = null;
+            return;
+        }
+        URI uri = URI.create(quarkus.getValue("quarkus.redis.hosts", String.class).trim());
+        this.pool = open(uri, quarkus.getOptionalValue("quarkus.redis.password", String.class), config);
+        meters.stepConnections(pool);
+        LOG.debugf("steps reach Redis %s over up to %d blocking connections", JedisURIHelper.getHostAndPort(uri),
+                config.stepPool().maxSize());
+    }
+
+    /**
+     * Why the pool cannot mirror the Quarkus client's Redis, or null when it can. Reads the default
+     * Redis client's settings only.
+     */
+    static String unusable(Config quarkus) {
+        Optional<String> type = quarkus.getOptionalValue("quarkus.redis.client-type", String.class);
+        if (type.isPresent() && !type.get().equalsIgnoreCase("standalone")) {
+            return "not used with client-type " + type.get();
+        }
+        if (quarkus.getOptionalValue("quarkus.redis.hosts-provider-name", String.class).isPresent()) {
+            return "not used with a hosts provider";
+        }
+        if (quarkus.getOptionalValue("quarkus.redis.tls-configuration-name", String.class).isPresent()) {
+            return "not used with a named TLS configuration";
+        }
+        Optional<String> hosts = quarkus.getOptionalValue("quarkus.redis.hosts", String.class);
+        if (hosts.isEmpty() || hosts.get().isBlank()) {
+            return "not used without quarkus.redis.hosts";
+        }
+        if (hosts.get().contains(",")) {
+            return "not used with several hosts";
+        }
+        try {
+            URI uri = new URI(hosts.get().trim());
+            if (!JedisURIHelper.isValid(uri) || uri.getScheme() == null || !uri.getScheme().startsWith("redis")) {
+                return "not used with " + uri.getScheme() + " URLs";
+            }
+        } catch (URISyntaxException e) {
+            return "not used: quarkus.redis.hosts is not a URL";
+        }
+        return null;
+    }
+
+    private static ConnectionPool open(URI uri, Optional<String> password, SessionConfig config) {
+        int millis = (int) Math.min(Integer.MAX_VALUE, config.redisTimeout().toMillis());
+        DefaultJedisClientConfig.Builder client = DefaultJedisClientConfig.builder()
+                .connectionTimeoutMillis(millis).socketTimeoutMillis(millis)
+                .database(JedisURIHelper.getDBIndex(uri)).ssl(JedisURIHelper.isRedisSSLScheme(uri))
+                .clientName(CLIENT_NAME).clientSetInfoConfig(ClientSetInfoConfig.DISABLED);
+        String user = JedisURIHelper.getUser(uri);
+        String secret = Optional.ofNullable(JedisURIHelper.getPassword(uri)).or(() -> password).orElse(null);
+        if (user != null) {
+            client.user(user);
+        }
+        if (secret != null) {
+            client.password(secret);
+        }
+        ConnectionPoolConfig pool = new ConnectionPoolConfig();
+        pool.setMaxTotal(config.stepPool().maxSize());
+        pool.setMaxIdle(config.stepPool().maxSize());
+        pool.setMinIdle(0);
+        pool.setMaxWait(config.redisTimeout());
+        pool.setBlockWhenExhausted(true);
+        pool.setJmxEnabled(false);
+        return new ConnectionPool(JedisURIHelper.getHostAndPort(uri), client.build(), pool);
+    }
+
+    /** Whether steps use these connections (else the Quarkus client). */
+    public boolean enabled() {
+        return pool != null;
+    }
+
+    /**
+     * Runs {@code script}, which must only read when {@code read}; the reply as Jedis decodes it: a
+     * String, a Long, a List of them, or null.
+     */
+    Object eval(SessionScripts script, List<String> keys, List<String> args, boolean read) {
+        return call(connection -> script.execute(connection, COMMANDS, keys, args), read);
+    }
+
+    /** The string at {@code key}, if any. */
+    public Optional<String> get(String key) {
+        return Optional.ofNullable(call(connection -> connection.executeCommand(COMMANDS.get(key)), true));
+    }
+
+    /** A reply of field, value, field, value … as a map (a field whose value is nil is left out). */
+    static Map<String, String> pairs(Object reply) {
+        List<?> flat = (List<?>) reply;
+        Map<String, String> map = new HashMap<>(flat.size());
+        for (int i = 0; i + 1 < flat.size(); i += 2) {
+            Object value = flat.get(i + 1);
+            if (value != null) {
+                map.put(flat.get(i).toString(), value.toString());
+            }
+        }
+        return map;
+    }
+
+    /** A reply that is a list of integers. */
+    static long[] longs(Object reply) {
+        List<?> list = (List<?>) reply;
+        long[] values = new long[list.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = ((Number) list.get(i)).longValue();
+        }
+        return values;
+    }
+
+    /**
+     * Runs {@code command} on a connection of the pool. A connection that broke (Redis restarted, or
+     * closed it) takes the pool's idle ones with it, as they were opened to the same Redis; a read is
+     * then tried once more, on a new connection. A write is not: its caller knows whether it may repeat
+     * it (the step's write-back does, with its idempotency key).
+     */
+    private <T> T call(Function<Connection, T> command, boolean read) {
+        try {
+            return once(command);
+        } catch (Broken e) {
+            if (read) {
+                try {
+                    return once(command);
+                } catch (Broken again) {
+                    throw again.failure;
+                }
+            }
+            throw e.failure;
+        }
+    }
+
+    private <T> T once(Function<Connection, T> command) {
+        Connection connection;
+        try {
+            connection = pool.getResource();
+        } catch (RuntimeException e) {
+            // no free connection in time, or none could be opened: the command was never sent
+            throw new SessionStoreUnavailableException("Redis could not be reached (nothing was sent): " + e.getMessage(),
+                    e, false);
+        }
+        try (connection) {
+            return command.apply(connection);
+        } catch (JedisConnectionException e) {
+            if (timedOut(e)) {
+                throw new TimeoutException("mnemos session store: no answer from Redis within " + timeout.toMillis()
+                        + " ms (" + e.getMessage() + ")");
+            }
+            pool.clear();
+            throw new Broken(new SessionStoreUnavailableException("Redis did not answer: " + e.getMessage(), e));
+        } catch (JedisException e) {
+            throw new SessionStoreUnavailableException("Redis did not answer: " + e.getMessage(), e);
+        }
+    }
+
+    /** A call failed on a connection that broke (not a timeout). */
+    private static final class Broken extends RuntimeException {
+        final SessionStoreUnavailableException failure;
+
+        Broken(SessionStoreUnavailableException failure) {
+            super(failure.getMessage(), failure, false, false);
+            this.failure = failure;
+        }
+    }
+
+    /** The reply did not come within the socket's timeout. */
+    private static boolean timedOut(JedisException e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof java.net.SocketTimeoutException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    void close(@Observes ShutdownEvent stop) {
+        if (pool != null) {
+            pool.close();
+        }
+    }
+}

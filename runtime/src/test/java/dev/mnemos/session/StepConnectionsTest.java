@@ -1,0 +1,219 @@
+package dev.mnemos.session;
+
+import dev.mnemos.metrics.MnemosMeters;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.smallrye.config.SmallRyeConfigBuilder;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.params.ClientKillParams;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.reflect.Proxy;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The step's blocking Redis connections on the real Redis of this machine (127.0.0.1:6379), and on
+ * two stand-ins that fail the way a sick Redis does: a port nobody listens on, and a server that
+ * accepts a connection, answers its first command and then never again (a paused Redis).
+ */
+class StepConnectionsTest {
+
+    private static final String REDIS = "redis://127.0.0.1:6379";
+    private static final Duration TIMEOUT = Duration.ofMillis(500);
+    private final List<StepConnections> opened = new ArrayList<>();
+    private final String key = "mnemos-test:step-connections:" + UUID.randomUUID();
+
+    @AfterEach
+    void close() {
+        opened.forEach(c -> c.close(null));
+        try (Jedis redis = new Jedis("127.0.0.1", 6379)) {
+            redis.del(key);
+        }
+    }
+
+    private static Config quarkus(Map<String, String> values) {
+        return new SmallRyeConfigBuilder().withDefaultValues(values).build();
+    }
+
+    private static SessionConfig session(boolean enabled, int maxSize) {
+        SessionConfig.StepPool pool = proxy(SessionConfig.StepPool.class,
+                Map.of("enabled", enabled, "maxSize", maxSize));
+        return proxy(SessionConfig.class, Map.of("redisTimeout", TIMEOUT, "stepPool", pool));
+    }
+
+    private static <T> T proxy(Class<T> type, Map<String, Object> values) {
+        return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] { type }, (p, m, args) -> {
+            if (!values.containsKey(m.getName())) {
+                throw new UnsupportedOperationException(m.getName());
+            }
+            return values.get(m.getName());
+        }));
+    }
+
+    private StepConnections open(String hosts, boolean enabled, int maxSize) {
+        StepConnections connections = new StepConnections(session(enabled, maxSize),
+                quarkus(Map.of("quarkus.redis.hosts", hosts)), new MnemosMeters(new SimpleMeterRegistry()));
+        opened.add(connections);
+        return connections;
+    }
+
+    @Test
+    void usedForOneStandaloneRedisNamedByAUrl() {
+        assertThat(StepConnections.unusable(quarkus(Map.of("quarkus.redis.hosts", REDIS)))).isNull();
+        assertThat(StepConnections.unusable(quarkus(Map.of("quarkus.redis.hosts", "rediss://user:secret@redis.example:6380/2",
+                "quarkus.redis.client-type", "standalone")))).isNull();
+    }
+
+    @Test
+    void notUsedWhereItCannotReachRedisTheWayTheQuarkusClientDoes() {
+        assertThat(StepConnections.unusable(quarkus(Map.of("quarkus.redis.hosts", REDIS, "quarkus.redis.client-type",
+                "cluster")))).contains("cluster");
+        assertThat(StepConnections.unusable(quarkus(Map.of("quarkus.redis.hosts", REDIS + ",redis://127.0.0.1:6380"))))
+                .contains("several hosts");
+        assertThat(StepConnections.unusable(quarkus(Map.of("quarkus.redis.hosts", REDIS,
+                "quarkus.redis.tls-configuration-name", "mine")))).contains("TLS");
+        assertThat(StepConnections.unusable(quarkus(Map.of("quarkus.redis.hosts", REDIS,
+                "quarkus.redis.hosts-provider-name", "mine")))).contains("hosts provider");
+        assertThat(StepConnections.unusable(quarkus(Map.of("quarkus.redis.hosts", "unix:///run/redis.sock"))))
+                .contains("unix");
+        assertThat(StepConnections.unusable(quarkus(Map.of()))).contains("without quarkus.redis.hosts");
+        assertThat(open(REDIS + ",redis://127.0.0.1:6380", true, 4).enabled()).isFalse();
+        assertThat(open(REDIS, false, 4).enabled()).as("turned off").isFalse();
+    }
+
+    @Test
+    void runsScriptsAndReadsOnConnectionsNamedForCLIENTLIST() {
+        StepConnections connections = open(REDIS, true, 4);
+        assertThat(connections.enabled()).isTrue();
+        SessionScripts set = SessionScripts.of("redis.call('SET', KEYS[1], ARGV[1]) return {1, tonumber(ARGV[1])}");
+        assertThat(StepConnections.longs(connections.eval(set, List.of(key), List.of("42"), false))).containsExactly(1, 42);
+        assertThat(connections.get(key)).contains("42");
+        assertThat(connections.get(key + ":missing")).isEmpty();
+        try (Jedis redis = new Jedis("127.0.0.1", 6379)) {
+            assertThat(redis.clientList()).contains("name=" + StepConnections.CLIENT_NAME);
+            // Redis lost its scripts (a restart, SCRIPT FLUSH): the script is sent again
+            redis.scriptFlush();
+        }
+        assertThat(StepConnections.longs(connections.eval(set, List.of(key), List.of("43"), false))).containsExactly(1, 43);
+        assertThat(connections.get(key)).contains("43");
+        SessionScripts pairs = SessionScripts.of("return {'a', '1', 'b', false, 'c', '3'}");
+        assertThat(StepConnections.pairs(connections.eval(pairs, List.of(key), List.of(), true)))
+                .isEqualTo(Map.of("a", "1", "c", "3"));
+    }
+
+    @Test
+    void aReadOnAConnectionRedisClosedIsTriedOnceMoreAWriteIsNot() {
+        StepConnections connections = open(REDIS, true, 4);
+        SessionScripts set = SessionScripts.of("redis.call('SET', KEYS[1], ARGV[1]) return {1}");
+        connections.eval(set, List.of(key), List.of("1"), false);
+        killStepClients();
+        assertThat(connections.get(key)).as("read again on a new connection").contains("1");
+        killStepClients();
+        assertThatThrownBy(() -> connections.eval(set, List.of(key), List.of("2"), false))
+                .isInstanceOfSatisfying(SessionStoreUnavailableException.class,
+                        e -> assertThat(e.outcomeUnknown()).as("sent on a connection that broke").isTrue());
+        assertThat(connections.eval(set, List.of(key), List.of("3"), false)).as("the next call opens a new one")
+                .isEqualTo(List.of(1L));
+    }
+
+    /** Closes, from Redis' side, every connection of the step pools (as a Redis restart does). */
+    private static void killStepClients() {
+        try (Jedis redis = new Jedis("127.0.0.1", 6379)) {
+            for (String client : redis.clientList().split("\n")) {
+                if (client.contains("name=" + StepConnections.CLIENT_NAME + " ")) {
+                    String id = client.substring(client.indexOf("id=") + 3, client.indexOf(' '));
+                    redis.clientKill(new ClientKillParams().id(id));
+                }
+            }
+        }
+    }
+
+    @Test
+    void aRefusedConnectionSaysNothingWasSent() throws IOException {
+        int port;
+        try (ServerSocket free = new ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        StepConnections connections = open("redis://127.0.0.1:" + port, true, 4);
+        assertThatThrownBy(() -> connections.get(key)).isInstanceOfSatisfying(SessionStoreUnavailableException.class,
+                e -> assertThat(e.outcomeUnknown()).isFalse());
+    }
+
+    @Test
+    void aRedisThatStopsAnsweringTimesOutWithinTheRedisTimeout() throws Exception {
+        try (SilentRedis silent = new SilentRedis()) {
+            StepConnections connections = open("redis://127.0.0.1:" + silent.port(), true, 1);
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> connections.get(key)).isInstanceOf(TimeoutException.class)
+                    .hasMessageContaining("within " + TIMEOUT.toMillis() + " ms");
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            assertThat(millis).isBetween(TIMEOUT.toMillis(), TIMEOUT.toMillis() + 2_000);
+            // the one connection broke and was dropped; a new one cannot be opened in time: nothing is sent
+            assertThatThrownBy(() -> connections.get(key)).isInstanceOfSatisfying(
+                    SessionStoreUnavailableException.class, e -> assertThat(e.outcomeUnknown()).isFalse());
+        }
+    }
+
+    /** Answers the first command of the first connection (the client's name) with +OK, then nothing. */
+    static final class SilentRedis implements AutoCloseable {
+        private final ServerSocket server = new ServerSocket(0);
+        private final List<Socket> accepted = new ArrayList<>();
+        private final Thread acceptor;
+
+        SilentRedis() throws IOException {
+            acceptor = new Thread(this::serve, "silent-redis");
+            acceptor.setDaemon(true);
+            acceptor.start();
+        }
+
+        int port() {
+            return server.getLocalPort();
+        }
+
+        private void serve() {
+            Map<Socket, Boolean> answered = new HashMap<>();
+            try {
+                while (!server.isClosed()) {
+                    Socket socket = server.accept();
+                    synchronized (accepted) {
+                        accepted.add(socket);
+                    }
+                    if (answered.isEmpty()) {
+                        answered.put(socket, true);
+                        InputStream in = socket.getInputStream();
+                        byte[] buffer = new byte[4096];
+                        in.read(buffer);
+                        socket.getOutputStream().write("+OK\r\n".getBytes(StandardCharsets.US_ASCII));
+                    }
+                }
+            } catch (IOException e) {
+                // closed
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            server.close();
+            synchronized (accepted) {
+                for (Socket socket : accepted) {
+                    socket.close();
+                }
+            }
+        }
+    }
+}

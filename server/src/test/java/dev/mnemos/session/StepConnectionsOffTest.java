@@ -1,0 +1,54 @@
+package dev.mnemos.session;
+
+import dev.mnemos.injection.TripAi;
+import dev.mnemos.llm.ScriptedChatModel;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code quarkus.mnemos.session.step-pool.enabled=false}: no connections of Mnemos' own; steps go
+ * through the Quarkus Redis client (the path a Redis Cluster takes too, see RedisClusterSessionTest).
+ */
+@QuarkusTest
+@TestProfile(StepConnectionsOffTest.Off.class)
+class StepConnectionsOffTest {
+
+    public static class Off implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("quarkus.mnemos.session.step-pool.enabled", "false");
+        }
+    }
+
+    @Inject
+    TripAi ai;
+    @Inject
+    ScriptedChatModel model;
+    @Inject
+    SessionStore store;
+    @Inject
+    StepConnections connections;
+
+    @Test
+    void stepsUseTheQuarkusClient() {
+        assertThat(connections.enabled()).isFalse();
+        model.reset();
+        model.script(request -> "through the client");
+        String id = "off-" + SessionIds.newId();
+        assertThat(ai.chat(id, "hello")).isEqualTo("through the client");
+        assertThat(ai.chat(id, "again")).isEqualTo("through the client");
+        SessionState state = store.get(id);
+        assertThat(state.version()).isEqualTo(3);
+        assertThat(state.collected()).containsEntry("answer.chat", "through the client");
+        assertThat(given().get("/q/metrics").then().statusCode(200).extract().asString())
+                .doesNotContain("mnemos_step_connections");
+    }
+}

@@ -1,0 +1,109 @@
+package dev.mnemos.session;
+
+import dev.mnemos.injection.TripAi;
+import dev.mnemos.llm.ScriptedChatModel;
+import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The step's calls go over Mnemos' own blocking connections ({@link StepConnections}), here a pool of
+ * two, shared by more concurrent writers than it has connections.
+ */
+@QuarkusTest
+@TestProfile(StepConnectionsUseTest.TwoConnections.class)
+class StepConnectionsUseTest {
+
+    static final int WRITERS = 12;
+    static final int WRITES = 20;
+
+    public static class TwoConnections implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("quarkus.mnemos.session.step-pool.max-size", "2");
+        }
+    }
+
+    @Inject
+    TripAi ai;
+    @Inject
+    ScriptedChatModel model;
+    @Inject
+    SessionStore store;
+    @Inject
+    StepConnections connections;
+    @Inject
+    RedisDataSource redis;
+
+    /** The step-pool clients Redis sees now, by id, with the last command each ran. */
+    private List<String> stepClients() {
+        return Arrays.stream(redis.execute("CLIENT", "LIST").toString().split("\n"))
+                .filter(line -> line.contains(" name=" + StepConnections.CLIENT_NAME + " ")).toList();
+    }
+
+    @Test
+    void anAiServiceStepReadsAndWritesOverTheStepConnections() {
+        assertThat(connections.enabled()).isTrue();
+        model.reset();
+        model.script(request -> "over the pool");
+        String id = "pool-" + SessionIds.newId();
+        assertThat(ai.chat(id, "hello")).isEqualTo("over the pool");
+        assertThat(store.get(id).collected()).containsEntry("answer.chat", "over the pool");
+        List<String> clients = stepClients();
+        assertThat(clients).as("at most the pool's size").isNotEmpty().hasSizeLessThanOrEqualTo(2);
+        assertThat(clients).as("the step's scripts ran on them")
+                .anySatisfy(client -> assertThat(client).containsAnyOf("cmd=evalsha", "cmd=get"));
+        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        assertThat(metrics).containsPattern("mnemos_step_connections\\{[^}]*state=\"idle\"[^}]*\\} [12]\\.0")
+                .containsPattern("mnemos_step_connections\\{[^}]*state=\"active\"[^}]*\\} 0\\.0");
+    }
+
+    @Test
+    void moreConcurrentWritersThanConnectionsWaitForOneAndNoWriteIsLost() throws Exception {
+        String id = store.create("pool-user", SessionPatch.builder().goal("share two connections").build(), "test")
+                .sessionId();
+        ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
+        try {
+            List<Future<List<Long>>> writers = new ArrayList<>();
+            for (int w = 0; w < WRITERS; w++) {
+                int writer = w;
+                writers.add(pool.submit(() -> {
+                    List<Long> versions = new ArrayList<>();
+                    for (int i = 0; i < WRITES; i++) {
+                        versions.add(store.write(id, "pool-user",
+                                SessionPatch.builder().putCollected("w" + writer + "-" + i, "v").build(),
+                                OptionalLong.empty(), "write", "test"));
+                    }
+                    return versions;
+                }));
+            }
+            List<Long> versions = new ArrayList<>();
+            for (Future<List<Long>> writer : writers) {
+                versions.addAll(writer.get());
+            }
+            assertThat(versions).as("every write got a version of its own").doesNotHaveDuplicates()
+                    .hasSize(WRITERS * WRITES);
+        } finally {
+            pool.shutdownNow();
+        }
+        SessionState state = store.get(id);
+        assertThat(state.version()).isEqualTo(1 + WRITERS * WRITES);
+        assertThat(state.collected()).hasSize(WRITERS * WRITES);
+        assertThat(stepClients()).as("never more connections than the pool's size").hasSizeLessThanOrEqualTo(2);
+    }
+}
