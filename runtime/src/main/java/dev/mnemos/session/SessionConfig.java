@@ -68,8 +68,8 @@ public interface SessionConfig {
          * blocking connections that Mnemos opens to the Redis of {@code quarkus.redis.hosts}, instead of
          * through the Quarkus Redis client (whose event loop each call is handed to and answered from).
          * Used only for one standalone Redis named by a {@code redis://} or {@code rediss://} URL (TLS
-         * with the JVM's default trust store); for any other set-up the step uses the Quarkus client, as
-         * with {@code false}.
+         * with the JVM's default trust store, no {@code quarkus.tls.*} or {@code quarkus.redis.tls*}
+         * settings); for any other set-up the step uses the Quarkus client, as with {@code false}.
          */
         @WithDefault("true")
         boolean enabled();

@@ -39,8 +39,9 @@ import java.util.function.Function;
  * The pool is used only when it can reach the same Redis the Quarkus client does, set up the same
  * way: one standalone Redis named by a {@code redis://} or {@code rediss://} URL in
  * {@code quarkus.redis.hosts} (user, password and database from the URL, or
- * {@code quarkus.redis.password}). Cluster, sentinel, replication, several hosts, a hosts provider or
- * a named TLS configuration keep every call on the Quarkus client (logged once at start). Failures
+ * {@code quarkus.redis.password}; TLS with the JVM's default trust store). Cluster, sentinel, replication,
+ * several hosts, a hosts provider, or TLS settings of Quarkus ({@code quarkus.tls.*},
+ * {@code quarkus.redis.tls*}) keep every call on the Quarkus client (logged once at start). Failures
  * read as the Quarkus path's do: no reply within {@link SessionConfig#redisTimeout()} is a MicroProfile
  * {@code TimeoutException}, any other failure a {@link SessionStoreUnavailableException}; one that
  * struck before the command was sent (no free connection within the timeout, none could be opened)
@@ -102,10 +103,24 @@ public class StepConnections {
             if (!JedisURIHelper.isValid(uri) || uri.getScheme() == null || !uri.getScheme().startsWith("redis")) {
                 return "not used with " + uri.getScheme() + " URLs";
             }
+            if (JedisURIHelper.isRedisSSLScheme(uri) && tlsSettings(quarkus)) {
+                return "not used with TLS settings (quarkus.tls.*, quarkus.redis.tls.*): they trust only the JVM's default"
+                        + " trust store";
+            }
         } catch (URISyntaxException e) {
             return "not used: quarkus.redis.hosts is not a URL";
         }
         return null;
+    }
+
+    /** Whether Quarkus' TLS registry or the Redis client's own TLS options are configured. */
+    private static boolean tlsSettings(Config quarkus) {
+        for (String name : quarkus.getPropertyNames()) {
+            if (name.startsWith("quarkus.tls.") || name.startsWith("quarkus.redis.tls")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static ConnectionPool open(URI uri, Optional<String> password, SessionConfig config) {

@@ -89,6 +89,10 @@ class StepConnectionsTest {
                 "quarkus.redis.tls-configuration-name", "mine")))).contains("TLS");
         assertThat(StepConnections.unusable(quarkus(Map.of("quarkus.redis.hosts", REDIS,
                 "quarkus.redis.hosts-provider-name", "mine")))).contains("hosts provider");
+        assertThat(StepConnections.unusable(quarkus(Map.of("quarkus.redis.hosts", "rediss://redis.example:6380",
+                "quarkus.tls.trust-store.pem.certs", "ca.pem")))).contains("TLS settings");
+        assertThat(StepConnections.unusable(quarkus(Map.of("quarkus.redis.hosts", "rediss://redis.example:6380",
+                "quarkus.redis.tls.trust-all", "true")))).contains("TLS settings");
         assertThat(StepConnections.unusable(quarkus(Map.of("quarkus.redis.hosts", "unix:///run/redis.sock"))))
                 .contains("unix");
         assertThat(StepConnections.unusable(quarkus(Map.of()))).contains("without quarkus.redis.hosts");

@@ -75,7 +75,14 @@ class InjectionBenchmark {
                 java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         line("step overhead = load session + profile (15 facts %s), render block, CAS write-back carrying the step trace; model excluded",
                 PROFILE_IN_MEMORY ? "in memory: -Dbench.profile=memory" : "in Postgres");
-        singleSession(300);
+        // the JIT needs thousands of steps to settle: measured steps after fewer show compilation and
+        // deoptimisation bursts (slow steps whose time is the calling thread's own CPU)
+        int warmup = Integer.getInteger("bench.warmup", 3000);
+        line("warm-up                  : %d steps (-Dbench.warmup), sessions of 1,000 steps, before anything is measured",
+                warmup);
+        for (int done = 0; done < warmup; done += 1000) {
+            singleSession(Math.min(1000, warmup - done));
+        }
         overheadAtOneClient(Integer.getInteger("bench.sessions", 10), Integer.getInteger("bench.steps", 1000));
         overheadAtManyClients(Integer.getInteger("bench.clients", 64), Integer.getInteger("bench.clientSteps", 200));
         String locomo = System.getProperty("bench.locomo", "");
@@ -106,6 +113,7 @@ class InjectionBenchmark {
         long[] socket = socketRoundTrips(20_000);
         double[] phases = phaseTotals();
         long[][] bySession = new long[sessions][];
+        long[][] cpuBySession = new long[sessions][];
         long[] freshReads = null;
         long[] grownReads = null;
         java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
@@ -113,6 +121,7 @@ class InjectionBenchmark {
         for (int s = 0; s < sessions; s++) {
             String id = newSession();
             bySession[s] = new long[steps];
+            cpuBySession[s] = new long[steps];
             for (int i = 1; i <= steps; i++) {
                 if (s == 0 && i == 10) {
                     freshReads = reads(id, 500);
@@ -121,7 +130,8 @@ class InjectionBenchmark {
                 long start = System.nanoTime();
                 step(id, i);
                 bySession[s][i - 1] = System.nanoTime() - start;
-                cpu += threads.getCurrentThreadCpuTime() - cpuStart;
+                cpuBySession[s][i - 1] = threads.getCurrentThreadCpuTime() - cpuStart;
+                cpu += cpuBySession[s][i - 1];
             }
             if (s == 0) {
                 grownReads = reads(id, 500);
@@ -153,11 +163,29 @@ class InjectionBenchmark {
                 (after[0] - phases[0]) / all.length, (after[1] - phases[1]) / all.length, (after[2] - phases[2]) / all.length);
         line("CPU of the calling thread: mean %.3f ms per step (the rest of a step is waiting for Redis and thread hand-offs)",
                 cpu / 1e6 / all.length);
+        slowest(bySession, cpuBySession);
         line("SessionStore.get alone   : after 10 steps %s", Percentiles.of(freshReads));
         line("                           after %d steps %s", steps, Percentiles.of(grownReads));
         line("flat cost: p50 at steps 1-20 %.3f ms, at steps %d-%d %.3f ms -> late/early %.2fx (target <= 1.1x)", early.p50(),
                 steps - 19, steps,
                 late.p50(), late.p50() / early.p50());
+    }
+
+    /** What the slowest 1 % of steps spent: the calling thread's CPU (own work) or waiting. */
+    private void slowest(long[][] wall, long[][] cpu) {
+        long[] all = java.util.Arrays.stream(wall).flatMapToLong(java.util.Arrays::stream).toArray();
+        long[] cpus = java.util.Arrays.stream(cpu).flatMapToLong(java.util.Arrays::stream).toArray();
+        Integer[] order = IntStream.range(0, all.length).boxed().sorted((a, b) -> Long.compare(all[b], all[a]))
+                .toArray(Integer[]::new);
+        int n = Math.max(1, all.length / 100);
+        long wallSum = 0;
+        long cpuSum = 0;
+        for (int k = 0; k < n; k++) {
+            wallSum += all[order[k]];
+            cpuSum += cpus[order[k]];
+        }
+        line("slowest 1%% of steps      : mean %.3f ms, of which the calling thread's CPU %.3f ms (the rest: waiting)",
+                wallSum / 1e6 / n, cpuSum / 1e6 / n);
     }
 
     private void overheadAtManyClients(int clients, int steps) throws Exception {
