@@ -3,7 +3,6 @@ package dev.mnemos.session;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.stream.StreamMessage;
 import io.quarkus.redis.datasource.stream.StreamRange;
-import io.vertx.mutiny.redis.client.Response;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,11 +20,13 @@ final class RedisReplayLog {
     private static final SessionScripts AT = SessionScripts.load("session-at.lua");
 
     private final RedisDataSource redis;
+    private final StepConnections direct;
     private final SessionConfig config;
     private final StateFields fields;
 
-    RedisReplayLog(RedisDataSource redis, SessionConfig config, StateFields fields) {
+    RedisReplayLog(RedisDataSource redis, StepConnections direct, SessionConfig config, StateFields fields) {
         this.redis = redis;
+        this.direct = direct;
         this.config = config;
         this.fields = fields;
     }
@@ -42,12 +43,15 @@ final class RedisReplayLog {
      * @throws VersionGoneException older than the retention window
      */
     At stateAt(String id, long version, int latestPlans) {
-        Response reply = SessionStoreUnavailableException.guard(() -> AT.execute(redis,
-                List.of(SessionKeys.state(id), SessionKeys.snapshots(id), SessionKeys.events(id), SessionKeys.plans(id)),
-                List.of(Long.toString(version), Integer.toString(config.checkpointEvery()),
-                        Integer.toString(config.historyRetention()), Integer.toString(latestPlans))));
-        long code = reply.get(0).toLong();
-        long detail = reply.get(1).toLong();
+        List<String> keys = List.of(SessionKeys.state(id), SessionKeys.snapshots(id), SessionKeys.events(id),
+                SessionKeys.plans(id));
+        List<String> args = List.of(Long.toString(version), Integer.toString(config.checkpointEvery()),
+                Integer.toString(config.historyRetention()), Integer.toString(latestPlans));
+        // a blocking read: over the step's connections when they are used
+        List<?> reply = (List<?>) (direct.enabled() ? direct.eval(AT, keys, args, true)
+                : SessionScripts.plain(SessionStoreUnavailableException.guard(() -> AT.execute(redis, keys, args))));
+        long code = ((Number) reply.get(0)).longValue();
+        long detail = ((Number) reply.get(1)).longValue();
         if (code == -4) {
             throw new SessionNotFoundException(id);
         } else if (code == -6) {
@@ -55,12 +59,13 @@ final class RedisReplayLog {
         } else if (code == -7) {
             throw new VersionGoneException(id, version, detail);
         }
-        Map<String, String> checkpoint = SessionScripts.pairs(reply.get(2));
+        Map<String, String> checkpoint = StepConnections.pairs(reply.get(2));
         SessionState base = checkpoint.isEmpty() ? null : fields.state(checkpoint);
-        Map<String, String> bodies = SessionScripts.pairs(reply.get(4));
+        Map<String, String> bodies = StepConnections.pairs(reply.get(4));
         List<SessionEvent> events = new ArrayList<>();
-        for (Response entry : reply.get(3)) {
-            events.add(event(entry.get(0).toString(), SessionScripts.pairs(entry.get(1)), bodies));
+        for (Object item : (List<?>) reply.get(3)) {
+            List<?> entry = (List<?>) item;
+            events.add(event(entry.get(0).toString(), StepConnections.pairs(entry.get(1)), bodies));
         }
         if (base == null && (events.isEmpty() || events.get(0).state() == null)) {
             throw new VersionGoneException(id, version, Math.max(1, detail - config.historyRetention() + 1));

@@ -72,7 +72,7 @@ public class RedisSessionStore implements SessionStore {
         this.config = config;
         this.fields = new StateFields(json);
         this.validator = new PatchValidator(config);
-        this.log = new RedisReplayLog(redis, config, fields);
+        this.log = new RedisReplayLog(redis, direct, config, fields);
         this.fast = timeout("mnemos session store", config.redisTimeout());
         this.slow = timeout("mnemos session history", config.slowRedisTimeout());
     }
@@ -173,7 +173,20 @@ public class RedisSessionStore implements SessionStore {
      * reservation and the write saw no state and pruned the id.
      */
     private void indexed(String userId, String sessionId, Instant at) {
-        redis.sortedSet(String.class).zadd(SessionKeys.userSessions(userId), at.toEpochMilli(), sessionId);
+        if (direct.enabled()) {
+            direct.zadd(SessionKeys.userSessions(userId), at.toEpochMilli(), sessionId);
+        } else {
+            redis.sortedSet(String.class).zadd(SessionKeys.userSessions(userId), at.toEpochMilli(), sessionId);
+        }
+    }
+
+    /**
+     * Runs a script that answers integers and may write (so it is not sent twice), blocking: over the
+     * step's connections when they are used ({@link StepConnections}).
+     */
+    private long[] longs(SessionScripts script, List<String> keys, List<String> args) {
+        return direct.enabled() ? StepConnections.longs(direct.eval(script, keys, args, false))
+                : script.run(redis, keys, args);
     }
 
     /**
@@ -188,7 +201,7 @@ public class RedisSessionStore implements SessionStore {
     private boolean reserve(String userId, String sessionId, Instant at) {
         String key = SessionKeys.userSessions(userId);
         var index = redis.sortedSet(String.class);
-        long[] reply = RESERVE.run(redis, List.of(key),
+        long[] reply = longs(RESERVE, List.of(key),
                 List.of(Long.toString(at.toEpochMilli()), sessionId, Long.toString(userIndexTtl())));
         boolean added = reply[0] == 1;
         if (added && reply[1] > config.maxLivePerUser()) {
@@ -796,7 +809,7 @@ public class RedisSessionStore implements SessionStore {
             args.add(value);
         });
         idempotencyArgs(args, idem, result);
-        long[] reply = REWRITE.run(redis, SessionKeys.allAndEnded(state.sessionId()), args);
+        long[] reply = longs(REWRITE, SessionKeys.allAndEnded(state.sessionId()), args);
         if (reply[0] == -5 || reply[0] == -8 || reply[0] == REPLAYED) {
             return reply;
         }

@@ -132,6 +132,27 @@ public final class SessionScripts {
         return e.getMessage() != null && e.getMessage().contains("NOSCRIPT");
     }
 
+    /**
+     * A reply as plain Java values, the way {@link StepConnections} gets them: a List, a String, a
+     * Long, or null.
+     */
+    static Object plain(Response reply) {
+        if (reply == null) {
+            return null;
+        }
+        return switch (reply.type()) {
+            case MULTI, PUSH -> {
+                List<Object> items = new ArrayList<>(reply.size());
+                for (Response item : reply) {
+                    items.add(plain(item));
+                }
+                yield items;
+            }
+            case NUMBER -> reply.toLong();
+            default -> reply.toString();
+        };
+    }
+
     static long[] longs(Response reply) {
         long[] values = new long[reply.size()];
         for (int i = 0; i < values.length; i++) {

@@ -33,8 +33,9 @@ import java.util.function.Function;
  * Through the Quarkus Redis client each of those calls is handed to its event loop, which writes it,
  * reads the reply and wakes the waiting caller: two thread hand-offs per round trip, more than the
  * round trip itself on a small machine (the interceptor benchmark prints both). Here the calling
- * thread writes the command and reads the reply on a connection it holds for that call. Everything
- * else (HTTP endpoints on the event loop, history, listing, the archive) keeps the Quarkus client.
+ * thread writes the command and reads the reply on a connection it holds for that call. The store's
+ * other blocking scripts (reads of past versions, creates, forks, rollbacks) use them too; calls made
+ * on an event loop (where blocking is not allowed), listing and the rest keep the Quarkus client.
  * <p>
  * The pool is used only when it can reach the same Redis the Quarkus client does, set up the same
  * way: one standalone Redis named by a {@code redis://} or {@code rediss://} URL in
@@ -153,11 +154,18 @@ public class StepConnections {
     }
 
     /**
-     * Runs {@code script}, which must only read when {@code read}; the reply as Jedis decodes it: a
-     * String, a Long, a List of them, or null.
+     * Runs {@code script}; the reply as Jedis decodes it: a String, a Long, a List of them, or null.
+     *
+     * @param repeatable whether the script may run twice (it only reads, or its second run changes
+     *        nothing): then it is sent again after meeting a broken connection
      */
-    Object eval(SessionScripts script, List<String> keys, List<String> args, boolean read) {
-        return call(connection -> script.execute(connection, COMMANDS, keys, args), read);
+    Object eval(SessionScripts script, List<String> keys, List<String> args, boolean repeatable) {
+        return call(connection -> script.execute(connection, COMMANDS, keys, args), repeatable);
+    }
+
+    /** ZADD {@code key} {@code score} {@code member}. */
+    void zadd(String key, double score, String member) {
+        call(connection -> connection.executeCommand(COMMANDS.zadd(key, score, member)), true);
     }
 
     /** The string at {@code key}, if any. */
@@ -190,15 +198,15 @@ public class StepConnections {
 
     /**
      * Runs {@code command} on a connection of the pool. A connection that broke (Redis restarted, or
-     * closed it) takes the pool's idle ones with it, as they were opened to the same Redis; a read is
-     * then tried once more, on a new connection. A write is not: its caller knows whether it may repeat
-     * it (the step's write-back does, with its idempotency key).
+     * closed it) takes the pool's idle ones with it, as they were opened to the same Redis; a
+     * repeatable command (a read) is then tried once more, on a new connection. Another is not: its
+     * caller knows whether it may repeat it (the step's write-back does, with its idempotency key).
      */
-    private <T> T call(Function<Connection, T> command, boolean read) {
+    private <T> T call(Function<Connection, T> command, boolean repeatable) {
         try {
             return once(command);
         } catch (Broken e) {
-            if (read) {
+            if (repeatable) {
                 try {
                     return once(command);
                 } catch (Broken again) {

@@ -14,8 +14,9 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code quarkus.mnemos.session.step-pool.enabled=false}: no connections of Mnemos' own; steps go
- * through the Quarkus Redis client (the path a Redis Cluster takes too, see RedisClusterSessionTest).
+ * {@code quarkus.mnemos.session.step-pool.enabled=false}: no connections of Mnemos' own; steps, version
+ * reads and forks go through the Quarkus Redis client (the path a Redis Cluster takes too, see
+ * RedisClusterSessionTest).
  */
 @QuarkusTest
 @TestProfile(StepConnectionsOffTest.Off.class)
@@ -50,5 +51,11 @@ class StepConnectionsOffTest {
         assertThat(state.collected()).containsEntry("answer.chat", "through the client");
         assertThat(given().get("/q/metrics").then().statusCode(200).extract().asString())
                 .doesNotContain("mnemos_step_connections");
+        // history and forks take the Quarkus client too
+        assertThat(store.at(id, 2).collected()).containsEntry("answer.chat", "through the client");
+        SessionState fork = store.fork(id, 2, "test");
+        assertThat(fork.forkedFrom().sessionId()).isEqualTo(id);
+        assertThat(store.get(fork.sessionId()).collected()).containsEntry("answer.chat", "through the client");
+        assertThat(store.liveSessions(state.userId())).contains(id, fork.sessionId());
     }
 }
