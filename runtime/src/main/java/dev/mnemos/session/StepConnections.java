@@ -41,7 +41,7 @@ import java.util.function.Function;
  * way: one standalone Redis named by a {@code redis://} or {@code rediss://} URL in
  * {@code quarkus.redis.hosts} (user, password and database from the URL, or
  * {@code quarkus.redis.password}; TLS with the JVM's default trust store). Cluster, sentinel, replication,
- * several hosts, a hosts provider, or TLS settings of Quarkus ({@code quarkus.tls.*},
+ * several hosts, a hosts provider, a proxy, or TLS settings of Quarkus ({@code quarkus.tls.*},
  * {@code quarkus.redis.tls*}) keep every call on the Quarkus client (logged once at start). Failures
  * read as the Quarkus path's do: no reply within {@link SessionConfig#redisTimeout()} is a MicroProfile
  * {@code TimeoutException}, any other failure a {@link SessionStoreUnavailableException}; one that
@@ -91,6 +91,9 @@ public class StepConnections {
         }
         if (quarkus.getOptionalValue("quarkus.redis.tls-configuration-name", String.class).isPresent()) {
             return "not used with a named TLS configuration";
+        }
+        if (quarkus.getOptionalValue("quarkus.redis.tcp.proxy-options.host", String.class).isPresent()) {
+            return "not used through a proxy (quarkus.redis.tcp.proxy-options)";
         }
         Optional<String> hosts = quarkus.getOptionalValue("quarkus.redis.hosts", String.class);
         if (hosts.isEmpty() || hosts.get().isBlank()) {

@@ -89,6 +89,8 @@ class StepConnectionsTest {
                 "quarkus.redis.tls-configuration-name", "mine")))).contains("TLS");
         assertThat(StepConnections.unusable(quarkus(Map.of("quarkus.redis.hosts", REDIS,
                 "quarkus.redis.hosts-provider-name", "mine")))).contains("hosts provider");
+        assertThat(StepConnections.unusable(quarkus(Map.of("quarkus.redis.hosts", REDIS,
+                "quarkus.redis.tcp.proxy-options.host", "proxy.example")))).contains("proxy");
         assertThat(StepConnections.unusable(quarkus(Map.of("quarkus.redis.hosts", "rediss://redis.example:6380",
                 "quarkus.tls.trust-store.pem.certs", "ca.pem")))).contains("TLS settings");
         assertThat(StepConnections.unusable(quarkus(Map.of("quarkus.redis.hosts", "rediss://redis.example:6380",
