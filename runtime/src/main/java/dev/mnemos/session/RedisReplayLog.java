@@ -59,13 +59,13 @@ final class RedisReplayLog {
         } else if (code == -7) {
             throw new VersionGoneException(id, version, detail);
         }
-        Map<String, String> checkpoint = StepConnections.pairs(reply.get(2));
+        Map<String, String> checkpoint = SessionScripts.plainPairs(reply.get(2));
         SessionState base = checkpoint.isEmpty() ? null : fields.state(checkpoint);
-        Map<String, String> bodies = StepConnections.pairs(reply.get(4));
+        Map<String, String> bodies = SessionScripts.plainPairs(reply.get(4));
         List<SessionEvent> events = new ArrayList<>();
         for (Object item : (List<?>) reply.get(3)) {
             List<?> entry = (List<?>) item;
-            events.add(event(entry.get(0).toString(), StepConnections.pairs(entry.get(1)), bodies));
+            events.add(event(entry.get(0).toString(), SessionScripts.plainPairs(entry.get(1)), bodies));
         }
         if (base == null && (events.isEmpty() || events.get(0).state() == null)) {
             throw new VersionGoneException(id, version, Math.max(1, detail - config.historyRetention() + 1));

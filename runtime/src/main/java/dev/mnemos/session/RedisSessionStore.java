@@ -185,7 +185,7 @@ public class RedisSessionStore implements SessionStore {
      * step's connections when they are used ({@link StepConnections}).
      */
     private long[] longs(SessionScripts script, List<String> keys, List<String> args) {
-        return direct.enabled() ? StepConnections.longs(direct.eval(script, keys, args, false))
+        return direct.enabled() ? SessionScripts.plainLongs(direct.eval(script, keys, args, false))
                 : script.run(redis, keys, args);
     }
 
@@ -280,7 +280,7 @@ public class RedisSessionStore implements SessionStore {
     private SessionState load(String sessionId, int latestPlans) {
         if (direct.enabled()) {
             return loaded(sessionId,
-                    StepConnections.pairs(direct.eval(LOAD, loadKeys(sessionId), loadArgs(latestPlans), true)));
+                    SessionScripts.plainPairs(direct.eval(LOAD, loadKeys(sessionId), loadArgs(latestPlans), true)));
         }
         return loaded(sessionId, SessionScripts.pairs(awaited(loadCall(sessionId, latestPlans))));
     }
@@ -757,7 +757,7 @@ public class RedisSessionStore implements SessionStore {
     private long[] patchReply(String sessionId, String owner, OptionalLong expected, SessionEvent event,
             List<String> ops, Instant at, Idempotency idem) {
         if (direct.enabled()) {
-            return StepConnections.longs(direct.eval(PATCH, SessionKeys.all(sessionId),
+            return SessionScripts.plainLongs(direct.eval(PATCH, SessionKeys.all(sessionId),
                     patchArgs(owner, expected, event, ops, at, idem), false));
         }
         return SessionScripts.longs(awaited(patchCall(sessionId, owner, expected, event, ops, at, idem)));

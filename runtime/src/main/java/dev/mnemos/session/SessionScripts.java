@@ -153,6 +153,29 @@ public final class SessionScripts {
         };
     }
 
+    /** {@link #pairs(Response)} of a reply in plain values ({@link #plain}, {@link StepConnections}). */
+    static java.util.Map<String, String> plainPairs(Object reply) {
+        List<?> flat = (List<?>) reply;
+        java.util.Map<String, String> map = new java.util.HashMap<>(flat.size());
+        for (int i = 0; i + 1 < flat.size(); i += 2) {
+            Object value = flat.get(i + 1);
+            if (value != null) {
+                map.put(flat.get(i).toString(), value.toString());
+            }
+        }
+        return map;
+    }
+
+    /** {@link #longs(Response)} of a reply in plain values ({@link #plain}, {@link StepConnections}). */
+    static long[] plainLongs(Object reply) {
+        List<?> list = (List<?>) reply;
+        long[] values = new long[list.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = ((Number) list.get(i)).longValue();
+        }
+        return values;
+    }
+
     static long[] longs(Response reply) {
         long[] values = new long[reply.size()];
         for (int i = 0; i < values.length; i++) {

@@ -20,9 +20,7 @@ import redis.clients.jedis.util.JedisURIHelper;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -174,29 +172,6 @@ public class StepConnections {
     /** The string at {@code key}, if any. */
     public Optional<String> get(String key) {
         return Optional.ofNullable(call(connection -> connection.executeCommand(COMMANDS.get(key)), true));
-    }
-
-    /** A reply of field, value, field, value … as a map (a field whose value is nil is left out). */
-    static Map<String, String> pairs(Object reply) {
-        List<?> flat = (List<?>) reply;
-        Map<String, String> map = new HashMap<>(flat.size());
-        for (int i = 0; i + 1 < flat.size(); i += 2) {
-            Object value = flat.get(i + 1);
-            if (value != null) {
-                map.put(flat.get(i).toString(), value.toString());
-            }
-        }
-        return map;
-    }
-
-    /** A reply that is a list of integers. */
-    static long[] longs(Object reply) {
-        List<?> list = (List<?>) reply;
-        long[] values = new long[list.size()];
-        for (int i = 0; i < values.length; i++) {
-            values[i] = ((Number) list.get(i)).longValue();
-        }
-        return values;
     }
 
     /**

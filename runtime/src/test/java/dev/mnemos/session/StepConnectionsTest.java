@@ -107,7 +107,7 @@ class StepConnectionsTest {
         StepConnections connections = open(REDIS, true, 4);
         assertThat(connections.enabled()).isTrue();
         SessionScripts set = SessionScripts.of("redis.call('SET', KEYS[1], ARGV[1]) return {1, tonumber(ARGV[1])}");
-        assertThat(StepConnections.longs(connections.eval(set, List.of(key), List.of("42"), false))).containsExactly(1, 42);
+        assertThat(SessionScripts.plainLongs(connections.eval(set, List.of(key), List.of("42"), false))).containsExactly(1, 42);
         assertThat(connections.get(key)).contains("42");
         assertThat(connections.get(key + ":missing")).isEmpty();
         try (Jedis redis = new Jedis("127.0.0.1", 6379)) {
@@ -115,10 +115,10 @@ class StepConnectionsTest {
             // Redis lost its scripts (a restart, SCRIPT FLUSH): the script is sent again
             redis.scriptFlush();
         }
-        assertThat(StepConnections.longs(connections.eval(set, List.of(key), List.of("43"), false))).containsExactly(1, 43);
+        assertThat(SessionScripts.plainLongs(connections.eval(set, List.of(key), List.of("43"), false))).containsExactly(1, 43);
         assertThat(connections.get(key)).contains("43");
         SessionScripts pairs = SessionScripts.of("return {'a', '1', 'b', false, 'c', '3'}");
-        assertThat(StepConnections.pairs(connections.eval(pairs, List.of(key), List.of(), true)))
+        assertThat(SessionScripts.plainPairs(connections.eval(pairs, List.of(key), List.of(), true)))
                 .isEqualTo(Map.of("a", "1", "c", "3"));
     }
 
