@@ -47,6 +47,7 @@ import java.util.function.Function;
  * says so ({@link SessionStoreUnavailableException#outcomeUnknown()} false).
  */
 @ApplicationScoped
+@io.quarkus.runtime.Startup // its gauges exist from boot, like every Mnemos meter (no connection is opened before use)
 public class StepConnections {
 
     private static final Logger LOG = Logger.getLogger(StepConnections.class);

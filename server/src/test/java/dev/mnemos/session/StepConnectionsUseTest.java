@@ -57,6 +57,13 @@ class StepConnectionsUseTest {
     }
 
     @Test
+    void itsGaugesExistFromBoot() {
+        // read before this test touches the bean: @Startup made it, and its meters, at boot
+        assertThat(given().get("/q/metrics").then().statusCode(200).extract().asString())
+                .containsPattern("mnemos_step_connections\\{[^}]*state=\"waiting\"[^}]*\\} 0\\.0");
+    }
+
+    @Test
     void anAiServiceStepReadsAndWritesOverTheStepConnections() {
         assertThat(connections.enabled()).isTrue();
         model.reset();
