@@ -57,5 +57,5 @@ if [ "${IN_PROCESS:-1}" = 1 ]; then
   echo "== in process (mvn -Pbench test; IN_PROCESS=0 skips this part)"
   # LOCOMO=<absolute path to locomo10.json> adds the LoCoMo replay (CC BY-NC 4.0, not in this repository)
   mvn -B -q -Pbench test -pl server -am ${LOCOMO:+-Dbench.locomo=$LOCOMO} > /tmp/mnemos-bench-mvn.log 2>&1 || { tail -40 /tmp/mnemos-bench-mvn.log; exit 1; }
-  cat server/target/bench/session.txt server/target/bench/session-bytes.txt server/target/bench/injection.txt
+  cat server/target/bench/session.txt server/target/bench/session-bytes.txt server/target/bench/injection.txt server/target/bench/render.txt
 fi

@@ -84,6 +84,17 @@ final class BlockLines {
 
     private boolean fitted(String label, String value, int capPercent, BiFunction<String, Integer, String> cutter) {
         int room = Math.min(remaining(), budget * capPercent / 100);
+        // the whole value first when it may fit: then its line is the only text counted (a value that
+        // changed since the last step is tokenized once, not once alone and once in its line); a value
+        // of more characters than the window of a cut (a long summary) goes straight to the cut
+        if (value.length() <= (long) TokenCounter.WINDOW_CHARS_PER_TOKEN * room) {
+            String whole = label + BlockText.quote(value);
+            int wholeCost = cost(whole);
+            if (wholeCost <= room) {
+                add(whole, wholeCost);
+                return true;
+            }
+        }
         int allowed = room - cost(label) - 2;
         while (allowed >= 8) {
             String line = label + BlockText.quote(cutter.apply(value, allowed));
@@ -111,14 +122,14 @@ final class BlockLines {
 
     /** {@code text} cut to at most {@code maxTokens}, marked with an ellipsis when cut. */
     String cut(String text, int maxTokens) {
-        if (tokens.count(text) <= maxTokens) {
+        if (!tokens.exceeds(text, maxTokens)) {
             return text;
         }
         return tokens.prefix(text, Math.max(0, maxTokens - 1)) + ELLIPSIS;
     }
 
     String cutStart(String text, Integer maxTokens) {
-        if (tokens.count(text) <= maxTokens) {
+        if (!tokens.exceedsAtEnd(text, maxTokens)) {
             return text;
         }
         return ELLIPSIS + tokens.suffix(text, Math.max(0, maxTokens - 1));
@@ -129,7 +140,8 @@ final class BlockLines {
         return used;
     }
 
-    private int cost(String line) {
+    /** What {@code line} costs the budget: its tokens with its line break. */
+    int cost(String line) {
         return tokens.count(line + "\n");
     }
 }

@@ -12,38 +12,36 @@ public final class BlockText {
     }
 
     public static String quote(String value) {
-        if (isPlain(value)) {
+        // one pass; the text between characters to escape is copied in runs, not a character at a time
+        StringBuilder out = null;
+        int run = 0;
+        for (int i = 0; i < value.length(); i++) {
+            String escaped = escape(value.charAt(i));
+            if (escaped != null) {
+                if (out == null) {
+                    out = new StringBuilder(value.length() + 16).append('"');
+                }
+                out.append(value, run, i).append(escaped);
+                run = i + 1;
+            }
+        }
+        if (out == null) {
             return '"' + value + '"';
         }
-        StringBuilder out = new StringBuilder(value.length() + 2).append('"');
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                default -> {
-                    if (c < 0x20 || c == '<' || c == '>' || isInvisibleControl(c)) {
-                        out.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        out.append(c);
-                    }
-                }
-            }
-        }
-        return out.append('"').toString();
+        return out.append(value, run, value.length()).append('"').toString();
     }
 
-    private static boolean isPlain(String value) {
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            if (c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || isInvisibleControl(c)) {
-                return false;
-            }
-        }
-        return true;
+    /** What {@code c} is written as inside the quotes, or null when it stands for itself. */
+    private static String escape(char c) {
+        return switch (c) {
+            case '"' -> "\\\"";
+            case '\\' -> "\\\\";
+            case '\n' -> "\\n";
+            case '\r' -> "\\r";
+            case '\t' -> "\\t";
+            default -> c < 0x20 || c == '<' || c == '>' || isInvisibleControl(c) ? String.format("\\u%04x", (int) c)
+                    : null;
+        };
     }
 
     private static boolean isInvisibleControl(char c) {

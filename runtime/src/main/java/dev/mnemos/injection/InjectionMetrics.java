@@ -29,6 +29,9 @@ public class InjectionMetrics {
     private final Timer modelFailed;
     private final DistributionSummary blockTokens;
     private final Counter overBudget;
+    private final Counter written;
+    private final java.util.Map<ProfileSnapshot.Status, Counter> profileLoads = new java.util.EnumMap<>(
+            ProfileSnapshot.Status.class);
 
     public InjectionMetrics(MeterRegistry registry) {
         this.load = timer(registry, "load", "session and profile read before a step");
@@ -44,8 +47,9 @@ public class InjectionMetrics {
                 .publishPercentiles(0.5, 0.99).register(registry);
         this.overBudget = Counter.builder(MnemosMeters.BLOCK_OVER_BUDGET)
                 .description("memory blocks that still exceeded the token budget after trimming").register(registry);
+        this.written = MnemosMeters.stepWrites(registry, "agent", "written");
         for (var status : ProfileSnapshot.Status.values()) {
-            profileLoads(status);
+            profileLoads.put(status, profileLoads(status));
         }
     }
 
@@ -74,7 +78,7 @@ public class InjectionMetrics {
     }
 
     void written(int casRetries) {
-        MnemosMeters.stepWrites(registry, "agent", "written").increment();
+        written.increment();
         retries.increment(casRetries);
     }
 
@@ -90,7 +94,7 @@ public class InjectionMetrics {
     }
 
     void profileLoaded(ProfileSnapshot.Status status) {
-        profileLoads(status).increment();
+        profileLoads.get(status).increment();
     }
 
     private Counter profileLoads(ProfileSnapshot.Status status) {

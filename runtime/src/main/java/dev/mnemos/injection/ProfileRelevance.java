@@ -1,5 +1,8 @@
 package dev.mnemos.injection;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
@@ -13,12 +16,20 @@ import java.util.Set;
  */
 final class ProfileRelevance {
 
+    /** The words of recently ordered facts, by text (a fact's text never changes; a changed fact is a new text). */
+    private static final Cache<String, Set<String>> FACT_WORDS = Caffeine.newBuilder().maximumSize(10_000)
+            .executor(Runnable::run).build();
+
     private ProfileRelevance() {
     }
 
     static List<ProfileLine> order(List<ProfileLine> facts, String goal, String message) {
         Set<String> query = words((goal == null ? "" : goal) + " " + (message == null ? "" : message));
-        Comparator<ProfileLine> byOverlap = Comparator.comparingInt(f -> -overlap(words(f.text()), query));
+        // each fact's words are found once, not at every comparison of the sort, and remembered: a
+        // user's facts are the same from one step to the next
+        java.util.Map<ProfileLine, Integer> shared = new java.util.IdentityHashMap<>(facts.size() * 2);
+        facts.forEach(f -> shared.put(f, overlap(FACT_WORDS.get(f.text(), ProfileRelevance::words), query)));
+        Comparator<ProfileLine> byOverlap = Comparator.comparingInt(f -> -shared.get(f));
         return facts.stream().sorted(byOverlap.thenComparing(f -> -f.confidence())).toList();
     }
 

@@ -30,20 +30,63 @@ public interface TokenCounter {
         return maxChars <= 0 ? counter : new RememberingTokenCounter(counter, maxChars);
     }
 
+    /**
+     * Characters per token that text of common BPE vocabularies stays under: a cut to {@code n} tokens
+     * is looked for in the first (or last) {@code WINDOW_CHARS_PER_TOKEN × (n + 1)} characters of a
+     * longer text when those already count more than {@code n}, so what a cut costs does not grow with
+     * the text (a rolling summary runs to thousands of characters; the block shows a few hundred).
+     */
+    int WINDOW_CHARS_PER_TOKEN = 8;
+
+    /** Whether {@code text} counts more than {@code maxTokens}; a long text is judged by its start when that already does. */
+    default boolean exceeds(String text, int maxTokens) {
+        return window(text, maxTokens, false) != null || count(text) > maxTokens;
+    }
+
+    /** {@link #exceeds} judged by the end of a long text, where {@link #suffix} looks. */
+    default boolean exceedsAtEnd(String text, int maxTokens) {
+        return window(text, maxTokens, true) != null || count(text) > maxTokens;
+    }
+
     /** The longest prefix of {@code text} that counts at most {@code maxTokens}. */
     default String prefix(String text, int maxTokens) {
-        int points = text.codePointCount(0, text.length());
-        int length = longest(n -> count(text.substring(0, text.offsetByCodePoints(0, n))), points, maxTokens,
-                count(text));
-        return text.substring(0, text.offsetByCodePoints(0, length));
+        String window = window(text, maxTokens, false);
+        String within = window != null ? window : text;
+        int points = within.codePointCount(0, within.length());
+        int length = longest(n -> count(within.substring(0, within.offsetByCodePoints(0, n))), points, maxTokens,
+                count(within));
+        return within.substring(0, within.offsetByCodePoints(0, length));
     }
 
     /** The longest suffix of {@code text} that counts at most {@code maxTokens}. */
     default String suffix(String text, int maxTokens) {
-        int points = text.codePointCount(0, text.length());
-        int length = longest(n -> count(text.substring(text.offsetByCodePoints(0, points - n))), points, maxTokens,
-                count(text));
-        return text.substring(text.offsetByCodePoints(0, points - length));
+        String window = window(text, maxTokens, true);
+        String within = window != null ? window : text;
+        int points = within.codePointCount(0, within.length());
+        int length = longest(n -> count(within.substring(within.offsetByCodePoints(0, points - n))), points, maxTokens,
+                count(within));
+        return within.substring(within.offsetByCodePoints(0, points - length));
+    }
+
+    /**
+     * The first ({@code end} false) or last {@link #WINDOW_CHARS_PER_TOKEN} × (maxTokens + 1) characters of
+     * {@code text}, never splitting a surrogate pair, when the text is longer and they count more than
+     * {@code maxTokens}: the longest piece within {@code maxTokens} then lies inside them. Null otherwise.
+     */
+    private String window(String text, int maxTokens, boolean end) {
+        long chars = (long) WINDOW_CHARS_PER_TOKEN * (maxTokens + 1L);
+        if (text.length() <= chars) {
+            return null;
+        }
+        int n = (int) chars;
+        String window;
+        if (end) {
+            int from = text.length() - n;
+            window = text.substring(Character.isLowSurrogate(text.charAt(from)) ? from + 1 : from);
+        } else {
+            window = text.substring(0, Character.isHighSurrogate(text.charAt(n - 1)) ? n - 1 : n);
+        }
+        return count(window) > maxTokens ? window : null;
     }
 
     /**

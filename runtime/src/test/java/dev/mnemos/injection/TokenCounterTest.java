@@ -75,6 +75,33 @@ class TokenCounterTest {
     }
 
     @Test
+    void aCutOfALongTextCountsOnlyAWindowOfItsEnd() {
+        // 4,000 characters of summary of which a cut keeps 30 words: what is counted stays near the
+        // window of 8 characters a token, and the answer is the one a search over the whole text gives
+        String summary = "v12: asked about temples, trains and the weather in Nara. ".repeat(70);
+        for (boolean end : new boolean[] { false, true }) {
+            counted.clear();
+            String cut = end ? words.suffix(summary, 30) : words.prefix(summary, 30);
+            List<String> searched = List.copyOf(counted);
+            assertThat(searched).as("texts counted").isNotEmpty()
+                    .allSatisfy(t -> assertThat(t.length()).isLessThanOrEqualTo(8 * 31));
+            assertThat(cut).isEqualTo(end ? longestSuffix(summary, 30) : longestPrefix(summary, 30));
+            assertThat(end ? words.exceedsAtEnd(summary, 30) : words.exceeds(summary, 30)).isTrue();
+        }
+        assertThat(words.exceeds(summary, 1_000)).as("counted whole when its start is within the bound").isFalse();
+        assertThat(counted).as("the whole text is counted then").contains(summary);
+    }
+
+    @Test
+    void aLongTextOfFewTokensIsCutAfterCountingItWhole() {
+        // 400 spaces around two words: a window of 8 characters a token holds too few tokens to judge
+        String sparse = "a" + " ".repeat(400) + "b";
+        assertThat(words.exceeds(sparse, 3)).isFalse();
+        assertThat(words.prefix(sparse, 1)).isEqualTo(longestPrefix(sparse, 1));
+        assertThat(words.suffix(sparse, 1)).isEqualTo(longestSuffix(sparse, 1));
+    }
+
+    @Test
     void zeroCharactersMeansNoMemory() {
         assertThat(TokenCounter.remembering(words, 0)).isSameAs(words);
     }

@@ -75,9 +75,10 @@ class InjectionBenchmark {
                 java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         line("step overhead = load session + profile (15 facts %s), render block, CAS write-back carrying the step trace; model excluded",
                 PROFILE_IN_MEMORY ? "in memory: -Dbench.profile=memory" : "in Postgres");
-        // the JIT needs thousands of steps to settle: measured steps after fewer show compilation and
-        // deoptimisation bursts (slow steps whose time is the calling thread's own CPU)
-        int warmup = Integer.getInteger("bench.warmup", 3000);
+        // the JIT needs about 20,000 steps of this application to settle: after 3,000 its compiler
+        // threads still ran for most of the measured seconds, on 2 cores beside the steps and Redis
+        // (the "JIT while measuring" line says what is left)
+        int warmup = Integer.getInteger("bench.warmup", 20_000);
         line("warm-up                  : %d steps (-Dbench.warmup), sessions of 1,000 steps, before anything is measured",
                 warmup);
         for (int done = 0; done < warmup; done += 1000) {
@@ -107,6 +108,10 @@ class InjectionBenchmark {
     }
 
     private void overheadAtOneClient(int sessions, int steps) throws Exception {
+        // every session and its user's profile exist before the first measured step: creating them
+        // (15 facts embedded and stored in Postgres each) between sessions left the JIT recompiling
+        // for seconds into the steps that followed
+        String[] ids = IntStream.range(0, sessions).mapToObj(s -> newSession()).toArray(String[]::new);
         rawRoundTrips(1, 20_000); // warm-up: the first GETs of the run are slower
         long[] raw = rawRoundTrips(1, 20_000);
         long[][] guarded = guardedRoundTrips(10, 2_000);
@@ -117,9 +122,11 @@ class InjectionBenchmark {
         long[] freshReads = null;
         long[] grownReads = null;
         java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+        long jitBefore = jit.getTotalCompilationTime();
         long cpu = 0;
         for (int s = 0; s < sessions; s++) {
-            String id = newSession();
+            String id = ids[s];
             bySession[s] = new long[steps];
             cpuBySession[s] = new long[steps];
             for (int i = 1; i <= steps; i++) {
@@ -164,6 +171,8 @@ class InjectionBenchmark {
         line("CPU of the calling thread: mean %.3f ms per step (the rest of a step is waiting for Redis and thread hand-offs)",
                 cpu / 1e6 / all.length);
         slowest(bySession, cpuBySession);
+        line("JIT while measuring      : %d ms of compiler threads' time (on 2 cores it competes with the steps and Redis)",
+                jit.getTotalCompilationTime() - jitBefore);
         line("SessionStore.get alone   : after 10 steps %s", Percentiles.of(freshReads));
         line("                           after %d steps %s", steps, Percentiles.of(grownReads));
         line("flat cost: p50 at steps 1-20 %.3f ms, at steps %d-%d %.3f ms -> late/early %.2fx (target <= 1.1x)", early.p50(),

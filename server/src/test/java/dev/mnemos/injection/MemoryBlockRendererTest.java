@@ -150,6 +150,41 @@ class MemoryBlockRendererTest {
     }
 
     @Test
+    void aCollectedValueIsCutToItsShareOnlyWhenItIsLonger() {
+        TokenCounter words = text -> text.isBlank() ? 0 : text.trim().split("\\s+").length;
+        String fits = String.join(" ", java.util.Collections.nCopies(110, "fits"));
+        String tooLong = String.join(" ", java.util.Collections.nCopies(300, "long"));
+        SessionState s = States.state("goal", List.of(), List.of(), null);
+        s = new SessionState(s.sessionId(), s.userId(), s.version(), s.createdAt(), s.updatedAt(), s.status(), s.goal(),
+                s.context(), s.constraints(), s.openQuestions(), Map.of("a.fits", fits, "b.long", tooLong),
+                s.stepPointer(), s.plans(), s.observations(), s.summary(), s.forkedFrom());
+        MemoryBlock block = new MemoryBlockRenderer(2000, 2, 20, words).render(s, List.of(), List.of(), null);
+
+        assertThat(block.text()).contains("- \"a.fits\": \"" + fits + "\"");
+        String cut = block.text().lines().filter(l -> l.startsWith("- \"b.long\"")).findFirst().orElseThrow();
+        assertThat(cut).endsWith("…\"");
+        // the value within 120 words, the ellipsis glued to its last one
+        assertThat(words.count(cut.substring("- \"b.long\": ".length()))).isBetween(110, 120);
+    }
+
+    @Test
+    void theNewestPartOfALongSummaryIsShownWithinItsShare() {
+        TokenCounter words = text -> text.isBlank() ? 0 : text.trim().split("\\s+").length;
+        String summary = IntStream.rangeClosed(1, 400).mapToObj(i -> "v" + i + ": folded plan " + i + ".")
+                .collect(java.util.stream.Collectors.joining(" "));
+        SessionState s = States.state("goal", List.of(), List.of(), summary);
+        MemoryBlock block = new MemoryBlockRenderer(1000, 2, 20, words).render(s, List.of(), List.of(), null);
+
+        String line = block.text().lines().filter(l -> l.startsWith("summary of earlier steps: ")).findFirst()
+                .orElseThrow();
+        assertThat(line).endsWith("v400: folded plan 400.\"");
+        String shown = line.substring("summary of earlier steps: \"…".length(), line.length() - 1);
+        // the newest part of a summary of 2,000 words, cut to the section's share (15 % of 1,000)
+        assertThat(summary).endsWith(shown);
+        assertThat(words.count(shown)).isLessThanOrEqualTo(150).isGreaterThan(140);
+    }
+
+    @Test
     void prefixAndSuffixAreTheLongestThatFit() {
         TokenCounter chars = String::length;
         assertThat(chars.prefix("abcdef", 4)).isEqualTo("abcd");
