@@ -56,11 +56,16 @@ public final class SessionScripts {
 
     /** A reply of field, value, field, value … as a map (a field whose value is nil is left out). */
     static java.util.Map<String, String> pairs(Response flat) {
-        java.util.Map<String, String> map = new java.util.HashMap<>(flat.size());
-        for (int i = 0; i + 1 < flat.size(); i += 2) {
-            Response value = flat.get(i + 1);
+        return pairs(flat.size(), flat::get);
+    }
+
+    /** The {@code size} items {@code at} gives, read as field, value, field, value …; nil values left out. */
+    private static java.util.Map<String, String> pairs(int size, java.util.function.IntFunction<Object> at) {
+        java.util.Map<String, String> map = new java.util.HashMap<>(size);
+        for (int i = 0; i + 1 < size; i += 2) {
+            Object value = at.apply(i + 1);
             if (value != null) {
-                map.put(flat.get(i).toString(), value.toString());
+                map.put(at.apply(i).toString(), value.toString());
             }
         }
         return map;
@@ -156,14 +161,7 @@ public final class SessionScripts {
     /** {@link #pairs(Response)} of a reply in plain values ({@link #plain}, {@link StepConnections}). */
     static java.util.Map<String, String> plainPairs(Object reply) {
         List<?> flat = (List<?>) reply;
-        java.util.Map<String, String> map = new java.util.HashMap<>(flat.size());
-        for (int i = 0; i + 1 < flat.size(); i += 2) {
-            Object value = flat.get(i + 1);
-            if (value != null) {
-                map.put(flat.get(i).toString(), value.toString());
-            }
-        }
-        return map;
+        return pairs(flat.size(), flat::get);
     }
 
     /** {@link #longs(Response)} of a reply in plain values ({@link #plain}, {@link StepConnections}). */
