@@ -4,20 +4,28 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiFunction;
 
-/** The lines of a memory block being rendered, with a running token count against the budget. */
+/**
+ * The lines of a memory block being rendered, with a running token count against the budget. Costs,
+ * quotes and cuts are first looked up in what the session's previous render made of the same text
+ * ({@link RenderMemo}): most of a block repeats from one step to the next.
+ */
 final class BlockLines {
 
     private static final String ELLIPSIS = "…";
+    /** Values shorter than this are quoted again rather than looked up: quoting them costs less than a lookup. */
+    private static final int QUOTE_LOOKUP_CHARS = 32;
 
     private final int budget;
     private final TokenCounter tokens;
+    private final RenderMemo.Use memo;
     private final List<String> lines = new ArrayList<>();
     private String closing;
     private int used;
 
-    BlockLines(int budget, TokenCounter tokens) {
+    BlockLines(int budget, TokenCounter tokens, RenderMemo.Use memo) {
         this.budget = budget;
         this.tokens = tokens;
+        this.memo = memo;
     }
 
     /** Adds a line that is never dropped, whatever the budget. */
@@ -88,7 +96,7 @@ final class BlockLines {
         // changed since the last step is tokenized once, not once alone and once in its line); a value
         // of more characters than the window of a cut (a long summary) goes straight to the cut
         if (value.length() <= (long) TokenCounter.WINDOW_CHARS_PER_TOKEN * room) {
-            String whole = label + BlockText.quote(value);
+            String whole = label + quote(value);
             int wholeCost = cost(whole);
             if (wholeCost <= room) {
                 add(whole, wholeCost);
@@ -97,7 +105,7 @@ final class BlockLines {
         }
         int allowed = room - cost(label) - 2;
         while (allowed >= 8) {
-            String line = label + BlockText.quote(cutter.apply(value, allowed));
+            String line = label + quote(cutter.apply(value, allowed));
             int lineCost = cost(line);
             if (lineCost <= room) {
                 add(line, lineCost);
@@ -122,17 +130,26 @@ final class BlockLines {
 
     /** {@code text} cut to at most {@code maxTokens}, marked with an ellipsis when cut. */
     String cut(String text, int maxTokens) {
-        if (!tokens.exceeds(text, maxTokens)) {
-            return text;
-        }
-        return tokens.prefix(text, Math.max(0, maxTokens - 1)) + ELLIPSIS;
+        return memo.cut(new RenderMemo.Cut(text, maxTokens, false), this::cutNow);
     }
 
+    /** {@code text} cut at its start to at most {@code maxTokens} (its newest part kept), marked when cut. */
     String cutStart(String text, Integer maxTokens) {
-        if (!tokens.exceedsAtEnd(text, maxTokens)) {
-            return text;
+        return memo.cut(new RenderMemo.Cut(text, maxTokens, true), this::cutNow);
+    }
+
+    private String cutNow(RenderMemo.Cut cut) {
+        String text = cut.text();
+        int maxTokens = cut.maxTokens();
+        if (cut.atEnd()) {
+            return tokens.exceedsAtEnd(text, maxTokens) ? ELLIPSIS + tokens.suffix(text, Math.max(0, maxTokens - 1)) : text;
         }
-        return ELLIPSIS + tokens.suffix(text, Math.max(0, maxTokens - 1));
+        return tokens.exceeds(text, maxTokens) ? tokens.prefix(text, Math.max(0, maxTokens - 1)) + ELLIPSIS : text;
+    }
+
+    /** {@link BlockText#quote} of {@code value}. */
+    String quote(String value) {
+        return value.length() < QUOTE_LOOKUP_CHARS ? BlockText.quote(value) : memo.quote(value);
     }
 
     /** Tokens of the lines so far, each counted with its line break (as the budget counts them). */
@@ -142,6 +159,6 @@ final class BlockLines {
 
     /** What {@code line} costs the budget: its tokens with its line break. */
     int cost(String line) {
-        return tokens.count(line + "\n");
+        return memo.cost(line, counted -> tokens.count(counted + "\n"));
     }
 }

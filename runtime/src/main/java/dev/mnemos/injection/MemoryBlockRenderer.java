@@ -9,8 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import static dev.mnemos.injection.BlockText.quote;
-
 /**
  * Renders the bounded memory block for one step: pure, deterministic, no I/O. Goal, step pointer,
  * every constraint and the current turn's overrides are always rendered (the goal cut to a fifth
@@ -60,20 +58,34 @@ public final class MemoryBlockRenderer {
      * @param message the user's message of this step, for relevance; may be null
      */
     public MemoryBlock render(SessionState s, List<ProfileLine> profile, List<TurnOverride> overrides, String message) {
-        BlockLines out = new BlockLines(budget, tokens);
+        return render(s, profile, overrides, message, RenderMemo.EMPTY).block();
+    }
+
+    /** A block and what its render leaves for the session's next one. */
+    record Rendered(MemoryBlock block, RenderMemo memo) {
+    }
+
+    /**
+     * {@link #render(SessionState, List, List, String)}, looking up what {@code previous} (the session's
+     * last render) already counted, quoted and cut: the same block, for less work.
+     */
+    Rendered render(SessionState s, List<ProfileLine> profile, List<TurnOverride> overrides, String message,
+            RenderMemo previous) {
+        RenderMemo.Use memo = previous.use();
+        BlockLines out = new BlockLines(budget, tokens, memo);
         out.fixed(OPEN);
         out.fixed(PREAMBLE);
-        out.fixed("session: " + quote(s.sessionId()) + " version " + s.version());
+        out.fixed("session: " + out.quote(s.sessionId()) + " version " + s.version());
         if (s.goal() != null && !s.goal().isBlank()) {
-            out.fixed("goal: " + quote(out.cut(s.goal(), budget / 5)));
+            out.fixed("goal: " + out.quote(out.cut(s.goal(), budget / 5)));
         }
         if (s.stepPointer() != null) {
-            out.fixed("step: " + s.stepPointer().index() + " " + quote(String.valueOf(s.stepPointer().name())));
+            out.fixed("step: " + s.stepPointer().index() + " " + out.quote(String.valueOf(s.stepPointer().name())));
         }
         constraints(out, s.constraints());
         List<String> overridden = overrides(out, s.observations(), overrides);
         out.reserve(CLOSE);
-        out.section("open questions:", s.openQuestions().stream().map(q -> "- " + quote(q)).toList(), 10);
+        out.section("open questions:", s.openQuestions().stream().map(q -> "- " + out.quote(q)).toList(), 10);
         List<Integer> plans = plans(out, s);
         List<String> shown = profile(out, ProfileRelevance.order(profile, s.goal(), message), overridden);
         out.section("collected:", collected(out, s.collected()), 15);
@@ -86,7 +98,8 @@ public final class MemoryBlockRenderer {
         // the block's size as its budget measured it, line by line: counting the joined text again
         // would tokenize it whole on every step, since its version line always changes
         int count = out.used();
-        return new MemoryBlock(out.text(), count, budget, count > budget, plans, shown, profile.size());
+        return new Rendered(new MemoryBlock(out.text(), count, budget, count > budget, plans, shown, profile.size()),
+                memo.next());
     }
 
     private static void constraints(BlockLines out, List<Constraint> constraints) {
@@ -94,20 +107,21 @@ public final class MemoryBlockRenderer {
             return;
         }
         out.fixed("constraints (all of them, binding for this task):");
-        constraints.forEach(c -> out.fixed("- [" + c.scope() + "] " + quote(c.text())));
+        constraints.forEach(c -> out.fixed("- [" + c.scope() + "] " + out.quote(c.text())));
     }
 
     private static List<String> overrides(BlockLines out, List<Observation> observations, List<TurnOverride> current) {
         List<String> lines = new ArrayList<>();
         List<String> slots = new ArrayList<>();
         current.forEach(o -> {
-            lines.add("- " + quote(o.slot()) + ": " + quote(o.value()) + " (profile says " + quote(o.profile()) + ")");
+            lines.add("- " + out.quote(o.slot()) + ": " + out.quote(o.value()) + " (profile says " + out.quote(o.profile())
+                    + ")");
             slots.add(o.slot());
         });
         observations.stream()
                 .filter(o -> o.id() != null && o.id().startsWith(TurnOverride.OBSERVATION_PREFIX) && !slots.contains(o.slot()))
                 .forEach(o -> {
-                    lines.add("- " + quote(o.text()));
+                    lines.add("- " + out.quote(o.text()));
                     slots.add(o.slot());
                 });
         if (!lines.isEmpty()) {
@@ -130,21 +144,21 @@ public final class MemoryBlockRenderer {
             out.optional("plans: " + latest.version() + " versions; the " + older
                     + " oldest are only in the summary of earlier steps");
         }
-        if (out.head(planLabel(latest, "latest"), latest.content(), 30)) {
+        if (out.head(planLabel(out, latest, "latest"), latest.content(), 30)) {
             shown.add(latest.version());
         }
         if (s.plans().size() > 1 && plansShown > 1) {
             PlanVersion previous = s.plans().get(s.plans().size() - 2);
-            if (out.head(planLabel(previous, "previous"), previous.content(), 10)) {
+            if (out.head(planLabel(out, previous, "previous"), previous.content(), 10)) {
                 shown.add(previous.version());
             }
         }
         return shown;
     }
 
-    private static String planLabel(PlanVersion plan, String which) {
+    private static String planLabel(BlockLines out, PlanVersion plan, String which) {
         String score = plan.score() == null ? "" : ", score " + plan.score();
-        String feedback = plan.feedback() == null ? "" : ", feedback " + quote(plan.feedback());
+        String feedback = plan.feedback() == null ? "" : ", feedback " + out.quote(plan.feedback());
         return "plan v" + plan.version() + " (" + which + score + feedback + "): ";
     }
 
@@ -155,7 +169,7 @@ public final class MemoryBlockRenderer {
             String tag = "[" + (fact.category() == null ? "FACT" : fact.category())
                     + (fact.slot() == null ? "" : " " + fact.slot()) + ", confidence " + confidence(fact.confidence()) + "] ";
             String note = fact.slot() != null && overriddenSlots.contains(fact.slot()) ? " (overridden this session)" : "";
-            lines.add("- " + tag + quote(fact.text()) + note);
+            lines.add("- " + tag + out.quote(fact.text()) + note);
             shown.add(fact.id() == null ? fact.text() : fact.id());
         }
         int rendered = out.section("user profile (background; the task and this session win over it):", lines, 20);
@@ -179,10 +193,10 @@ public final class MemoryBlockRenderer {
             if (key.startsWith(RESERVED_PREFIX)) {
                 return;
             }
-            String label = "- " + quote(key) + ": ";
-            String line = label + quote(value);
+            String label = "- " + out.quote(key) + ": ";
+            String line = label + out.quote(value);
             if (out.cost(line) - out.cost(label + "\"\"") > COLLECTED_VALUE_TOKENS) {
-                line = label + quote(out.cut(value, COLLECTED_VALUE_TOKENS));
+                line = label + out.quote(out.cut(value, COLLECTED_VALUE_TOKENS));
             }
             lines.add(line);
         });

@@ -44,6 +44,11 @@ public class StepLoader {
     private final ActingUser actingUser;
     private final int plansShown;
     private final String anonymousUser;
+    /**
+     * Session id → what its last block's render counted, quoted and cut, for the next one; weighed by
+     * the characters it holds on to, within {@link InjectionConfig#tokenCountCacheChars()}. Null when that is 0.
+     */
+    private final Cache<String, RenderMemo> memos;
     /** Session id → owner, as last read: a session's owner never changes while it lives. */
     private final Cache<String, String> owners = Caffeine.newBuilder().maximumSize(10_000).executor(Runnable::run).build();
 
@@ -54,6 +59,10 @@ public class StepLoader {
         this.plansShown = config.plansShown();
         this.profiles = profiles;
         this.renderer = MemoryBlockRenderer.from(config, tokens);
+        this.memos = config.tokenCountCacheChars() <= 0 ? null
+                : Caffeine.newBuilder().maximumWeight(config.tokenCountCacheChars()).executor(Runnable::run)
+                        .weigher((String id, RenderMemo memo) -> (int) Math.min(Integer.MAX_VALUE, id.length() + memo.chars()))
+                        .build();
         this.actingUser = actingUser;
         this.anonymousUser = SessionIds.require("quarkus.mnemos.injection.anonymous-user", config.anonymousUser());
     }
@@ -90,13 +99,26 @@ public class StepLoader {
         long loaded = System.nanoTime();
         String message = method.userMessage(args);
         List<TurnOverride> overrides = TurnOverrideDetector.detect(message, profile.facts());
-        MemoryBlock block = renderer.render(state, profile.facts(), overrides, message);
+        MemoryBlock block = render(sessionId, state, profile.facts(), overrides, message);
         long rendered = System.nanoTime();
         LOG.debugf("step %s of session %s: loaded version %d, profile %s (%d facts, cache %s)", method.step(), sessionId,
                 state.version(), profile.status(), profile.facts().size(), profile.cache());
         LOG.debugf("step %s of session %s: rendered %d tokens of %d, plans %s, %d overrides", method.step(), sessionId,
                 block.tokens(), block.budget(), block.plansShown(), overrides.size());
         return new LoadedStep(sessionId, state, profile, overrides, block, message, loaded - start, rendered - loaded);
+    }
+
+    /** The block, rendered with what the session's previous render left ({@link RenderMemo}). */
+    private MemoryBlock render(String sessionId, SessionState state, List<ProfileLine> facts, List<TurnOverride> overrides,
+            String message) {
+        if (memos == null) {
+            return renderer.render(state, facts, overrides, message);
+        }
+        RenderMemo previous = memos.getIfPresent(sessionId);
+        MemoryBlockRenderer.Rendered rendered = renderer.render(state, facts, overrides, message,
+                previous == null ? RenderMemo.EMPTY : previous);
+        memos.put(sessionId, rendered.memo());
+        return rendered.block();
     }
 
     /** The live session, or the one this first call starts. */

@@ -25,7 +25,8 @@ import java.util.stream.IntStream;
  * on it alone): the calling thread's CPU per block, and how much text the tokenizer (jtokkit, as the
  * server counts) had to read, for the states of the injection benchmark's workload — a new collected
  * value every step, a new plan and a longer summary every 10th, 15 profile facts, each field a fresh
- * string as if read from Redis. Run with {@code mvn -Pbench test}; prints figures, asserts none; also
+ * string as if read from Redis; each round renders the workload without the session's render memo, then
+ * with it (as a step does). Run with {@code mvn -Pbench test}; prints figures, asserts none; also
  * written to {@code target/bench/render.txt}. Sizes: {@code -Dbench.renders=20000 -Dbench.rounds=8}.
  */
 class RenderBenchmark {
@@ -69,18 +70,25 @@ class RenderBenchmark {
                 renders));
         long chars = 0;
         for (int round = 1; round <= rounds; round++) {
-            counted = 0;
-            countedChars = 0;
-            long cpu = threads.getCurrentThreadCpuTime();
-            for (int step = 1; step <= renders; step++) {
-                chars += renderer.render(state(step), profile, List.of(), "step " + step + ": what is next?").text()
-                        .length();
+            // alternately without the session's memo (every render starts from the shared remembered counts)
+            // and with it, as a step renders (what the session's previous render counted, quoted and cut)
+            for (boolean withMemo : new boolean[] { false, true }) {
+                counted = 0;
+                countedChars = 0;
+                RenderMemo memo = RenderMemo.EMPTY;
+                long cpu = threads.getCurrentThreadCpuTime();
+                for (int step = 1; step <= renders; step++) {
+                    MemoryBlockRenderer.Rendered rendered = renderer.render(state(step), profile, List.of(),
+                            "step " + step + ": what is next?", withMemo ? memo : RenderMemo.EMPTY);
+                    memo = rendered.memo();
+                    chars += rendered.block().text().length();
+                }
+                cpu = threads.getCurrentThreadCpuTime() - cpu;
+                report.append(String.format(
+                        "round %d%s, %s: %6.1f us of CPU a block; tokenizer called %.2f times a block on %.0f characters%n",
+                        round, round <= rounds / 2 ? " (warm-up)" : "", withMemo ? "session memo   " : "no session memo",
+                        cpu / 1e3 / renders, counted / (double) renders, countedChars / (double) renders));
             }
-            cpu = threads.getCurrentThreadCpuTime() - cpu;
-            report.append(String.format(
-                    "round %d%s: %6.1f us of CPU a block; tokenizer called %.2f times a block on %.0f characters%n",
-                    round, round <= rounds / 2 ? " (warm-up)" : "", cpu / 1e3 / renders, counted / (double) renders,
-                    countedChars / (double) renders));
         }
         report.append(String.format("(%d characters rendered in all)%n", chars));
         Path out = Path.of("target/bench/render.txt");

@@ -1,0 +1,134 @@
+package dev.mnemos.injection;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What one render of a session's memory block counted, quoted and cut, kept for the session's next
+ * render. Most of a block is the same from one step to the next, and the next render asks for the
+ * same texts in the same order, so a text is looked up by equality, starting where the previous
+ * match left off: no hashing (a session's strings are new objects at every read, so each hash would
+ * be computed again over the whole text) and no shared table to search. Every memoized function is
+ * pure, so a render with a memo gives exactly the block a render without one gives.
+ * <p>
+ * A memo is immutable; a render reads one and makes the next ({@link Use#next()}), so two concurrent
+ * steps of one session each render correctly (the memo the later one leaves wins).
+ */
+final class RenderMemo {
+
+    /** Nothing remembered: the first render of a session, or a render outside a step. */
+    static final RenderMemo EMPTY = new RenderMemo(new Object[0], new Object[0], 0);
+    /** How far back in its own answers a render looks for a text it has just been asked. */
+    private static final int RECENT = 16;
+
+    /** A cut of {@code text} to {@code maxTokens} tokens: its start ({@code atEnd} false) or its end. */
+    record Cut(String text, int maxTokens, boolean atEnd) {
+    }
+
+    /** What was asked, in the order the render asked it: a line (its cost), a value (its quote) or a {@link Cut}. */
+    private final Object[] keys;
+    private final Object[] answers;
+    private final long chars;
+
+    private RenderMemo(Object[] keys, Object[] answers, long chars) {
+        this.keys = keys;
+        this.answers = answers;
+        this.chars = chars;
+    }
+
+    /** Characters this memo holds on to (the texts it remembers and their answers), for a bounded cache. */
+    long chars() {
+        return chars;
+    }
+
+    /** How many answers this memo holds. */
+    int size() {
+        return keys.length;
+    }
+
+    /** One render's use of this memo: lookups and what the next memo remembers. */
+    Use use() {
+        return new Use();
+    }
+
+    final class Use {
+
+        private final List<Object> nextKeys = new ArrayList<>(Math.max(16, keys.length));
+        private final List<Object> nextAnswers = new ArrayList<>(Math.max(16, keys.length));
+        private int cursor;
+
+        /**
+         * What {@code key} was answered in the previous render, or a little earlier in this one (a changed
+         * value's line is costed twice in a row: to decide on a cut, then in its section), or null.
+         */
+        private Object recall(Object key) {
+            int n = keys.length;
+            for (int k = 0; k < n; k++) {
+                int i = cursor + k < n ? cursor + k : cursor + k - n;
+                if (sameKind(keys[i], key) && keys[i].equals(key)) {
+                    cursor = i + 1 < n ? i + 1 : 0;
+                    return answers[i];
+                }
+            }
+            for (int i = nextKeys.size() - 1; i >= Math.max(0, nextKeys.size() - RECENT); i--) {
+                Object recent = nextKeys.get(i);
+                if (sameKind(recent, key) && recent.equals(key)) {
+                    return nextAnswers.get(i);
+                }
+            }
+            return null;
+        }
+
+        private <T> T keep(Object key, T answer) {
+            nextKeys.add(key);
+            nextAnswers.add(answer);
+            return answer;
+        }
+
+        /** The cost of {@code line} in the budget, counted by {@code counter} when not remembered. */
+        int cost(String line, java.util.function.ToIntFunction<String> counter) {
+            Object known = recall(line);
+            return keep(line, known instanceof Integer count ? count : counter.applyAsInt(line));
+        }
+
+        /** {@link BlockText#quote} of {@code value}. */
+        String quote(String value) {
+            Quoted key = new Quoted(value);
+            Object known = recall(key);
+            return keep(key, known instanceof String quoted ? quoted : BlockText.quote(value));
+        }
+
+        /** The cut {@code cutter} makes of {@code cut}'s text, remembered as such. */
+        String cut(Cut cut, java.util.function.Function<Cut, String> cutter) {
+            Object known = recall(cut);
+            return keep(cut, known instanceof String text ? text : cutter.apply(cut));
+        }
+
+        /** The memo the session's next render uses. */
+        RenderMemo next() {
+            long held = 0;
+            for (int i = 0; i < nextKeys.size(); i++) {
+                held += weight(nextKeys.get(i)) + (nextAnswers.get(i) instanceof String s ? s.length() : 0);
+            }
+            return new RenderMemo(nextKeys.toArray(), nextAnswers.toArray(), held);
+        }
+    }
+
+    /** A value to quote, told apart from a line to count of the same text. */
+    private record Quoted(String value) {
+    }
+
+    private static boolean sameKind(Object remembered, Object asked) {
+        return remembered.getClass() == asked.getClass();
+    }
+
+    private static long weight(Object key) {
+        if (key instanceof String s) {
+            return s.length();
+        }
+        if (key instanceof Quoted q) {
+            return q.value().length();
+        }
+        return ((Cut) key).text().length();
+    }
+}

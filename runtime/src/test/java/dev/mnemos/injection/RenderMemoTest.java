@@ -1,0 +1,110 @@
+package dev.mnemos.injection;
+
+import dev.mnemos.session.Constraint;
+import dev.mnemos.session.PlanVersion;
+import dev.mnemos.session.Scope;
+import dev.mnemos.session.SessionState;
+import dev.mnemos.session.StepPointer;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RenderMemoTest {
+
+    /** A stand-in tokenizer: one token per word, and a record of every text it was asked to count. */
+    private final List<String> counted = new ArrayList<>();
+    private final TokenCounter words = text -> {
+        counted.add(text);
+        return text.isBlank() ? 0 : text.trim().split("\\s+").length;
+    };
+    private final MemoryBlockRenderer renderer = new MemoryBlockRenderer(1000, 2, 20, words);
+    private final List<ProfileLine> profile = IntStream.rangeClosed(1, 15)
+            .mapToObj(i -> new ProfileLine("f" + i, "PREFERENCE", null, "prefers option " + i + " in Japan", 0.5 + i / 40.0))
+            .toList();
+
+    @Test
+    void aSessionRenderedWithItsMemoGetsTheBlocksARenderWithoutOneGives() {
+        RenderMemo memo = RenderMemo.EMPTY;
+        for (int step = 1; step <= 120; step++) {
+            SessionState s = state(step);
+            String message = "step " + step + ": what is next?";
+
+            MemoryBlockRenderer.Rendered remembered = renderer.render(s, profile, List.of(), message, memo);
+            MemoryBlock fresh = renderer.render(s, profile, List.of(), message);
+
+            assertThat(remembered.block()).as("step %d", step).isEqualTo(fresh);
+            memo = remembered.memo();
+        }
+        assertThat(state(120).summary().length()).as("the summary outgrew the window of its cut").isGreaterThan(3000);
+    }
+
+    @Test
+    void anUnchangedBlockIsNotCountedAgainAndAChangedOneOnlyInItsChangedLines() {
+        SessionState before = state(40);
+        MemoryBlockRenderer.Rendered first = renderer.render(before, profile, List.of(), null, RenderMemo.EMPTY);
+        int firstCounts = counted.size();
+
+        counted.clear();
+        MemoryBlockRenderer.Rendered same = renderer.render(before, profile, List.of(), null, first.memo());
+        List<String> countedForSame = List.copyOf(counted);
+
+        counted.clear();
+        Map<String, String> collected = new TreeMap<>(before.collected());
+        collected.put("answer.40", "a new answer of step 40");
+        SessionState after = new SessionState(before.sessionId(), before.userId(), before.version() + 1, before.createdAt(),
+                before.updatedAt(), before.status(), before.goal(), before.context(), before.constraints(),
+                before.openQuestions(), collected, before.stepPointer(), before.plans(), before.observations(),
+                before.summary(), before.forkedFrom());
+        MemoryBlockRenderer.Rendered changed = renderer.render(after, profile, List.of(), null, same.memo());
+
+        assertThat(firstCounts).as("the first render counts every line").isGreaterThan(20);
+        assertThat(countedForSame).as("the same state again: nothing counted").isEmpty();
+        assertThat(same.block()).isEqualTo(first.block());
+        assertThat(counted).as("only the version line and the changed value's line are counted")
+                .hasSize(2)
+                .anySatisfy(text -> assertThat(text).contains("version " + after.version()))
+                .anySatisfy(text -> assertThat(text).contains("a new answer of step 40"));
+        assertThat(changed.block()).isEqualTo(renderer.render(after, profile, List.of(), null));
+    }
+
+    @Test
+    void aMemoHoldsOnlyWhatItsLastRenderAskedFor() {
+        MemoryBlockRenderer.Rendered big = renderer.render(state(100), profile, List.of(), null, RenderMemo.EMPTY);
+        MemoryBlockRenderer.Rendered small = renderer.render(state(1), List.of(), List.of(), null, big.memo());
+
+        assertThat(big.memo().chars()).as("the big block's texts").isGreaterThan(big.block().text().length() / 2);
+        assertThat(small.memo().size()).as("what the small block asked, not what the big one did")
+                .isLessThan(big.memo().size());
+        assertThat(small.memo().chars()).isLessThan(big.memo().chars() / 3);
+    }
+
+    /**
+     * The benchmark's session after {@code step} steps: a collected answer each step, a plan every 10th, a constraint every
+     * 25th.
+     */
+    private static SessionState state(int step) {
+        Map<String, String> collected = new TreeMap<>();
+        IntStream.rangeClosed(Math.max(1, step - 5), step)
+                .forEach(i -> collected.put("answer." + i, "Day " + i + ": temples. ".repeat(4)));
+        List<Constraint> constraints = IntStream.rangeClosed(1, 5 + step / 25)
+                .mapToObj(i -> new Constraint("c" + i, "constraint " + i + " of the trip", Scope.TASK, "user")).toList();
+        List<PlanVersion> plans = IntStream.rangeClosed(Math.max(1, step / 10 - 1), step / 10)
+                .mapToObj(v -> new PlanVersion(v, "1. Arrive at Kyoto station.\n2. Visit the temples of the east.\n".repeat(10)
+                        + "(v" + v + ")", v % 2 == 0 ? 0.8 : null, null, Instant.EPOCH))
+                .toList();
+        StringBuilder summary = new StringBuilder();
+        IntStream.rangeClosed(1, step)
+                .forEach(i -> summary.append("step ").append(i).append(": the user chose a temple.\n"));
+        return new SessionState("s-memo", "u-memo", step, Instant.EPOCH, Instant.EPOCH, SessionState.Status.ACTIVE,
+                "plan a 5-day trip to Kyoto and Nara in April", "two adults, first visit", constraints, List.of("which hotel?"),
+                collected, new StepPointer(step, "answer"), plans, List.of(), summary.length() == 0 ? null : summary.toString(),
+                null);
+    }
+}
