@@ -60,6 +60,26 @@ public class ProfileReader {
         }
     }
 
+    /** The source's {@link ProfileSource#currentKey}; empty when it fails. */
+    public Optional<String> currentKey(String userId) {
+        try {
+            return source.currentKey(userId);
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * The source's {@link ProfileSource#currentFrom}, done, as {@link #load(String, CompletableFuture)} takes it; never fails.
+     */
+    public CompletableFuture<Optional<ProfileSnapshot>> currentFrom(String userId, String value) {
+        try {
+            return CompletableFuture.completedFuture(source.currentFrom(userId, value));
+        } catch (RuntimeException e) {
+            return CompletableFuture.completedFuture(Optional.empty());
+        }
+    }
+
     /** Whether the source's cheap check runs on the calling thread ({@link ProfileSource#checksOnCallingThread()}). */
     public boolean checksOnCallingThread() {
         return source.checksOnCallingThread();

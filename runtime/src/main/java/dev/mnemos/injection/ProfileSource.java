@@ -32,4 +32,24 @@ public interface ProfileSource {
     default boolean checksOnCallingThread() {
         return false;
     }
+
+    /**
+     * A key of the session store's Redis whose value tells {@link #currentFrom} whether the facts this
+     * source holds for {@code userId} are current. A step that knows the session's owner before reading
+     * it (its owner seen in an earlier step, or the caller it is restricted to) reads this key in the
+     * same round trip as the session, and then asks {@link #currentFrom} instead of {@link #current}.
+     * Only used when {@link #checksOnCallingThread()}. This default: none.
+     */
+    default Optional<String> currentKey(String userId) {
+        return Optional.empty();
+    }
+
+    /**
+     * {@link #current}'s answer from the value the step read at {@link #currentKey} (null: the key was
+     * absent): the snapshot when it shows the facts this source holds are current, else empty, and
+     * the step calls {@link #load}. Should not fail; a failure counts as empty. This default never knows.
+     */
+    default Optional<ProfileSnapshot> currentFrom(String userId, String value) {
+        return Optional.empty();
+    }
 }

@@ -76,24 +76,30 @@ public class StepLoader {
         long start = System.nanoTime();
         String sessionId = SessionIds.require("sessionId", method.sessionId(args));
         Optional<String> restricted = actingUser.restrictedTo();
-        // an asynchronous cheap check of the profile goes out before the session read, for the user the
-        // session should belong to (a restricted caller's own sessions; else the owner seen before: owners
-        // never change); one made on this thread follows the read, for the owner it names
+        // the user the session should belong to: a restricted caller's own sessions, else the owner seen
+        // before (owners never change). A source whose cheap check is asynchronous starts it now, to overlap
+        // the session read; one whose check reads a key of the session's Redis has that key read in the
+        // same round trip as the session; else its check follows the read, for the owner the read names
         boolean ahead = !profiles.checksOnCallingThread();
-        Optional<String> expectedOwner = ahead
-                ? restricted.or(() -> Optional.ofNullable(owners.getIfPresent(sessionId)))
-                : Optional.empty();
-        CompletableFuture<Optional<ProfileSnapshot>> early = expectedOwner.map(profiles::current).orElse(null);
-        SessionState state = readOrStart(sessionId, restricted);
+        Optional<String> expectedOwner = restricted.or(() -> Optional.ofNullable(owners.getIfPresent(sessionId)));
+        CompletableFuture<Optional<ProfileSnapshot>> early = ahead ? expectedOwner.map(profiles::current).orElse(null)
+                : null;
+        String alongKey = ahead ? null : expectedOwner.flatMap(profiles::currentKey).orElse(null);
+        SessionStore.Along read = readOrStart(sessionId, restricted, alongKey);
+        SessionState state = read.state();
         SessionGuard.checkRead(state, restricted);
         if (state.status() == SessionState.Status.ENDED) {
             throw new SessionEndedException(sessionId);
         }
-        if (!ahead) {
-            early = profiles.current(state.userId());
-        } else if (!expectedOwner.equals(Optional.of(state.userId()))) {
-            early = null;
+        boolean asExpected = expectedOwner.equals(Optional.of(state.userId()));
+        if (!asExpected) {
             owners.put(sessionId, state.userId());
+        }
+        if (!ahead) {
+            early = asExpected && read.read() ? profiles.currentFrom(state.userId(), read.value())
+                    : profiles.current(state.userId());
+        } else if (!asExpected) {
+            early = null;
         }
         ProfileSnapshot profile = profiles.load(state.userId(), early);
         long loaded = System.nanoTime();
@@ -121,10 +127,10 @@ public class StepLoader {
         return rendered.block();
     }
 
-    /** The live session, or the one this first call starts. */
-    private SessionState readOrStart(String sessionId, Optional<String> restricted) {
+    /** The live session, or the one this first call starts; {@code alongKey} (null: none) read with a live one. */
+    private SessionStore.Along readOrStart(String sessionId, Optional<String> restricted, String alongKey) {
         try {
-            return read(sessionId);
+            return read(sessionId, alongKey);
         } catch (SessionNotFoundException e) {
             // no live session of that id: this is its first call, unless it ended and was archived
         }
@@ -139,14 +145,16 @@ public class StepLoader {
                 () -> store.createIfAbsent(sessionId, owner, SessionPatch.builder().build(), StepWriteBack.ACTOR));
         if (created.isPresent()) {
             LOG.debugf("session %s started by its first call, owned by %s", sessionId, owner);
-            return created.get();
+            return new SessionStore.Along(created.get(), false, null);
         }
         // a concurrent first call created it in between: read it (the owner guard follows)
-        return read(sessionId);
+        return read(sessionId, null);
     }
 
-    private SessionState read(String sessionId) {
-        return guarded(sessionId, () -> SummaryFolder.loadForFold(store, sessionId, plansShown));
+    private SessionStore.Along read(String sessionId, String alongKey) {
+        return guarded(sessionId, () -> alongKey == null
+                ? new SessionStore.Along(SummaryFolder.loadForFold(store, sessionId, plansShown), false, null)
+                : SummaryFolder.loadForFoldAlong(store, sessionId, plansShown, alongKey));
     }
 
     private static <T> T guarded(String sessionId, Supplier<T> call) {

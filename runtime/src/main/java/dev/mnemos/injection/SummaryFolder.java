@@ -2,6 +2,7 @@ package dev.mnemos.injection;
 
 import dev.mnemos.session.PlanVersion;
 import dev.mnemos.session.SessionState;
+import dev.mnemos.session.SessionStore;
 
 import java.util.List;
 import java.util.Optional;
@@ -57,7 +58,18 @@ public final class SummaryFolder {
      * more when several plans arrived since the last fold (for example through the HTTP steps API).
      */
     public static SessionState loadForFold(dev.mnemos.session.SessionStore store, String sessionId, int plansShown) {
-        SessionState state = store.recent(sessionId, plansShown + 1);
+        return needed(store, sessionId, plansShown, store.recent(sessionId, plansShown + 1));
+    }
+
+    /** {@link #loadForFold}, with the string at {@code key} read along ({@link SessionStore#recentAlong}). */
+    static SessionStore.Along loadForFoldAlong(SessionStore store, String sessionId, int plansShown, String key) {
+        SessionStore.Along read = store.recentAlong(sessionId, plansShown + 1, key);
+        SessionState state = needed(store, sessionId, plansShown, read.state());
+        return state == read.state() ? read : new SessionStore.Along(state, read.read(), read.value());
+    }
+
+    /** {@code state}, or the session read again with more plans when the fold needs them. */
+    private static SessionState needed(SessionStore store, String sessionId, int plansShown, SessionState state) {
         PlanVersion latest = state.latestPlan();
         int needed = latest == null ? 0 : latest.version() - foldedThrough(state);
         return needed > plansShown + 1 ? store.recent(sessionId, needed) : state;

@@ -40,6 +40,16 @@ public class ProfileInjectionSource implements ProfileSource {
         return reader.checksOnCallingThread();
     }
 
+    @Override
+    public Optional<String> currentKey(String userId) {
+        return reader.currentKey(userId);
+    }
+
+    @Override
+    public Optional<ProfileSnapshot> currentFrom(String userId, String value) {
+        return reader.currentFrom(userId, value).map(ProfileInjectionSource::snapshot);
+    }
+
     private static ProfileSnapshot snapshot(ProfileReader.Read read) {
         return ProfileSnapshot.of(read.facts().stream().map(f -> new ProfileLine(String.valueOf(f.id()),
                 f.category().name(), f.slot(), f.text(), f.confidence())).toList(),

@@ -7,6 +7,7 @@ import jakarta.enterprise.util.TypeLiteral;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -95,10 +96,23 @@ public class ProfileReader {
      */
     public CompletableFuture<Optional<Read>> current(String userId) {
         return revisions.peek(userId)
-                .thenApply(revision -> revision.isPresent()
-                        ? cache.peek(userId, revision.getAsLong()).map(facts -> new Read(facts, true, revision.getAsLong()))
-                        : Optional.<Read> empty())
+                .thenApply(revision -> revision.isPresent() ? cached(userId, revision.getAsLong()) : Optional.<Read> empty())
                 .exceptionally(e -> Optional.empty());
+    }
+
+    /** The key of the revision's copy that {@link #currentFrom} reads; empty when no copy is kept. */
+    public Optional<String> currentKey(String userId) {
+        return revisions.enabled() ? Optional.of(ProfileRevisions.key(userId)) : Optional.empty();
+    }
+
+    /** {@link #current}, from the copy's value read along with the session (null: no copy). */
+    public Optional<Read> currentFrom(String userId, String copy) {
+        OptionalLong revision = ProfileRevisions.parse(copy);
+        return revision.isPresent() ? cached(userId, revision.getAsLong()) : Optional.empty();
+    }
+
+    private Optional<Read> cached(String userId, long revision) {
+        return cache.peek(userId, revision).map(facts -> new Read(facts, true, revision));
     }
 
     public List<ActiveFact> activeFacts(String userId) {

@@ -67,6 +67,18 @@ public class ProfileRevisions {
         return "mnemos:{p:" + userId + "}:revision";
     }
 
+    /** A copy's value as a revision; empty when absent (null) or not a number. */
+    public static OptionalLong parse(String copy) {
+        if (copy == null) {
+            return OptionalLong.empty();
+        }
+        try {
+            return OptionalLong.of(Long.parseLong(copy));
+        } catch (NumberFormatException e) {
+            return OptionalLong.empty();
+        }
+    }
+
     /** Whether the copy is kept at all ({@link ProfileConfig#revisionMirrorTtl()} above 0). */
     public boolean enabled() {
         return !ttl.isZero() && !ttl.isNegative();
@@ -91,8 +103,7 @@ public class ProfileRevisions {
         }
         if (direct.enabled()) {
             try {
-                return CompletableFuture.completedFuture(
-                        direct.get(key(userId)).map(v -> OptionalLong.of(Long.parseLong(v))).orElse(OptionalLong.empty()));
+                return CompletableFuture.completedFuture(parse(direct.get(key(userId)).orElse(null)));
             } catch (RuntimeException e) {
                 LOG.debugf("profile revision copy of %s not read: %s", userId, e);
                 return CompletableFuture.completedFuture(OptionalLong.empty());

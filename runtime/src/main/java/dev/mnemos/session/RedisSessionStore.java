@@ -285,6 +285,26 @@ public class RedisSessionStore implements SessionStore {
         return loaded(sessionId, SessionScripts.pairs(awaited(loadCall(sessionId, latestPlans))));
     }
 
+    /**
+     * The session and {@code key} in one round trip: over the step's connections a pipeline of the load
+     * script and a GET; on the Quarkus client both sent at once.
+     */
+    @Override
+    public Along recentAlong(String sessionId, int latestPlans, String key) {
+        int plans = Math.max(0, latestPlans);
+        if (direct.enabled()) {
+            Object[] replies = direct.evalAlong(LOAD, loadKeys(sessionId), loadArgs(plans), key);
+            return new Along(loaded(sessionId, SessionScripts.plainPairs(replies[0])), (Boolean) replies[2],
+                    (String) replies[1]);
+        }
+        // a failed GET leaves the session read standing: the caller reads the key its own way
+        Uni<String[]> along = reactive.execute("GET", key).map(r -> new String[] { r == null ? null : r.toString() })
+                .onFailure().recoverWithItem((String[]) null);
+        var both = awaited(Uni.combine().all().unis(loadCall(sessionId, plans), along).asTuple());
+        return new Along(loaded(sessionId, SessionScripts.pairs(both.getItem1())), both.getItem2() != null,
+                both.getItem2() == null ? null : both.getItem2()[0]);
+    }
+
     private Uni<Response> loadCall(String sessionId, int latestPlans) {
         return LOAD.executeAsync(reactive, loadKeys(sessionId), loadArgs(latestPlans));
     }

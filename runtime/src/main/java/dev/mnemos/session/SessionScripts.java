@@ -105,6 +105,36 @@ public final class SessionScripts {
     }
 
     /**
+     * Runs the script and a GET of {@code key} on a blocking connection, both sent before either reply
+     * is read (one round trip). When Redis lost the script, its source is sent on its own after both
+     * replies were read. @return the script's reply as Jedis decodes it, the string (null: absent), and
+     * whether the GET was answered (an error reply to it leaves the script's reply standing)
+     */
+    Object[] executeAlong(redis.clients.jedis.Connection connection, redis.clients.jedis.CommandObjects commands,
+            List<String> keys, List<String> args, String key) {
+        if (sha == null) {
+            sha = connection.executeCommand(commands.scriptLoad(source));
+        }
+        redis.clients.jedis.CommandObject<Object> script = commands.evalsha(sha, keys, args);
+        redis.clients.jedis.CommandObject<String> get = commands.get(key);
+        connection.sendCommand(script.getArguments());
+        connection.sendCommand(get.getArguments());
+        // a pipeline hands an error reply back as a value, not thrown
+        List<Object> replies = connection.getMany(2);
+        boolean answered = !(replies.get(1) instanceof RuntimeException);
+        String value = answered ? get.getBuilder().build(replies.get(1)) : null;
+        Object reply = replies.get(0);
+        if (reply instanceof redis.clients.jedis.exceptions.JedisNoScriptException) {
+            reply = connection.executeCommand(commands.eval(source, keys, args));
+        } else if (reply instanceof RuntimeException e) {
+            throw e;
+        } else {
+            reply = script.getBuilder().build(reply);
+        }
+        return new Object[] { reply, value, answered };
+    }
+
+    /**
      * Runs the script without blocking (for callers on an event loop); loads it first when its SHA is
      * not known yet, and sends its source when Redis lost it.
      */

@@ -38,6 +38,19 @@ public interface SessionStore {
      */
     SessionState recent(String sessionId, int latestPlans);
 
+    /** A {@link #recent} read and the string a key held, when the store read it along (null: absent). */
+    record Along(SessionState state, boolean read, String value) {
+    }
+
+    /**
+     * {@link #recent}, and the string at {@code key} (a key of the same Redis) read in the same round
+     * trip where the store can: a step reads its session and the profile revision's copy together.
+     * This default reads the session only ({@link Along#read()} false).
+     */
+    default Along recentAlong(String sessionId, int latestPlans, String key) {
+        return new Along(recent(sessionId, latestPlans), false, null);
+    }
+
     /**
      * The current state's plan versions from version {@code from} on, at most {@code limit}, oldest
      * first. @throws SessionNotFoundException when there is no live session of that id

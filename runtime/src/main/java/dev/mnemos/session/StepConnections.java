@@ -165,6 +165,15 @@ public class StepConnections {
         return call(connection -> script.execute(connection, COMMANDS, keys, args), repeatable);
     }
 
+    /**
+     * Runs {@code script} (a read: it may run twice) and reads the string at {@code key} in the same
+     * round trip, a pipeline of the two. @return the script's reply as {@link #eval} gives it, the
+     * string (null: absent), and whether the GET was answered
+     */
+    Object[] evalAlong(SessionScripts script, List<String> keys, List<String> args, String key) {
+        return call(connection -> script.executeAlong(connection, COMMANDS, keys, args, key), true);
+    }
+
     /** ZADD {@code key} {@code score} {@code member}. */
     void zadd(String key, double score, String member) {
         call(connection -> connection.executeCommand(COMMANDS.zadd(key, score, member)), true);

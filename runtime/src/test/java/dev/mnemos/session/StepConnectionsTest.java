@@ -123,6 +123,46 @@ class StepConnectionsTest {
     }
 
     @Test
+    void aScriptAndAGetAlongWithItAreAnsweredTogether() {
+        StepConnections connections = open(REDIS, true, 4);
+        SessionScripts set = SessionScripts.of("redis.call('SET', KEYS[1], ARGV[1]) return {'a', ARGV[1]}");
+        connections.eval(set, List.of(key), List.of("7"), false);
+        SessionScripts read = SessionScripts.of("return {'a', redis.call('GET', KEYS[1])}");
+
+        assertThat(connections.evalAlong(read, List.of(key), List.of(), key)).containsExactly(List.of("a", "7"), "7", true);
+        assertThat(connections.evalAlong(read, List.of(key), List.of(), key + ":missing")).containsExactly(List.of("a", "7"),
+                null, true);
+        try (Jedis redis = new Jedis("127.0.0.1", 6379)) {
+            redis.hset(key + ":hash", "f", "v");
+            redis.scriptFlush();
+        }
+        try {
+            // a GET of a hash is an error reply: the script's reply stands, the value is not read; and Redis
+            // lost its scripts: the script is sent again on its own
+            assertThat(connections.evalAlong(read, List.of(key), List.of(), key + ":hash")).containsExactly(List.of("a", "7"),
+                    null, false);
+        } finally {
+            try (Jedis redis = new Jedis("127.0.0.1", 6379)) {
+                redis.del(key + ":hash");
+            }
+        }
+    }
+
+    @Test
+    void theGetAlongIsSentBeforeTheScriptIsAnswered() throws Exception {
+        // a server that answers the script only once the GET has arrived: a client that waited for the
+        // script's reply before sending the GET would time out here
+        try (PipelineOnlyRedis server = new PipelineOnlyRedis()) {
+            StepConnections connections = open("redis://127.0.0.1:" + server.port(), true, 1);
+            SessionScripts read = SessionScripts.of("return {'a', '1'}");
+
+            assertThat(connections.evalAlong(read, List.of(key), List.of(), key)).containsExactly(List.of("a", "1"), "42",
+                    true);
+            assertThat(server.commands()).containsSubsequence("EVALSHA", "GET");
+        }
+    }
+
+    @Test
     void aReadOnAConnectionRedisClosedIsTriedOnceMoreAWriteIsNot() {
         StepConnections connections = open(REDIS, true, 4);
         SessionScripts set = SessionScripts.of("redis.call('SET', KEYS[1], ARGV[1]) return {1}");
@@ -172,6 +212,95 @@ class StepConnectionsTest {
             // the one connection broke and was dropped; a new one cannot be opened in time: nothing is sent
             assertThatThrownBy(() -> connections.get(key)).isInstanceOfSatisfying(
                     SessionStoreUnavailableException.class, e -> assertThat(e.outcomeUnknown()).isFalse());
+        }
+    }
+
+    /**
+     * Speaks just enough RESP for one connection: +OK to the handshake, a SHA to SCRIPT LOAD, and the
+     * reply to an EVALSHA only after the GET that follows it has arrived, then the GET's ("42").
+     */
+    static final class PipelineOnlyRedis implements AutoCloseable {
+        private final ServerSocket server = new ServerSocket(0);
+        private final List<String> commands = new java.util.concurrent.CopyOnWriteArrayList<>();
+        private volatile Socket socket;
+
+        PipelineOnlyRedis() throws IOException {
+            Thread serving = new Thread(this::serve, "pipeline-only-redis");
+            serving.setDaemon(true);
+            serving.start();
+        }
+
+        int port() {
+            return server.getLocalPort();
+        }
+
+        List<String> commands() {
+            return commands;
+        }
+
+        private void serve() {
+            try (Socket accepted = server.accept()) {
+                socket = accepted;
+                java.io.DataInputStream in = new java.io.DataInputStream(
+                        new java.io.BufferedInputStream(accepted.getInputStream()));
+                java.io.OutputStream out = accepted.getOutputStream();
+                boolean scriptWaiting = false;
+                while (true) {
+                    String name = command(in);
+                    commands.add(name);
+                    String reply;
+                    if (name.equals("EVALSHA")) {
+                        scriptWaiting = true;
+                        continue;
+                    } else if (name.equals("GET")) {
+                        reply = (scriptWaiting ? "*2\r\n$1\r\na\r\n$1\r\n1\r\n" : "") + "$2\r\n42\r\n";
+                        scriptWaiting = false;
+                    } else if (name.equals("SCRIPT")) {
+                        reply = "$40\r\n" + "0".repeat(40) + "\r\n";
+                    } else {
+                        reply = "+OK\r\n";
+                    }
+                    out.write(reply.getBytes(StandardCharsets.US_ASCII));
+                    out.flush();
+                }
+            } catch (IOException e) {
+                // closed
+            }
+        }
+
+        /** Reads one command (an array of bulk strings); returns its name, upper case. */
+        private static String command(java.io.DataInputStream in) throws IOException {
+            int count = Integer.parseInt(line(in).substring(1));
+            String name = null;
+            for (int i = 0; i < count; i++) {
+                byte[] arg = new byte[Integer.parseInt(line(in).substring(1))];
+                in.readFully(arg);
+                line(in);
+                if (name == null) {
+                    name = new String(arg, StandardCharsets.US_ASCII).toUpperCase(java.util.Locale.ROOT);
+                }
+            }
+            return name;
+        }
+
+        private static String line(java.io.DataInputStream in) throws IOException {
+            StringBuilder text = new StringBuilder();
+            for (int c = in.read(); c != '\r'; c = in.read()) {
+                if (c < 0) {
+                    throw new java.io.EOFException();
+                }
+                text.append((char) c);
+            }
+            in.read(); // \n
+            return text.toString();
+        }
+
+        @Override
+        public void close() throws IOException {
+            server.close();
+            if (socket != null) {
+                socket.close();
+            }
         }
     }
 

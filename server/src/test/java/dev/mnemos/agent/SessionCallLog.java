@@ -60,6 +60,12 @@ public abstract class SessionCallLog implements SessionStore {
         return delegate.get(sessionId);
     }
 
+    /** Passed on as such: the interface's default would read the session alone, without the key along. */
+    @Override
+    public Along recentAlong(String sessionId, int latestPlans, String key) {
+        return delegate.recentAlong(sessionId, latestPlans, key);
+    }
+
     @Override
     public long write(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion, String note,
             String actor) {

@@ -29,6 +29,7 @@ public class ScriptedProfileSource implements ProfileSource {
     private volatile Error error;
     private volatile Duration delay = Duration.ZERO;
     private final AtomicInteger loads = new AtomicInteger();
+    private final Map<String, List<String>> checks = new ConcurrentHashMap<>();
 
     public ScriptedProfileSource(ProfileInjectionSource real) {
         this.real = real;
@@ -61,15 +62,30 @@ public class ScriptedProfileSource implements ProfileSource {
     /** The real source's check for users not scripted, while nothing is scripted to fail or wait; else empty. */
     @Override
     public CompletableFuture<Optional<ProfileSnapshot>> current(String userId) {
-        if (failing || error != null || !delay.isZero() || facts.containsKey(userId)) {
-            return CompletableFuture.completedFuture(Optional.empty());
-        }
-        return real.current(userId);
+        checks.computeIfAbsent(userId, u -> new java.util.concurrent.CopyOnWriteArrayList<>()).add("current");
+        return scripted(userId) ? CompletableFuture.completedFuture(Optional.empty()) : real.current(userId);
     }
 
     @Override
     public boolean checksOnCallingThread() {
         return real.checksOnCallingThread();
+    }
+
+    /** The real source's key, with {@link #current}'s conditions. */
+    @Override
+    public Optional<String> currentKey(String userId) {
+        return scripted(userId) ? Optional.empty() : real.currentKey(userId);
+    }
+
+    @Override
+    public Optional<ProfileSnapshot> currentFrom(String userId, String value) {
+        checks.computeIfAbsent(userId, u -> new java.util.concurrent.CopyOnWriteArrayList<>()).add("currentFrom");
+        return scripted(userId) ? Optional.empty() : real.currentFrom(userId, value);
+    }
+
+    /** Whether reads of {@code userId} are scripted here (facts, a failure or a delay), not the real source's. */
+    private boolean scripted(String userId) {
+        return failing || error != null || !delay.isZero() || facts.containsKey(userId);
     }
 
     public void set(String userId, List<ProfileLine> lines) {
@@ -83,6 +99,11 @@ public class ScriptedProfileSource implements ProfileSource {
 
     public void failing(boolean value) {
         failing = value;
+    }
+
+    /** The cheap checks steps made of {@code userId}'s profile, in order: "current" or "currentFrom". */
+    public List<String> checks(String userId) {
+        return List.copyOf(checks.getOrDefault(userId, List.of()));
     }
 
     /** How many reads reached this source so far (an open circuit keeps them away). */

@@ -44,6 +44,8 @@ class ProfileRevisionsTest {
     TripAi ai;
     @Inject
     ScriptedChatModel model;
+    @Inject
+    dev.mnemos.injection.ScriptedProfileSource source;
 
     private String user;
 
@@ -115,6 +117,27 @@ class ProfileRevisionsTest {
         }
         assertThat(copy()).as("offered back after the Postgres read").isEqualTo("3");
         assertThat(step(id).read().profileFacts()).isEqualTo(3);
+    }
+
+    @Test
+    void aStepOfASessionWhoseOwnerItKnowsReadsTheCopyAlongWithTheSession() {
+        model.script(request -> "noted");
+        add("prefers window seats");
+        String id = store.create(user, SessionPatch.builder().goal("plan a trip").build(), "test").sessionId();
+
+        step(id);
+        step(id);
+        add("prefers quiet hotels");
+        StepTrace afterWrite = step(id);
+        redis.key().del(ProfileRevisions.key(user));
+        StepTrace withoutCopy = step(id);
+
+        // the first step learns the session's owner and checks the copy after its read; every later one
+        // has the copy read in the same round trip as the session (SessionStore.recentAlong)
+        assertThat(source.checks(user)).containsExactly("current", "currentFrom", "currentFrom", "currentFrom");
+        assertThat(afterWrite.read().profileFacts()).as("a write raised the copy the step read along").isEqualTo(2);
+        assertThat(withoutCopy.read().profileFacts()).as("no copy: read from Postgres").isEqualTo(2);
+        assertThat(withoutCopy.read().profileCache()).isEqualTo(ProfileSnapshot.Cache.HIT);
     }
 
     @Test

@@ -37,6 +37,8 @@ class StepConnectionsOffTest {
     SessionStore store;
     @Inject
     StepConnections connections;
+    @Inject
+    io.quarkus.redis.datasource.RedisDataSource redis;
 
     @Test
     void stepsUseTheQuarkusClient() {
@@ -57,5 +59,19 @@ class StepConnectionsOffTest {
         assertThat(fork.forkedFrom().sessionId()).isEqualTo(id);
         assertThat(store.get(fork.sessionId()).collected()).containsEntry("answer.chat", "through the client");
         assertThat(store.liveSessions(state.userId())).contains(id, fork.sessionId());
+        // a read with a key along: both sent at once on the Quarkus client
+        String key = "mnemos-test:along:" + id;
+        redis.value(String.class).set(key, "7");
+        try {
+            SessionStore.Along along = store.recentAlong(id, 2, key);
+            assertThat(along.state().version()).isEqualTo(3);
+            assertThat(along.read()).isTrue();
+            assertThat(along.value()).isEqualTo("7");
+            assertThat(store.recentAlong(id, 2, key + ":missing").value()).isNull();
+            redis.hash(String.class).hset(key + ":hash", "f", "v");
+            assertThat(store.recentAlong(id, 2, key + ":hash").read()).as("an error reply to the GET").isFalse();
+        } finally {
+            redis.key().del(key, key + ":hash");
+        }
     }
 }
