@@ -38,7 +38,9 @@ public interface InjectionConfig {
      * Characters of text whose token counts are remembered when an application tokenizer counts the
      * memory block (0: none). Most of a block is the same from one step to the next (goal,
      * constraints, profile lines, the plans, the summary between folds), and a real tokenizer costs
-     * far more than a lookup; a cut searches over prefixes, which repeat as well.
+     * far more than a lookup; a cut searches over prefixes, which repeat as well. The same bound
+     * applies, separately, to the sessions' render memos: what each session's last block counted,
+     * quoted and cut, for its next step (least recently stepped sessions forgotten first).
      */
     @WithDefault("4000000")
     long tokenCountCacheChars();
