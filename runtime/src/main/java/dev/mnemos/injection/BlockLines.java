@@ -18,14 +18,19 @@ final class BlockLines {
     private final int budget;
     private final TokenCounter tokens;
     private final RenderMemo.Use memo;
+    private final TokenCounter lineTokens;
     private final List<String> lines = new ArrayList<>();
     private String closing;
     private int used;
 
-    BlockLines(int budget, TokenCounter tokens, RenderMemo.Use memo) {
+    BlockLines(int budget, TokenCounter tokens, RenderMemo.Use memo, boolean memoKnown) {
         this.budget = budget;
         this.tokens = tokens;
         this.memo = memo;
+        // with the session's recent renders at hand, a line they do not know is new text: tokenized
+        // directly (a shared memory of counts would only be filled with it); cuts keep that memory,
+        // where a search's probes repeat
+        this.lineTokens = memoKnown ? tokens.unremembered() : tokens;
     }
 
     /** Adds a line that is never dropped, whatever the budget. */
@@ -159,6 +164,6 @@ final class BlockLines {
 
     /** What {@code line} costs the budget: its tokens with its line break. */
     int cost(String line) {
-        return memo.cost(line, counted -> tokens.count(counted + "\n"));
+        return memo.cost(line, counted -> lineTokens.count(counted + "\n"));
     }
 }

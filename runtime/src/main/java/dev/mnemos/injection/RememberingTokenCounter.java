@@ -30,6 +30,11 @@ final class RememberingTokenCounter implements TokenCounter {
     }
 
     @Override
+    public TokenCounter unremembered() {
+        return counter;
+    }
+
+    @Override
     public int count(String text) {
         return text == null || text.isEmpty() ? 0 : (Integer) memory.get(text, t -> counter.count((String) t));
     }

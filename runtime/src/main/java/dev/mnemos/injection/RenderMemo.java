@@ -4,8 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What one render of a session's memory block counted, quoted and cut, kept for the session's next
- * render. Most of a block is the same from one step to the next, and the next render asks for the
+ * What the recent renders of a session's memory block counted, quoted and cut, kept for the session's
+ * next render (an answer is kept until {@value #KEPT_RENDERS} renders in a row did not ask for it). Most of a block is the same
+ * from one step to the next, and the next render asks for the
  * same texts in the same order, so a text is looked up by equality, starting where the previous
  * match left off: no hashing (a session's strings are new objects at every read, so each hash would
  * be computed again over the whole text) and no shared table to search. Every memoized function is
@@ -17,7 +18,13 @@ import java.util.List;
 final class RenderMemo {
 
     /** Nothing remembered: the first render of a session, or a render outside a step. */
-    static final RenderMemo EMPTY = new RenderMemo(new Object[0], new Object[0], 0);
+    static final RenderMemo EMPTY = new RenderMemo(new Object[0], new Object[0], new int[0], 0);
+    /**
+     * Renders an answer is kept after the last one that asked for it: a section's share moves by a token
+     * or two from step to step (the lines before it changed a little), so the same cut of a long text,
+     * and its line, come back a few steps later.
+     */
+    static final int KEPT_RENDERS = 8;
     /** How far back in its own answers a render looks for a text it has just been asked. */
     private static final int RECENT = 16;
 
@@ -25,14 +32,20 @@ final class RenderMemo {
     record Cut(String text, int maxTokens, boolean atEnd) {
     }
 
-    /** What was asked, in the order the render asked it: a line (its cost), a value (its quote) or a {@link Cut}. */
+    /**
+     * What was asked, in the order the last render asked it, then what earlier renders asked and the last
+     * did not: a line (its cost), a value (its quote) or a {@link Cut}.
+     */
     private final Object[] keys;
     private final Object[] answers;
+    /** For each key, how many renders ago it was last asked for (0: by the last one). */
+    private final int[] ages;
     private final long chars;
 
-    private RenderMemo(Object[] keys, Object[] answers, long chars) {
+    private RenderMemo(Object[] keys, Object[] answers, int[] ages, long chars) {
         this.keys = keys;
         this.answers = answers;
+        this.ages = ages;
         this.chars = chars;
     }
 
@@ -55,6 +68,7 @@ final class RenderMemo {
 
         private final List<Object> nextKeys = new ArrayList<>(Math.max(16, keys.length));
         private final List<Object> nextAnswers = new ArrayList<>(Math.max(16, keys.length));
+        private final boolean[] asked = new boolean[keys.length];
         private int cursor;
 
         /**
@@ -67,6 +81,7 @@ final class RenderMemo {
                 int i = cursor + k < n ? cursor + k : cursor + k - n;
                 if (sameKind(keys[i], key) && keys[i].equals(key)) {
                     cursor = i + 1 < n ? i + 1 : 0;
+                    asked[i] = true;
                     return answers[i];
                 }
             }
@@ -104,13 +119,32 @@ final class RenderMemo {
             return keep(cut, known instanceof String text ? text : cutter.apply(cut));
         }
 
-        /** The memo the session's next render uses. */
+        /** The memo the session's next render uses: what this render asked, then what it kept of earlier ones. */
         RenderMemo next() {
-            long held = 0;
-            for (int i = 0; i < nextKeys.size(); i++) {
-                held += weight(nextKeys.get(i)) + (nextAnswers.get(i) instanceof String s ? s.length() : 0);
+            List<Object> carried = new ArrayList<>();
+            List<Object> carriedAnswers = new ArrayList<>();
+            List<Integer> carriedAges = new ArrayList<>();
+            for (int i = 0; i < keys.length; i++) {
+                if (!asked[i] && ages[i] + 1 < KEPT_RENDERS) {
+                    carried.add(keys[i]);
+                    carriedAnswers.add(answers[i]);
+                    carriedAges.add(ages[i] + 1);
+                }
             }
-            return new RenderMemo(nextKeys.toArray(), nextAnswers.toArray(), held);
+            int size = nextKeys.size() + carried.size();
+            Object[] k = new Object[size];
+            Object[] a = new Object[size];
+            int[] g = new int[size];
+            long held = 0;
+            for (int i = 0; i < size; i++) {
+                boolean now = i < nextKeys.size();
+                int j = i - nextKeys.size();
+                k[i] = now ? nextKeys.get(i) : carried.get(j);
+                a[i] = now ? nextAnswers.get(i) : carriedAnswers.get(j);
+                g[i] = now ? 0 : carriedAges.get(j);
+                held += weight(k[i]) + (a[i] instanceof String text ? text.length() : 0);
+            }
+            return new RenderMemo(k, a, g, held);
         }
     }
 

@@ -12,6 +12,15 @@ public interface TokenCounter {
 
     int count(String text);
 
+    /**
+     * This counter without any memory of its own: the tokenizer itself. A caller that remembers counts
+     * in its own way ({@link RenderMemo}) counts what it does not know with it, rather than through a
+     * shared memory it would only fill with text that changed. This default: the counter itself.
+     */
+    default TokenCounter unremembered() {
+        return this;
+    }
+
     /** The built-in estimate: no tokenizer, errs on the high side for common BPE vocabularies. */
     static TokenCounter estimate() {
         return TokenEstimator::estimate;

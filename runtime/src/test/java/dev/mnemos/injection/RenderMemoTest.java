@@ -75,14 +75,42 @@ class RenderMemoTest {
     }
 
     @Test
-    void aMemoHoldsOnlyWhatItsLastRenderAskedFor() {
+    void aTextAskedForAFewRendersAgoIsNotCountedAgain() {
+        SessionState with = state(40);
+        SessionState without = withCollected(with, Map.of());
+        RenderMemo memo = renderer.render(with, profile, List.of(), null, RenderMemo.EMPTY).memo();
+        for (int i = 0; i < RenderMemo.KEPT_RENDERS - 2; i++) {
+            memo = renderer.render(without, profile, List.of(), null, memo).memo();
+        }
+
+        counted.clear();
+        MemoryBlockRenderer.Rendered again = renderer.render(with, profile, List.of(), null, memo);
+
+        assertThat(counted).as("the collected lines of %d renders ago", RenderMemo.KEPT_RENDERS - 1).isEmpty();
+        assertThat(again.block()).isEqualTo(renderer.render(with, profile, List.of(), null));
+    }
+
+    @Test
+    void aMemoForgetsWhatNoneOfItsRecentRendersAskedFor() {
         MemoryBlockRenderer.Rendered big = renderer.render(state(100), profile, List.of(), null, RenderMemo.EMPTY);
-        MemoryBlockRenderer.Rendered small = renderer.render(state(1), List.of(), List.of(), null, big.memo());
+        RenderMemo memo = big.memo();
+        RenderMemo afterOne = renderer.render(state(1), List.of(), List.of(), null, memo).memo();
+        for (int i = 0; i < RenderMemo.KEPT_RENDERS; i++) {
+            memo = renderer.render(state(1), List.of(), List.of(), null, memo).memo();
+        }
+        RenderMemo small = renderer.render(state(1), List.of(), List.of(), null, RenderMemo.EMPTY).memo();
 
         assertThat(big.memo().chars()).as("the big block's texts").isGreaterThan(big.block().text().length() / 2);
-        assertThat(small.memo().size()).as("what the small block asked, not what the big one did")
-                .isLessThan(big.memo().size());
-        assertThat(small.memo().chars()).isLessThan(big.memo().chars() / 3);
+        assertThat(afterOne.size()).as("one small render later the big one's answers are still kept")
+                .isGreaterThan(big.memo().size());
+        assertThat(memo.size()).as("%d renders later only the small block's", RenderMemo.KEPT_RENDERS).isEqualTo(small.size());
+        assertThat(memo.chars()).isEqualTo(small.chars());
+    }
+
+    private static SessionState withCollected(SessionState s, Map<String, String> collected) {
+        return new SessionState(s.sessionId(), s.userId(), s.version(), s.createdAt(), s.updatedAt(), s.status(), s.goal(),
+                s.context(), s.constraints(), s.openQuestions(), collected, s.stepPointer(), s.plans(), s.observations(),
+                s.summary(), s.forkedFrom());
     }
 
     /**

@@ -335,7 +335,11 @@ class InjectionBenchmark {
 
     private void step(String id, int i) throws Exception {
         AiMethod method = i % 10 == 0 ? plan : answer;
-        String result = i % 10 == 0 ? PLAN + "(v" + i + ")" : ANSWER + i;
+        // each session's answers and plans its own (a real session's are): the same text in every session
+        // would be served from the shared memory of token counts, which real steps rarely are
+        // (the first characters are the session's: the same lengths, so the same cuts, as the same text)
+        String own = id.substring(0, 4);
+        String result = i % 10 == 0 ? own + PLAN.substring(4) + "(v" + i + ")" : own + ANSWER.substring(4) + i;
         cycle.run(method, new Object[] { id, "step " + i + ": what is next?" }, () -> result);
     }
 
