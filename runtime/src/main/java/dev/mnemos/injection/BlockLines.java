@@ -23,14 +23,14 @@ final class BlockLines {
     private String closing;
     private int used;
 
-    BlockLines(int budget, TokenCounter tokens, RenderMemo.Use memo, boolean memoKnown) {
+    BlockLines(int budget, TokenCounter tokens, RenderMemo.Use memo) {
         this.budget = budget;
         this.tokens = tokens;
         this.memo = memo;
         // with the session's recent renders at hand, a line they do not know is new text: tokenized
         // directly (a shared memory of counts would only be filled with it); cuts keep that memory,
         // where a search's probes repeat
-        this.lineTokens = memoKnown ? tokens.unremembered() : tokens;
+        this.lineTokens = memo.recalls() ? tokens.unremembered() : tokens;
     }
 
     /** Adds a line that is never dropped, whatever the budget. */

@@ -72,7 +72,7 @@ public final class MemoryBlockRenderer {
     Rendered render(SessionState s, List<ProfileLine> profile, List<TurnOverride> overrides, String message,
             RenderMemo previous) {
         RenderMemo.Use memo = previous.use();
-        BlockLines out = new BlockLines(budget, tokens, memo, previous.size() > 0);
+        BlockLines out = new BlockLines(budget, tokens, memo);
         out.fixed(OPEN);
         out.fixed(PREAMBLE);
         out.fixed("session: " + out.quote(s.sessionId()) + " version " + s.version());

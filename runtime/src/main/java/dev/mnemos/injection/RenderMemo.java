@@ -79,7 +79,7 @@ final class RenderMemo {
             int n = keys.length;
             for (int k = 0; k < n; k++) {
                 int i = cursor + k < n ? cursor + k : cursor + k - n;
-                if (sameKind(keys[i], key) && keys[i].equals(key)) {
+                if (keys[i].equals(key)) {
                     cursor = i + 1 < n ? i + 1 : 0;
                     asked[i] = true;
                     return answers[i];
@@ -87,7 +87,7 @@ final class RenderMemo {
             }
             for (int i = nextKeys.size() - 1; i >= Math.max(0, nextKeys.size() - RECENT); i--) {
                 Object recent = nextKeys.get(i);
-                if (sameKind(recent, key) && recent.equals(key)) {
+                if (recent.equals(key)) {
                     return nextAnswers.get(i);
                 }
             }
@@ -119,41 +119,47 @@ final class RenderMemo {
             return keep(cut, known instanceof String text ? text : cutter.apply(cut));
         }
 
+        /** Whether the previous renders left anything to look up (else this is the session's first render). */
+        boolean recalls() {
+            return keys.length > 0;
+        }
+
         /** The memo the session's next render uses: what this render asked, then what it kept of earlier ones. */
         RenderMemo next() {
-            List<Object> carried = new ArrayList<>();
-            List<Object> carriedAnswers = new ArrayList<>();
-            List<Integer> carriedAges = new ArrayList<>();
+            int size = nextKeys.size();
             for (int i = 0; i < keys.length; i++) {
-                if (!asked[i] && ages[i] + 1 < KEPT_RENDERS) {
-                    carried.add(keys[i]);
-                    carriedAnswers.add(answers[i]);
-                    carriedAges.add(ages[i] + 1);
-                }
+                size += carried(i) ? 1 : 0;
             }
-            int size = nextKeys.size() + carried.size();
             Object[] k = new Object[size];
             Object[] a = new Object[size];
             int[] g = new int[size];
+            int at = 0;
+            for (; at < nextKeys.size(); at++) {
+                k[at] = nextKeys.get(at);
+                a[at] = nextAnswers.get(at);
+            }
+            for (int i = 0; i < keys.length; i++) {
+                if (carried(i)) {
+                    k[at] = keys[i];
+                    a[at] = answers[i];
+                    g[at++] = ages[i] + 1;
+                }
+            }
             long held = 0;
             for (int i = 0; i < size; i++) {
-                boolean now = i < nextKeys.size();
-                int j = i - nextKeys.size();
-                k[i] = now ? nextKeys.get(i) : carried.get(j);
-                a[i] = now ? nextAnswers.get(i) : carriedAnswers.get(j);
-                g[i] = now ? 0 : carriedAges.get(j);
                 held += weight(k[i]) + (a[i] instanceof String text ? text.length() : 0);
             }
             return new RenderMemo(k, a, g, held);
+        }
+
+        /** Whether the previous answer {@code i}, not asked for by this render, is still kept. */
+        private boolean carried(int i) {
+            return !asked[i] && ages[i] + 1 < KEPT_RENDERS;
         }
     }
 
     /** A value to quote, told apart from a line to count of the same text. */
     private record Quoted(String value) {
-    }
-
-    private static boolean sameKind(Object remembered, Object asked) {
-        return remembered.getClass() == asked.getClass();
     }
 
     private static long weight(Object key) {

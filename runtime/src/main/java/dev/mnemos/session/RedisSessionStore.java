@@ -293,9 +293,9 @@ public class RedisSessionStore implements SessionStore {
     public Along recentAlong(String sessionId, int latestPlans, String key) {
         int plans = Math.max(0, latestPlans);
         if (direct.enabled()) {
-            Object[] replies = direct.evalAlong(LOAD, loadKeys(sessionId), loadArgs(plans), key);
-            return new Along(loaded(sessionId, SessionScripts.plainPairs(replies[0])), (Boolean) replies[2],
-                    (String) replies[1]);
+            SessionScripts.Along replies = direct.evalAlong(LOAD, loadKeys(sessionId), loadArgs(plans), key);
+            return new Along(loaded(sessionId, SessionScripts.plainPairs(replies.reply())), replies.answered(),
+                    replies.value());
         }
         // a failed GET leaves the session read standing: the caller reads the key its own way
         Uni<String[]> along = reactive.execute("GET", key).map(r -> new String[] { r == null ? null : r.toString() })

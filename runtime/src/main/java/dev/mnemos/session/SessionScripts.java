@@ -107,10 +107,9 @@ public final class SessionScripts {
     /**
      * Runs the script and a GET of {@code key} on a blocking connection, both sent before either reply
      * is read (one round trip). When Redis lost the script, its source is sent on its own after both
-     * replies were read. @return the script's reply as Jedis decodes it, the string (null: absent), and
-     * whether the GET was answered (an error reply to it leaves the script's reply standing)
+     * replies were read.
      */
-    Object[] executeAlong(redis.clients.jedis.Connection connection, redis.clients.jedis.CommandObjects commands,
+    Along executeAlong(redis.clients.jedis.Connection connection, redis.clients.jedis.CommandObjects commands,
             List<String> keys, List<String> args, String key) {
         if (sha == null) {
             sha = connection.executeCommand(commands.scriptLoad(source));
@@ -131,7 +130,14 @@ public final class SessionScripts {
         } else {
             reply = script.getBuilder().build(reply);
         }
-        return new Object[] { reply, value, answered };
+        return new Along(reply, answered, value);
+    }
+
+    /**
+     * A script's reply as Jedis decodes it, whether the GET sent along with it was answered (an error
+     * reply to it leaves the script's reply standing), and the string it read (null: absent).
+     */
+    record Along(Object reply, boolean answered, String value) {
     }
 
     /**

@@ -167,10 +167,9 @@ public class StepConnections {
 
     /**
      * Runs {@code script} (a read: it may run twice) and reads the string at {@code key} in the same
-     * round trip, a pipeline of the two. @return the script's reply as {@link #eval} gives it, the
-     * string (null: absent), and whether the GET was answered
+     * round trip, a pipeline of the two.
      */
-    Object[] evalAlong(SessionScripts script, List<String> keys, List<String> args, String key) {
+    SessionScripts.Along evalAlong(SessionScripts script, List<String> keys, List<String> args, String key) {
         return call(connection -> script.executeAlong(connection, COMMANDS, keys, args, key), true);
     }
 
