@@ -1,6 +1,8 @@
--- Reads a session in one round trip. KEYS: state, plans. ARGV: latestPlans (-1: all).
--- Returns the state hash's fields and values, then p:<n> and the body of the latest plan versions.
+-- Reads a session in one round trip. KEYS: state, plans. ARGV: latestPlans (-1: all)[, known version].
+-- Returns the state hash's fields and values, then p:<n> and the body of the latest plan versions;
+-- or {'='} alone when the session is still at the known version (the caller holds that state).
 local state, plans = KEYS[1], KEYS[2]
+if ARGV[2] and redis.call('HGET', state, 'version') == ARGV[2] then return {'='} end
 local reply = redis.call('HGETALL', state)
 if #reply == 0 then return reply end
 local head = redis.call('HMGET', state, 'planSeq', 'pmap')

@@ -45,6 +45,17 @@ public interface InjectionConfig {
     @WithDefault("4000000")
     long tokenCountCacheChars();
 
+    /**
+     * Render the memory block of a session's next step as soon as a step has written, on a thread of
+     * Mnemos' own, while the application goes on (with the next model call, which takes far longer than
+     * a render). The next step then finds its changed lines counted and, when nothing else changed,
+     * its block already made: it still renders from the state it reads, so this saves time and never
+     * changes a block. Off: each step counts what changed itself. Needs {@code token-count-cache-chars}
+     * above 0.
+     */
+    @WithDefault("true")
+    boolean renderAhead();
+
     /** Longest rolling summary kept in the session, in characters; the oldest part is cut first. */
     @WithDefault("4000")
     int summaryMaxChars();

@@ -12,7 +12,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Micrometer meters of the agent's step cycle: timers {@code mnemos.injection.load}, {@code .render},
  * {@code .write} and {@code mnemos.model.calls{ai=step,outcome}}; the summary {@code mnemos.block.tokens} and the
- * counter {@code mnemos.block.over.budget}; counters {@code mnemos.step.writes{path=agent,outcome}},
+ * counters {@code mnemos.block.over.budget} and {@code mnemos.block.rendered.ahead{outcome=used|unused}}; counters
+ * {@code mnemos.step.writes{path=agent,outcome}},
  * {@code mnemos.step.write.retries},
  * {@code mnemos.profile.loads{status}} and {@code mnemos.store.unavailable{store=redis}} (see {@link MnemosMeters}).
  */
@@ -30,6 +31,8 @@ public class InjectionMetrics {
     private final DistributionSummary blockTokens;
     private final Counter overBudget;
     private final Counter written;
+    private final Counter aheadUsed;
+    private final Counter aheadUnused;
     private final java.util.Map<ProfileSnapshot.Status, Counter> profileLoads = new java.util.EnumMap<>(
             ProfileSnapshot.Status.class);
 
@@ -48,6 +51,8 @@ public class InjectionMetrics {
         this.overBudget = Counter.builder(MnemosMeters.BLOCK_OVER_BUDGET)
                 .description("memory blocks that still exceeded the token budget after trimming").register(registry);
         this.written = MnemosMeters.stepWrites(registry, "agent", "written");
+        this.aheadUsed = renderedAhead(registry, "used");
+        this.aheadUnused = renderedAhead(registry, "unused");
         for (var status : ProfileSnapshot.Status.values()) {
             profileLoads.put(status, profileLoads(status));
         }
@@ -77,6 +82,11 @@ public class InjectionMetrics {
         }
     }
 
+    /** A step's block: found already rendered ahead ({@code used}), or rendered by the step itself. */
+    void renderedAhead(boolean used) {
+        (used ? aheadUsed : aheadUnused).increment();
+    }
+
     void written(int casRetries) {
         written.increment();
         retries.increment(casRetries);
@@ -100,6 +110,12 @@ public class InjectionMetrics {
     private Counter profileLoads(ProfileSnapshot.Status status) {
         return Counter.builder(MnemosMeters.PROFILE_LOADS).description("profile reads before a step by status")
                 .tag("status", status.name().toLowerCase(java.util.Locale.ROOT)).register(registry);
+    }
+
+    private static Counter renderedAhead(MeterRegistry registry, String outcome) {
+        return Counter.builder(MnemosMeters.BLOCK_RENDERED_AHEAD)
+                .description("steps whose memory block was found rendered ahead (used) or was rendered by the step (unused)")
+                .tag("outcome", outcome).register(registry);
     }
 
     private static Timer timer(MeterRegistry registry, String phase, String description) {

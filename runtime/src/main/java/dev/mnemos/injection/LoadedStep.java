@@ -4,9 +4,15 @@ import dev.mnemos.session.SessionState;
 
 import java.util.List;
 
-/** What a step read and rendered before the model call. */
+/**
+ * What a step read and rendered before the model call.
+ *
+ * @param blockSha256 the block's SHA-256 (hex), for the trace
+ * @param renderedAhead whether the block was found rendered ahead ({@link SessionRenders})
+ */
 record LoadedStep(String sessionId, SessionState state, ProfileSnapshot profile, List<TurnOverride> overrides,
-        MemoryBlock block, String userMessage, long loadNanos, long renderNanos) {
+        MemoryBlock block, String blockSha256, boolean renderedAhead, String userMessage, long loadNanos,
+        long renderNanos) {
 
     MemoryContext.ActiveStep active() {
         return new MemoryContext.ActiveStep(sessionId, state.userId(), state.version(), block);

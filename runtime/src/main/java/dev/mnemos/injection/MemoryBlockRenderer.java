@@ -71,7 +71,12 @@ public final class MemoryBlockRenderer {
      */
     Rendered render(SessionState s, List<ProfileLine> profile, List<TurnOverride> overrides, String message,
             RenderMemo previous) {
-        RenderMemo.Use memo = previous.use();
+        return render(s, profile, overrides, message, previous.use());
+    }
+
+    /** {@link #render(SessionState, List, List, String, RenderMemo)} with one use of a memo (a step's, or one ahead of it). */
+    Rendered render(SessionState s, List<ProfileLine> profile, List<TurnOverride> overrides, String message,
+            RenderMemo.Use memo) {
         BlockLines out = new BlockLines(budget, tokens, memo);
         out.fixed(OPEN);
         out.fixed(PREAMBLE);

@@ -61,15 +61,28 @@ final class RenderMemo {
 
     /** One render's use of this memo: lookups and what the next memo remembers. */
     Use use() {
-        return new Use();
+        return new Use(false);
+    }
+
+    /**
+     * A render ahead of the session's next step ({@link SessionRenders}): it ages nothing it does not ask
+     * for, so the step's own render that follows it keeps what the step before it kept.
+     */
+    Use useAhead() {
+        return new Use(true);
     }
 
     final class Use {
 
+        private final boolean ahead;
         private final List<Object> nextKeys = new ArrayList<>(Math.max(16, keys.length));
         private final List<Object> nextAnswers = new ArrayList<>(Math.max(16, keys.length));
         private final boolean[] asked = new boolean[keys.length];
         private int cursor;
+
+        private Use(boolean ahead) {
+            this.ahead = ahead;
+        }
 
         /**
          * What {@code key} was answered in the previous render, or a little earlier in this one (a changed
@@ -142,7 +155,7 @@ final class RenderMemo {
                 if (carried(i)) {
                     k[at] = keys[i];
                     a[at] = answers[i];
-                    g[at++] = ages[i] + 1;
+                    g[at++] = ahead ? ages[i] : ages[i] + 1;
                 }
             }
             long held = 0;
@@ -154,7 +167,7 @@ final class RenderMemo {
 
         /** Whether the previous answer {@code i}, not asked for by this render, is still kept. */
         private boolean carried(int i) {
-            return !asked[i] && ages[i] + 1 < KEPT_RENDERS;
+            return !asked[i] && (ahead || ages[i] + 1 < KEPT_RENDERS);
         }
     }
 

@@ -62,6 +62,9 @@ public class StepCycle {
         metrics.profileLoaded(loaded.profile().status());
         metrics.render(loaded.renderNanos());
         metrics.injected(loaded.block());
+        if (loader.rendersAhead()) {
+            metrics.renderedAhead(loaded.renderedAhead());
+        }
         try (MemoryContext.Scope ignored = memory.enter(loaded.active())) {
             long modelStart = System.nanoTime();
             Object result;
@@ -92,6 +95,7 @@ public class StepCycle {
             metrics.write(writeNanos);
             metrics.written(written.retries());
             results.record(loaded.sessionId(), written.basis(), written.applied());
+            loader.renderAhead(loaded, written.version(), () -> written.applied().applyTo(written.basis()));
             return result;
         }
     }
@@ -102,7 +106,7 @@ public class StepCycle {
         MemoryBlock block = loaded.block();
         StepTrace.Read read = new StepTrace.Read(loaded.state().version(), loaded.profile().status(),
                 loaded.profile().cache(), loaded.profile().facts().size());
-        StepTrace.Injected injected = new StepTrace.Injected(block.sha256(), block.text().length(), block.tokens(),
+        StepTrace.Injected injected = new StepTrace.Injected(loaded.blockSha256(), block.text().length(), block.tokens(),
                 block.budget(), block.overBudget(), block.plansShown(), block.profileShown(), loaded.overrides(),
                 block.text());
         StepTrace.Written write = new StepTrace.Written(basedOn, version, retries, Patches.fields(patch));

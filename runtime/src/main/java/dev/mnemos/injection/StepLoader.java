@@ -10,9 +10,11 @@ import dev.mnemos.session.SessionNotFoundException;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -40,15 +42,11 @@ public class StepLoader {
     private final SessionStore store;
     private final SessionArchive archive;
     private final ProfileReader profiles;
-    private final MemoryBlockRenderer renderer;
     private final ActingUser actingUser;
     private final int plansShown;
     private final String anonymousUser;
-    /**
-     * Session id → what its last block's render counted, quoted and cut, for the next one; weighed by
-     * the characters it holds on to, within {@link InjectionConfig#tokenCountCacheChars()}. Null when that is 0.
-     */
-    private final Cache<String, RenderMemo> memos;
+    /** Each session's last render, and renders ahead of its next step. */
+    private final SessionRenders renders;
     /** Session id → owner, as last read: a session's owner never changes while it lives. */
     private final Cache<String, String> owners = Caffeine.newBuilder().maximumSize(10_000).executor(Runnable::run).build();
 
@@ -58,11 +56,8 @@ public class StepLoader {
         this.archive = archive;
         this.plansShown = config.plansShown();
         this.profiles = profiles;
-        this.renderer = MemoryBlockRenderer.from(config, tokens);
-        this.memos = config.tokenCountCacheChars() <= 0 ? null
-                : Caffeine.newBuilder().maximumWeight(config.tokenCountCacheChars()).executor(Runnable::run)
-                        .weigher((String id, RenderMemo memo) -> (int) Math.min(Integer.MAX_VALUE, id.length() + memo.chars()))
-                        .build();
+        this.renders = new SessionRenders(MemoryBlockRenderer.from(config, tokens), config.tokenCountCacheChars(),
+                config.renderAhead(), plansShown + 1);
         this.actingUser = actingUser;
         this.anonymousUser = SessionIds.require("quarkus.mnemos.injection.anonymous-user", config.anonymousUser());
     }
@@ -105,26 +100,41 @@ public class StepLoader {
         long loaded = System.nanoTime();
         String message = method.userMessage(args);
         List<TurnOverride> overrides = TurnOverrideDetector.detect(message, profile.facts());
-        MemoryBlock block = render(sessionId, state, profile.facts(), overrides, message);
+        SessionRenders.Block block = renders.render(sessionId, state, profile.facts(), overrides, message);
         long rendered = System.nanoTime();
         LOG.debugf("step %s of session %s: loaded version %d, profile %s (%d facts, cache %s)", method.step(), sessionId,
                 state.version(), profile.status(), profile.facts().size(), profile.cache());
         LOG.debugf("step %s of session %s: rendered %d tokens of %d, plans %s, %d overrides", method.step(), sessionId,
-                block.tokens(), block.budget(), block.plansShown(), overrides.size());
-        return new LoadedStep(sessionId, state, profile, overrides, block, message, loaded - start, rendered - loaded);
+                block.block().tokens(), block.block().budget(), block.block().plansShown(), overrides.size());
+        return new LoadedStep(sessionId, state, profile, overrides, block.block(), block.sha256(), block.renderedAhead(),
+                message, loaded - start, rendered - loaded);
     }
 
-    /** The block, rendered with what the session's previous render left ({@link RenderMemo}). */
-    private MemoryBlock render(String sessionId, SessionState state, List<ProfileLine> facts, List<TurnOverride> overrides,
-            String message) {
-        if (memos == null) {
-            return renderer.render(state, facts, overrides, message);
-        }
-        RenderMemo previous = memos.getIfPresent(sessionId);
-        MemoryBlockRenderer.Rendered rendered = renderer.render(state, facts, overrides, message,
-                previous == null ? RenderMemo.EMPTY : previous);
-        memos.put(sessionId, rendered.memo());
-        return rendered.block();
+    /**
+     * Renders the block of the session's next step ahead ({@link SessionRenders}), from the state
+     * {@code written} gives: the state of {@code version} the step just wrote on top of the one it read.
+     */
+    void renderAhead(LoadedStep step, long version, Supplier<Optional<SessionState>> written) {
+        renders.renderAhead(step.sessionId(), version, written, step.profile().facts(), step.userMessage());
+    }
+
+    /**
+     * Waits, up to {@code max}, until the blocks rendered ahead of the next steps of the sessions stepped
+     * so far are ready: what a step's model call gives them in an application. For benchmarks and tests,
+     * which run steps back to back. @return false when some were still rendering at {@code max}
+     */
+    public boolean awaitRenderedAhead(Duration max) {
+        return renders.awaitAhead(max);
+    }
+
+    /** Whether blocks are rendered ahead of a session's next step ({@link InjectionConfig#renderAhead()}). */
+    boolean rendersAhead() {
+        return renders.rendersAhead();
+    }
+
+    @PreDestroy
+    void close() {
+        renders.close();
     }
 
     /** The live session, or the one this first call starts; {@code alongKey} (null: none) read with a live one. */
@@ -151,10 +161,13 @@ public class StepLoader {
         return read(sessionId, null);
     }
 
+    /**
+     * The session (the state rendered ahead of this step when it is still current: then the store sends
+     * none) and {@code alongKey} (null: none) read along.
+     */
     private SessionStore.Along read(String sessionId, String alongKey) {
-        return guarded(sessionId, () -> alongKey == null
-                ? new SessionStore.Along(SummaryFolder.loadForFold(store, sessionId, plansShown), false, null)
-                : SummaryFolder.loadForFoldAlong(store, sessionId, plansShown, alongKey));
+        return guarded(sessionId,
+                () -> SummaryFolder.loadForFold(store, sessionId, plansShown, alongKey, renders.known(sessionId)));
     }
 
     private static <T> T guarded(String sessionId, Supplier<T> call) {

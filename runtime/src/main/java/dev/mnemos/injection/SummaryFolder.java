@@ -61,9 +61,13 @@ public final class SummaryFolder {
         return needed(store, sessionId, plansShown, store.recent(sessionId, plansShown + 1));
     }
 
-    /** {@link #loadForFold}, with the string at {@code key} read along ({@link SessionStore#recentAlong}). */
-    static SessionStore.Along loadForFoldAlong(SessionStore store, String sessionId, int plansShown, String key) {
-        SessionStore.Along read = store.recentAlong(sessionId, plansShown + 1, key);
+    /**
+     * {@link #loadForFold}, with the string at {@code key} read along (null: none), and {@code known} answered
+     * when the session is still at its version ({@link SessionStore#recentIfChanged}; null: none known).
+     */
+    static SessionStore.Along loadForFold(SessionStore store, String sessionId, int plansShown, String key,
+            SessionState known) {
+        SessionStore.Along read = store.recentIfChanged(sessionId, plansShown + 1, key, known);
         SessionState state = needed(store, sessionId, plansShown, read.state());
         return state == read.state() ? read : new SessionStore.Along(state, read.read(), read.value());
     }

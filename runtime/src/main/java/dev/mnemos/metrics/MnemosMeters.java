@@ -50,6 +50,7 @@ public class MnemosMeters {
     public static final String MODEL_FALLBACKS = "mnemos.model.fallbacks";
     public static final String BLOCK_TOKENS = "mnemos.block.tokens";
     public static final String BLOCK_OVER_BUDGET = "mnemos.block.over.budget";
+    public static final String BLOCK_RENDERED_AHEAD = "mnemos.block.rendered.ahead";
     public static final String ARCHIVE_WRITES = "mnemos.archive.writes";
 
     private final MeterRegistry registry;

@@ -291,18 +291,49 @@ public class RedisSessionStore implements SessionStore {
      */
     @Override
     public Along recentAlong(String sessionId, int latestPlans, String key) {
+        return recentIfChanged(sessionId, latestPlans, key, null);
+    }
+
+    /** The load script told the version {@code known} holds: it answers {@code '='} alone while the session is at it. */
+    @Override
+    public Along recentIfChanged(String sessionId, int latestPlans, String key, SessionState known) {
+        List<String> keys = loadKeys(sessionId);
         int plans = Math.max(0, latestPlans);
+        List<String> args = known == null ? loadArgs(plans)
+                : List.of(Integer.toString(plans), Long.toString(known.version()));
         if (direct.enabled()) {
-            SessionScripts.Along replies = direct.evalAlong(LOAD, loadKeys(sessionId), loadArgs(plans), key);
-            return new Along(loaded(sessionId, SessionScripts.plainPairs(replies.reply())), replies.answered(),
-                    replies.value());
+            if (key == null) {
+                return new Along(loaded(sessionId, direct.eval(LOAD, keys, args, true), known), false, null);
+            }
+            SessionScripts.Along replies = direct.evalAlong(LOAD, keys, args, key);
+            return new Along(loaded(sessionId, replies.reply(), known), replies.answered(), replies.value());
+        }
+        Uni<Response> load = LOAD.executeAsync(reactive, keys, args);
+        if (key == null) {
+            return new Along(loaded(sessionId, awaited(load), known), false, null);
         }
         // a failed GET leaves the session read standing: the caller reads the key its own way
         Uni<String[]> along = reactive.execute("GET", key).map(r -> new String[] { r == null ? null : r.toString() })
                 .onFailure().recoverWithItem((String[]) null);
-        var both = awaited(Uni.combine().all().unis(loadCall(sessionId, plans), along).asTuple());
-        return new Along(loaded(sessionId, SessionScripts.pairs(both.getItem1())), both.getItem2() != null,
+        var both = awaited(Uni.combine().all().unis(load, along).asTuple());
+        return new Along(loaded(sessionId, both.getItem1(), known), both.getItem2() != null,
                 both.getItem2() == null ? null : both.getItem2()[0]);
+    }
+
+    /** The state a load script's reply over the step's connections holds, or {@code known} when it answered {@code '='}. */
+    private SessionState loaded(String sessionId, Object reply, SessionState known) {
+        if (known != null && reply instanceof List<?> list && list.size() == 1 && "=".equals(String.valueOf(list.get(0)))) {
+            return known;
+        }
+        return loaded(sessionId, SessionScripts.plainPairs(reply));
+    }
+
+    /** The state a load script's reply on the Quarkus client holds, or {@code known} when it answered {@code '='}. */
+    private SessionState loaded(String sessionId, Response reply, SessionState known) {
+        if (known != null && reply.size() == 1 && "=".equals(reply.get(0).toString())) {
+            return known;
+        }
+        return loaded(sessionId, SessionScripts.pairs(reply));
     }
 
     private Uni<Response> loadCall(String sessionId, int latestPlans) {

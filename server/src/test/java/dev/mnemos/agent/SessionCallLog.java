@@ -66,6 +66,12 @@ public abstract class SessionCallLog implements SessionStore {
         return delegate.recentAlong(sessionId, latestPlans, key);
     }
 
+    /** Passed on as such: the interface's default would always read the session. */
+    @Override
+    public Along recentIfChanged(String sessionId, int latestPlans, String key, SessionState known) {
+        return delegate.recentIfChanged(sessionId, latestPlans, key, known);
+    }
+
     @Override
     public long write(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion, String note,
             String actor) {

@@ -25,6 +25,11 @@ record TestInjectionConfig(int tokenBudget, int writeRetries, SummaryMode summar
     }
 
     @Override
+    public boolean renderAhead() {
+        return true;
+    }
+
+    @Override
     public int summaryMaxChars() {
         return 4000;
     }

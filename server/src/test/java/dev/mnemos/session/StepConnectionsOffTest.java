@@ -70,6 +70,14 @@ class StepConnectionsOffTest {
             assertThat(store.recentAlong(id, 2, key + ":missing").value()).isNull();
             redis.hash(String.class).hset(key + ":hash", "f", "v");
             assertThat(store.recentAlong(id, 2, key + ":hash").read()).as("an error reply to the GET").isFalse();
+            // a state known at the current version is answered as such; one of an older version is not
+            SessionState known = store.recent(id, 3);
+            SessionStore.Along same = store.recentIfChanged(id, 3, key, known);
+            assertThat(same.state()).isSameAs(known);
+            assertThat(same.value()).isEqualTo("7");
+            assertThat(store.recentIfChanged(id, 3, null, known).state()).isSameAs(known);
+            SessionState older = store.at(id, 2);
+            assertThat(store.recentIfChanged(id, 3, null, older).state()).isNotSameAs(older).isEqualTo(known);
         } finally {
             redis.key().del(key, key + ":hash");
         }

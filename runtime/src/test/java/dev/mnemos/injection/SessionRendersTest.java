@@ -1,0 +1,173 @@
+package dev.mnemos.injection;
+
+import dev.mnemos.session.Constraint;
+import dev.mnemos.session.PlanVersion;
+import dev.mnemos.session.Scope;
+import dev.mnemos.session.SessionState;
+import dev.mnemos.session.StepPointer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class SessionRendersTest {
+
+    /** One token per word; every text it counts is recorded with the thread that asked. */
+    private final ConcurrentLinkedQueue<String> counted = new ConcurrentLinkedQueue<>();
+    private final TokenCounter words = text -> {
+        counted.add(Thread.currentThread().getName() + ": " + text);
+        return text.isBlank() ? 0 : text.trim().split("\\s+").length;
+    };
+    private final MemoryBlockRenderer renderer = new MemoryBlockRenderer(1000, 2, 20, words);
+    private final SessionRenders renders = new SessionRenders(renderer, 4_000_000, true, 3);
+    private final List<ProfileLine> profile = IntStream.rangeClosed(1, 15)
+            .mapToObj(i -> new ProfileLine("f" + i, "PREFERENCE", null, "prefers option " + i + " in Japan", 0.5 + i / 40.0))
+            .toList();
+
+    @AfterEach
+    void close() {
+        renders.close();
+    }
+
+    @Test
+    void aStepRenderedAheadCountsNothingItselfAndGetsTheBlockARenderWithoutMemoGives() {
+        String thread = Thread.currentThread().getName();
+        int countedByTheSteps = 0;
+        for (int step = 1; step <= 120; step++) {
+            SessionState s = state(step);
+            String message = "step " + step + ": what is next?";
+            counted.clear();
+
+            SessionRenders.Block block = renders.render("s-ahead", s, profile, List.of(), message);
+            if (step > 1) {
+                countedByTheSteps += (int) counted.stream().filter(c -> c.startsWith(thread + ": ")).count();
+            }
+
+            MemoryBlock fresh = renderer.render(s, profile, List.of(), message);
+            assertThat(block.block()).as("step %d", step).isEqualTo(fresh);
+            assertThat(block.sha256()).as("step %d", step).isEqualTo(fresh.sha256());
+            SessionState next = state(step + 1);
+            renders.renderAhead("s-ahead", next.version(), () -> Optional.of(next), profile, message);
+            assertThat(renders.awaitAhead(Duration.ofSeconds(5))).isTrue();
+        }
+        assertThat(countedByTheSteps).as("texts the steps after the first counted themselves").isZero();
+        assertThat(counted).as("the changed lines were counted ahead").anyMatch(c -> c.startsWith("mnemos-render-ahead: "));
+    }
+
+    @Test
+    void aGuessThatMissedAConcurrentChangeStillGivesTheBlockOfTheStateRead() {
+        renders.render("s-guess", state(40), profile, List.of(), null);
+        renders.renderAhead("s-guess", 41, () -> Optional.of(state(41)), profile, null);
+        assertThat(renders.awaitAhead(Duration.ofSeconds(5))).isTrue();
+        // another writer came in between: the state read is not the one rendered ahead
+        Map<String, String> collected = new TreeMap<>(state(41).collected());
+        collected.put("hotel", "a ryokan near Gion, booked by someone else");
+        SessionState read = with(state(41), collected);
+        counted.clear();
+
+        SessionRenders.Block block = renders.render("s-guess", read, profile, List.of(), null);
+        List<String> countedByTheStep = List.copyOf(counted);
+
+        assertThat(countedByTheStep).as("only the line of the change nobody foresaw (and its label, to decide on a cut)")
+                .hasSize(2).allMatch(c -> c.contains("\"hotel\": ")).anyMatch(c -> c.contains("ryokan"));
+        assertThat(block.block()).isEqualTo(renderer.render(read, profile, List.of(), null));
+        assertThat(block.sha256()).isEqualTo(block.block().sha256());
+    }
+
+    @Test
+    void aRenderAheadThatComesAfterItsStepRenderedIsSkipped() throws Exception {
+        renders.render("s-late", state(40), profile, List.of(), null);
+        CountDownLatch hold = new CountDownLatch(1);
+        renders.renderAhead("s-late", 41, () -> {
+            await(hold);
+            return Optional.of(state(41));
+        }, profile, null);
+        SessionRenders.Block step = renders.render("s-late", state(41), profile, List.of(), null);
+        counted.clear();
+        hold.countDown();
+        assertThat(renders.awaitAhead(Duration.ofSeconds(5))).isTrue();
+
+        assertThat(counted).as("nothing rendered for a step that has rendered").isEmpty();
+        SessionRenders.Block again = renders.render("s-late", state(41), profile, List.of(), null);
+        assertThat(counted).as("the step's own memo was kept: the same state counts nothing").isEmpty();
+        assertThat(again).isEqualTo(step);
+    }
+
+    @Test
+    void renderingAheadAgesNothing() {
+        SessionState with = state(40);
+        SessionState without = with(with, Map.of());
+        RenderMemo memo = renderer.render(with, profile, List.of(), null, RenderMemo.EMPTY).memo();
+        for (int i = 0; i < RenderMemo.KEPT_RENDERS - 2; i++) {
+            // a step, and a render ahead of the next one: together they count as one render
+            memo = renderer.render(without, profile, List.of(), null, memo.use()).memo();
+            memo = renderer.render(without, profile, List.of(), null, memo.useAhead()).memo();
+        }
+        counted.clear();
+
+        renderer.render(with, profile, List.of(), null, memo);
+
+        assertThat(counted).as("the collected lines of %d steps ago", RenderMemo.KEPT_RENDERS - 1).isEmpty();
+    }
+
+    @Test
+    void withoutRenderAheadEachStepCountsWhatChanged() {
+        try (SessionRenders off = new SessionRenders(renderer, 4_000_000, false, 3)) {
+            off.render("s-off", state(40), profile, List.of(), null);
+            off.renderAhead("s-off", 41, () -> Optional.of(state(41)), profile, null);
+            assertThat(off.awaitAhead(Duration.ofSeconds(1))).isTrue();
+            counted.clear();
+
+            off.render("s-off", state(41), profile, List.of(), null);
+
+            assertThat(counted).as("the changed lines, counted by the step").isNotEmpty()
+                    .allMatch(c -> c.startsWith(Thread.currentThread().getName() + ": "));
+        }
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            assertThat(latch.await(5, TimeUnit.SECONDS)).isTrue();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static SessionState with(SessionState s, Map<String, String> collected) {
+        return new SessionState(s.sessionId(), s.userId(), s.version(), s.createdAt(), s.updatedAt(), s.status(), s.goal(),
+                s.context(), s.constraints(), s.openQuestions(), collected, s.stepPointer(), s.plans(), s.observations(),
+                s.summary(), s.forkedFrom());
+    }
+
+    /** A session after {@code step} steps: a collected answer each step, a plan every 10th, a constraint every 25th. */
+    private static SessionState state(int step) {
+        Map<String, String> collected = new TreeMap<>();
+        IntStream.rangeClosed(Math.max(1, step - 5), step)
+                .forEach(i -> collected.put("answer." + i, "Day " + i + ": temples. ".repeat(4)));
+        List<Constraint> constraints = IntStream.rangeClosed(1, 5 + step / 25)
+                .mapToObj(i -> new Constraint("c" + i, "constraint " + i + " of the trip", Scope.TASK, "user")).toList();
+        List<PlanVersion> plans = IntStream.rangeClosed(Math.max(1, step / 10 - 1), step / 10)
+                .mapToObj(v -> new PlanVersion(v, "1. Arrive at Kyoto station.\n2. Visit the temples of the east.\n".repeat(10)
+                        + "(v" + v + ")", v % 2 == 0 ? 0.8 : null, null, Instant.EPOCH))
+                .toList();
+        StringBuilder summary = new StringBuilder();
+        IntStream.rangeClosed(1, step)
+                .forEach(i -> summary.append("step ").append(i).append(": the user chose a temple.\n"));
+        return new SessionState("s-renders", "u-renders", step, Instant.EPOCH, Instant.EPOCH, SessionState.Status.ACTIVE,
+                "plan a 5-day trip to Kyoto and Nara in April", "two adults, first visit", constraints, List.of("which hotel?"),
+                collected, new StepPointer(step, "answer"), plans, List.of(), summary.length() == 0 ? null : summary.toString(),
+                null);
+    }
+}

@@ -1,0 +1,144 @@
+package dev.mnemos.injection;
+
+import dev.langchain4j.service.MemoryId;
+import dev.langchain4j.service.UserMessage;
+import dev.mnemos.session.Constraint;
+import dev.mnemos.session.Scope;
+import dev.mnemos.session.SessionIds;
+import dev.mnemos.session.SessionPatch;
+import dev.mnemos.session.SessionState;
+import dev.mnemos.session.SessionStore;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Rendering ahead against the real Redis (quarkus.mnemos.injection.render-ahead, on by default): after a
+ * step wrote, the next step's block is rendered from the state the step wrote, and the next step's read is
+ * answered with that state while the session is still at its version. Every step must work on exactly the
+ * state the store holds, and see a change another writer made in between.
+ */
+@QuarkusTest
+class RenderAheadTest {
+
+    /** A step whose writer changes most parts of a session, and records the state each step worked on. */
+    interface Steps {
+        @SessionMemory(step = "work", writer = Recording.class)
+        String work(@MemoryId String sessionId, @UserMessage String message);
+    }
+
+    /** The states the steps were given to write on, in order. */
+    static final List<SessionState> BASES = new CopyOnWriteArrayList<>();
+
+    public static class Recording implements StepWriter {
+        @Override
+        public SessionPatch patch(StepCall call) {
+            BASES.add(call.state());
+            int i = call.nextIndex();
+            SessionPatch.Builder patch = SessionPatch.builder().stepPointer(i, call.step())
+                    .putCollected("answer." + i % 4, call.result() + " (step " + i + ")");
+            if (i % 5 == 0) {
+                patch.addPlan("1. Kyoto, day " + i + "\n2. Nara", i % 2 == 0 ? 0.5 + i / 200.0 : null, null);
+            }
+            if (i % 7 == 0) {
+                patch.addConstraint(new Constraint(null, "constraint of step " + i, Scope.TASK, "user"));
+            }
+            if (i % 6 == 0) {
+                patch.addOpenQuestion("question of step " + i + "?");
+            }
+            if (i % 12 == 0) {
+                patch.answerOpenQuestion("question of step " + (i - 6) + "?");
+            }
+            return patch.build();
+        }
+    }
+
+    @Inject
+    StepCycle cycle;
+    @Inject
+    StepLoader loader;
+    @Inject
+    SessionStore store;
+    @Inject
+    MeterRegistry meters;
+    @Inject
+    io.quarkus.redis.datasource.RedisDataSource redis;
+
+    @Test
+    void everyStepWorksOnTheStoredStateAndSeesAChangeMadeInBetween() throws Exception {
+        AiMethod work = AiMethod.of(Steps.class.getMethod("work", String.class, String.class));
+        String id = store.create("ahead-" + SessionIds.newId(), SessionPatch.builder().goal("plan a trip to Kyoto").build(),
+                "test").sessionId();
+        double usedBefore = used();
+        List<SessionState> expected = new ArrayList<>();
+        BASES.clear();
+        for (int i = 1; i <= 80; i++) {
+            if (i == 40) {
+                // another writer (an HTTP step, another replica) changes the session between two steps
+                store.write(id, store.get(id).userId(),
+                        SessionPatch.builder().putCollected("hotel", "a ryokan in Gion").build(),
+                        OptionalLong.empty(), "elsewhere", "test");
+            }
+            expected.add(SummaryFolder.loadForFold(store, id, 2)); // what a step's own read gives
+            String answer = "answer " + i;
+            cycle.run(work, new Object[] { id, "step " + i + ": what next?" }, () -> answer);
+            assertThat(loader.awaitRenderedAhead(Duration.ofSeconds(5))).as("rendered ahead of step %d", i + 1).isTrue();
+        }
+
+        assertThat(BASES).hasSize(80);
+        for (int i = 0; i < 80; i++) {
+            assertThat(BASES.get(i)).as("the state step %d worked on", i + 1).isEqualTo(expected.get(i));
+        }
+        assertThat(BASES.get(39).collected()).as("the change made in between").containsEntry("hotel", "a ryokan in Gion");
+        assertThat(BASES.get(79).plans()).as("plans as a read gives them: the newest three").hasSize(3);
+        SessionState stored = store.get(id);
+        assertThat(stored.version()).isEqualTo(82); // created, 80 steps, the write in between
+        assertThat(stored.constraints()).hasSize(11);
+        // every step but the first and the one after the write in between found its block rendered ahead
+        assertThat(used() - usedBefore).isEqualTo(78);
+        store.delete(id);
+    }
+
+    @Test
+    void theStoreAnswersAStateKnownAtTheCurrentVersionWithThatState() {
+        String id = store.create("ahead-" + SessionIds.newId(), SessionPatch.builder().goal("plan a trip to Nara").build(),
+                "test").sessionId();
+        String key = "mnemos-test:ahead:" + id;
+        redis.value(String.class).set(key, "11");
+        try {
+            SessionState known = store.recent(id, 3);
+            SessionStore.Along same = store.recentIfChanged(id, 3, key, known);
+            assertThat(same.state()).as("nothing sent: the state known").isSameAs(known);
+            assertThat(same.read()).isTrue();
+            assertThat(same.value()).isEqualTo("11");
+            assertThat(store.recentIfChanged(id, 3, null, known).state()).isSameAs(known);
+
+            store.write(id, known.userId(), SessionPatch.builder().context("two adults").build(), OptionalLong.empty(),
+                    "elsewhere", "test");
+            SessionState changed = store.recentIfChanged(id, 3, null, known).state();
+            assertThat(changed).as("a newer version is read").isNotSameAs(known);
+            assertThat(changed.context()).isEqualTo("two adults");
+            assertThat(changed).isEqualTo(store.recent(id, 3));
+
+            store.delete(id);
+            assertThatThrownBy(() -> store.recentIfChanged(id, 3, null, changed))
+                    .isInstanceOf(dev.mnemos.session.SessionNotFoundException.class);
+        } finally {
+            redis.key().del(key);
+        }
+    }
+
+    private double used() {
+        return meters.counter("mnemos.block.rendered.ahead", "outcome", "used").count();
+    }
+}
