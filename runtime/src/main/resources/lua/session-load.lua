@@ -1,8 +1,13 @@
--- Reads a session in one round trip. KEYS: state, plans. ARGV: latestPlans (-1: all)[, known version].
+-- Reads a session in one round trip. KEYS: state, plans.
+-- ARGV: latestPlans (-1: all)[, known version, known createdAt].
 -- Returns the state hash's fields and values, then p:<n> and the body of the latest plan versions;
--- or {'='} alone when the session is still at the known version (the caller holds that state).
+-- or {'='} alone when the session is still at the known version (the caller holds that state), and
+-- is the same session (created at the same time: not one deleted and created again under its id).
 local state, plans = KEYS[1], KEYS[2]
-if ARGV[2] and redis.call('HGET', state, 'version') == ARGV[2] then return {'='} end
+if ARGV[2] then
+  local known = redis.call('HMGET', state, 'version', 'createdAt')
+  if known[1] == ARGV[2] and known[2] == ARGV[3] then return {'='} end
+end
 local reply = redis.call('HGETALL', state)
 if #reply == 0 then return reply end
 local head = redis.call('HMGET', state, 'planSeq', 'pmap')

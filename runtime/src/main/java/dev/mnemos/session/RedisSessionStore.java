@@ -300,7 +300,8 @@ public class RedisSessionStore implements SessionStore {
         List<String> keys = loadKeys(sessionId);
         int plans = Math.max(0, latestPlans);
         List<String> args = known == null ? loadArgs(plans)
-                : List.of(Integer.toString(plans), Long.toString(known.version()));
+                : List.of(Integer.toString(plans), Long.toString(known.version()),
+                        Long.toString(known.createdAt().toEpochMilli()));
         if (direct.enabled()) {
             if (key == null) {
                 return new Along(loaded(sessionId, direct.eval(LOAD, keys, args, true), known), false, null);

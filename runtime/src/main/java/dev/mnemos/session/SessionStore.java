@@ -55,8 +55,9 @@ public interface SessionStore {
      * {@link #recentAlong} ({@code key} null: {@link #recent}), unless the session is still at the version of
      * {@code known}: then {@code known} itself is answered and no state is sent. {@code known} is a state the
      * caller built itself, of the latest version it wrote, with the same latest plans a read would give; null
-     * when it has none. Every change of a session raises its version, so an unchanged version is an unchanged
-     * session. This default reads the session.
+     * when it has none. Every change of a session raises its version, so an unchanged version (of a session
+     * created at the same time, not one deleted and created again under the same id) is an unchanged session.
+     * This default reads the session.
      */
     default Along recentIfChanged(String sessionId, int latestPlans, String key, SessionState known) {
         return key == null ? new Along(recent(sessionId, latestPlans), false, null)

@@ -87,6 +87,7 @@ class InjectionBenchmark {
             singleSession(Math.min(1000, warmup - done));
         }
         overheadAtOneClient(Integer.getInteger("bench.sessions", 10), Integer.getInteger("bench.steps", 1000));
+        backToBack(Integer.getInteger("bench.backToBackSessions", 3), Integer.getInteger("bench.steps", 1000));
         overheadAtManyClients(Integer.getInteger("bench.clients", 64), Integer.getInteger("bench.clientSteps", 200));
         String locomo = System.getProperty("bench.locomo", "");
         if (locomo.isBlank()) {
@@ -202,6 +203,37 @@ class InjectionBenchmark {
     private static long aheadCpu(java.lang.management.ThreadMXBean threads) {
         return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals("mnemos-render-ahead"))
                 .mapToLong(t -> Math.max(0, threads.getThreadCpuTime(t.getId()))).sum();
+    }
+
+    /**
+     * Steps at 1 client with no pause between them: a next step that comes before its block was rendered
+     * ahead renders (and reads) as without render ahead, and the render ahead competes for the cores.
+     */
+    private void backToBack(int sessions, int steps) throws Exception {
+        String[] ids = IntStream.range(0, sessions).mapToObj(s -> newSession()).toArray(String[]::new);
+        double usedBefore = aheadSteps("used");
+        double unusedBefore = aheadSteps("unused");
+        long[] nanos = new long[sessions * steps];
+        for (int s = 0; s < sessions; s++) {
+            for (int i = 1; i <= steps; i++) {
+                long start = System.nanoTime();
+                step(ids[s], i);
+                nanos[s * steps + i - 1] = System.nanoTime() - start;
+            }
+            store.delete(ids[s]);
+        }
+        double used = aheadSteps("used") - usedBefore;
+        double unused = aheadSteps("unused") - unusedBefore;
+        line("");
+        line("== 1 client, back to back: %d sessions x %d steps, the next step at once (no model call between)", sessions,
+                steps);
+        line("step overhead            : %s", Percentiles.of(nanos));
+        line("block found rendered ahead: %.0f%% of steps (the others rendered and read as without render ahead)",
+                100 * used / Math.max(1, used + unused));
+    }
+
+    private double aheadSteps(String outcome) {
+        return meters.counter("mnemos.block.rendered.ahead", "outcome", outcome).count();
     }
 
     /** What the slowest 1 % of steps spent: the calling thread's CPU (own work) or waiting. */

@@ -110,7 +110,7 @@ class RenderAheadTest {
     }
 
     @Test
-    void theStoreAnswersAStateKnownAtTheCurrentVersionWithThatState() {
+    void theStoreAnswersAStateKnownAtTheCurrentVersionWithThatState() throws InterruptedException {
         String id = store.create("ahead-" + SessionIds.newId(), SessionPatch.builder().goal("plan a trip to Nara").build(),
                 "test").sessionId();
         String key = "mnemos-test:ahead:" + id;
@@ -133,6 +133,18 @@ class RenderAheadTest {
             store.delete(id);
             assertThatThrownBy(() -> store.recentIfChanged(id, 3, null, changed))
                     .isInstanceOf(dev.mnemos.session.SessionNotFoundException.class);
+
+            // a session deleted and started again under its id, up to the same version: not the state known
+            Thread.sleep(2); // another creation time, to the millisecond
+            SessionState again = store.createIfAbsent(id, known.userId(), SessionPatch.builder().goal("another trip").build(),
+                    "test").orElseThrow();
+            store.write(id, known.userId(), SessionPatch.builder().context("one adult").build(), OptionalLong.empty(),
+                    "again", "test");
+            assertThat(again.version() + 1).isEqualTo(changed.version());
+            SessionState reborn = store.recentIfChanged(id, 3, null, changed).state();
+            assertThat(reborn).isNotSameAs(changed);
+            assertThat(reborn.goal()).isEqualTo("another trip");
+            store.delete(id);
         } finally {
             redis.key().del(key);
         }
