@@ -1,13 +1,8 @@
 package dev.mnemos.injection;
 
-import dev.mnemos.session.Constraint;
-import dev.mnemos.session.PlanVersion;
-import dev.mnemos.session.Scope;
 import dev.mnemos.session.SessionState;
-import dev.mnemos.session.StepPointer;
 import org.junit.jupiter.api.Test;
 
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +28,7 @@ class RenderMemoTest {
     void aSessionRenderedWithItsMemoGetsTheBlocksARenderWithoutOneGives() {
         RenderMemo memo = RenderMemo.EMPTY;
         for (int step = 1; step <= 120; step++) {
-            SessionState s = state(step);
+            SessionState s = GrowingSessions.state(step);
             String message = "step " + step + ": what is next?";
 
             MemoryBlockRenderer.Rendered remembered = renderer.render(s, profile, List.of(), message, memo);
@@ -42,12 +37,13 @@ class RenderMemoTest {
             assertThat(remembered.block()).as("step %d", step).isEqualTo(fresh);
             memo = remembered.memo();
         }
-        assertThat(state(120).summary().length()).as("the summary outgrew the window of its cut").isGreaterThan(3000);
+        assertThat(GrowingSessions.state(120).summary().length()).as("the summary outgrew the window of its cut")
+                .isGreaterThan(3000);
     }
 
     @Test
     void anUnchangedBlockIsNotCountedAgainAndAChangedOneOnlyInItsChangedLines() {
-        SessionState before = state(40);
+        SessionState before = GrowingSessions.state(40);
         MemoryBlockRenderer.Rendered first = renderer.render(before, profile, List.of(), null, RenderMemo.EMPTY);
         int firstCounts = counted.size();
 
@@ -76,8 +72,8 @@ class RenderMemoTest {
 
     @Test
     void aTextAskedForAFewRendersAgoIsNotCountedAgain() {
-        SessionState with = state(40);
-        SessionState without = withCollected(with, Map.of());
+        SessionState with = GrowingSessions.state(40);
+        SessionState without = GrowingSessions.withCollected(with, Map.of());
         RenderMemo memo = renderer.render(with, profile, List.of(), null, RenderMemo.EMPTY).memo();
         for (int i = 0; i < RenderMemo.KEPT_RENDERS - 2; i++) {
             memo = renderer.render(without, profile, List.of(), null, memo).memo();
@@ -92,13 +88,14 @@ class RenderMemoTest {
 
     @Test
     void aMemoForgetsWhatNoneOfItsRecentRendersAskedFor() {
-        MemoryBlockRenderer.Rendered big = renderer.render(state(100), profile, List.of(), null, RenderMemo.EMPTY);
+        MemoryBlockRenderer.Rendered big = renderer.render(GrowingSessions.state(100), profile, List.of(), null,
+                RenderMemo.EMPTY);
         RenderMemo memo = big.memo();
-        RenderMemo afterOne = renderer.render(state(1), List.of(), List.of(), null, memo).memo();
+        RenderMemo afterOne = renderer.render(GrowingSessions.state(1), List.of(), List.of(), null, memo).memo();
         for (int i = 0; i < RenderMemo.KEPT_RENDERS; i++) {
-            memo = renderer.render(state(1), List.of(), List.of(), null, memo).memo();
+            memo = renderer.render(GrowingSessions.state(1), List.of(), List.of(), null, memo).memo();
         }
-        RenderMemo small = renderer.render(state(1), List.of(), List.of(), null, RenderMemo.EMPTY).memo();
+        RenderMemo small = renderer.render(GrowingSessions.state(1), List.of(), List.of(), null, RenderMemo.EMPTY).memo();
 
         assertThat(big.memo().chars()).as("the big block's texts").isGreaterThan(big.block().text().length() / 2);
         assertThat(afterOne.size()).as("one small render later the big one's answers are still kept")
@@ -107,32 +104,4 @@ class RenderMemoTest {
         assertThat(memo.chars()).isEqualTo(small.chars());
     }
 
-    private static SessionState withCollected(SessionState s, Map<String, String> collected) {
-        return new SessionState(s.sessionId(), s.userId(), s.version(), s.createdAt(), s.updatedAt(), s.status(), s.goal(),
-                s.context(), s.constraints(), s.openQuestions(), collected, s.stepPointer(), s.plans(), s.observations(),
-                s.summary(), s.forkedFrom());
-    }
-
-    /**
-     * The benchmark's session after {@code step} steps: a collected answer each step, a plan every 10th, a constraint every
-     * 25th.
-     */
-    private static SessionState state(int step) {
-        Map<String, String> collected = new TreeMap<>();
-        IntStream.rangeClosed(Math.max(1, step - 5), step)
-                .forEach(i -> collected.put("answer." + i, "Day " + i + ": temples. ".repeat(4)));
-        List<Constraint> constraints = IntStream.rangeClosed(1, 5 + step / 25)
-                .mapToObj(i -> new Constraint("c" + i, "constraint " + i + " of the trip", Scope.TASK, "user")).toList();
-        List<PlanVersion> plans = IntStream.rangeClosed(Math.max(1, step / 10 - 1), step / 10)
-                .mapToObj(v -> new PlanVersion(v, "1. Arrive at Kyoto station.\n2. Visit the temples of the east.\n".repeat(10)
-                        + "(v" + v + ")", v % 2 == 0 ? 0.8 : null, null, Instant.EPOCH))
-                .toList();
-        StringBuilder summary = new StringBuilder();
-        IntStream.rangeClosed(1, step)
-                .forEach(i -> summary.append("step ").append(i).append(": the user chose a temple.\n"));
-        return new SessionState("s-memo", "u-memo", step, Instant.EPOCH, Instant.EPOCH, SessionState.Status.ACTIVE,
-                "plan a 5-day trip to Kyoto and Nara in April", "two adults, first visit", constraints, List.of("which hotel?"),
-                collected, new StepPointer(step, "answer"), plans, List.of(), summary.length() == 0 ? null : summary.toString(),
-                null);
-    }
 }

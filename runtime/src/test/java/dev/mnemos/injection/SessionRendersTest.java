@@ -1,15 +1,10 @@
 package dev.mnemos.injection;
 
-import dev.mnemos.session.Constraint;
-import dev.mnemos.session.PlanVersion;
-import dev.mnemos.session.Scope;
 import dev.mnemos.session.SessionState;
-import dev.mnemos.session.StepPointer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -45,7 +40,7 @@ class SessionRendersTest {
         String thread = Thread.currentThread().getName();
         int countedByTheSteps = 0;
         for (int step = 1; step <= 120; step++) {
-            SessionState s = state(step);
+            SessionState s = GrowingSessions.state(step);
             String message = "step " + step + ": what is next?";
             counted.clear();
 
@@ -57,7 +52,7 @@ class SessionRendersTest {
             MemoryBlock fresh = renderer.render(s, profile, List.of(), message);
             assertThat(block.block()).as("step %d", step).isEqualTo(fresh);
             assertThat(block.sha256()).as("step %d", step).isEqualTo(fresh.sha256());
-            SessionState next = state(step + 1);
+            SessionState next = GrowingSessions.state(step + 1);
             renders.renderAhead("s-ahead", next.version(), () -> Optional.of(next), profile, message);
             assertThat(renders.awaitAhead(Duration.ofSeconds(5))).isTrue();
         }
@@ -67,13 +62,13 @@ class SessionRendersTest {
 
     @Test
     void aGuessThatMissedAConcurrentChangeStillGivesTheBlockOfTheStateRead() {
-        renders.render("s-guess", state(40), profile, List.of(), null);
-        renders.renderAhead("s-guess", 41, () -> Optional.of(state(41)), profile, null);
+        renders.render("s-guess", GrowingSessions.state(40), profile, List.of(), null);
+        renders.renderAhead("s-guess", 41, () -> Optional.of(GrowingSessions.state(41)), profile, null);
         assertThat(renders.awaitAhead(Duration.ofSeconds(5))).isTrue();
         // another writer came in between: the state read is not the one rendered ahead
-        Map<String, String> collected = new TreeMap<>(state(41).collected());
+        Map<String, String> collected = new TreeMap<>(GrowingSessions.state(41).collected());
         collected.put("hotel", "a ryokan near Gion, booked by someone else");
-        SessionState read = with(state(41), collected);
+        SessionState read = GrowingSessions.withCollected(GrowingSessions.state(41), collected);
         counted.clear();
 
         SessionRenders.Block block = renders.render("s-guess", read, profile, List.of(), null);
@@ -87,27 +82,27 @@ class SessionRendersTest {
 
     @Test
     void aRenderAheadThatComesAfterItsStepRenderedIsSkipped() throws Exception {
-        renders.render("s-late", state(40), profile, List.of(), null);
+        renders.render("s-late", GrowingSessions.state(40), profile, List.of(), null);
         CountDownLatch hold = new CountDownLatch(1);
         renders.renderAhead("s-late", 41, () -> {
             await(hold);
-            return Optional.of(state(41));
+            return Optional.of(GrowingSessions.state(41));
         }, profile, null);
-        SessionRenders.Block step = renders.render("s-late", state(41), profile, List.of(), null);
+        SessionRenders.Block step = renders.render("s-late", GrowingSessions.state(41), profile, List.of(), null);
         counted.clear();
         hold.countDown();
         assertThat(renders.awaitAhead(Duration.ofSeconds(5))).isTrue();
 
         assertThat(counted).as("nothing rendered for a step that has rendered").isEmpty();
-        SessionRenders.Block again = renders.render("s-late", state(41), profile, List.of(), null);
+        SessionRenders.Block again = renders.render("s-late", GrowingSessions.state(41), profile, List.of(), null);
         assertThat(counted).as("the step's own memo was kept: the same state counts nothing").isEmpty();
         assertThat(again).isEqualTo(step);
     }
 
     @Test
     void renderingAheadAgesNothing() {
-        SessionState with = state(40);
-        SessionState without = with(with, Map.of());
+        SessionState with = GrowingSessions.state(40);
+        SessionState without = GrowingSessions.withCollected(with, Map.of());
         RenderMemo memo = renderer.render(with, profile, List.of(), null, RenderMemo.EMPTY).memo();
         for (int i = 0; i < RenderMemo.KEPT_RENDERS - 2; i++) {
             // a step, and a render ahead of the next one: together they count as one render
@@ -124,12 +119,12 @@ class SessionRendersTest {
     @Test
     void withoutRenderAheadEachStepCountsWhatChanged() {
         try (SessionRenders off = new SessionRenders(renderer, 4_000_000, false, 3)) {
-            off.render("s-off", state(40), profile, List.of(), null);
-            off.renderAhead("s-off", 41, () -> Optional.of(state(41)), profile, null);
+            off.render("s-off", GrowingSessions.state(40), profile, List.of(), null);
+            off.renderAhead("s-off", 41, () -> Optional.of(GrowingSessions.state(41)), profile, null);
             assertThat(off.awaitAhead(Duration.ofSeconds(1))).isTrue();
             counted.clear();
 
-            off.render("s-off", state(41), profile, List.of(), null);
+            off.render("s-off", GrowingSessions.state(41), profile, List.of(), null);
 
             assertThat(counted).as("the changed lines, counted by the step").isNotEmpty()
                     .allMatch(c -> c.startsWith(Thread.currentThread().getName() + ": "));
@@ -145,29 +140,4 @@ class SessionRendersTest {
         }
     }
 
-    private static SessionState with(SessionState s, Map<String, String> collected) {
-        return new SessionState(s.sessionId(), s.userId(), s.version(), s.createdAt(), s.updatedAt(), s.status(), s.goal(),
-                s.context(), s.constraints(), s.openQuestions(), collected, s.stepPointer(), s.plans(), s.observations(),
-                s.summary(), s.forkedFrom());
-    }
-
-    /** A session after {@code step} steps: a collected answer each step, a plan every 10th, a constraint every 25th. */
-    private static SessionState state(int step) {
-        Map<String, String> collected = new TreeMap<>();
-        IntStream.rangeClosed(Math.max(1, step - 5), step)
-                .forEach(i -> collected.put("answer." + i, "Day " + i + ": temples. ".repeat(4)));
-        List<Constraint> constraints = IntStream.rangeClosed(1, 5 + step / 25)
-                .mapToObj(i -> new Constraint("c" + i, "constraint " + i + " of the trip", Scope.TASK, "user")).toList();
-        List<PlanVersion> plans = IntStream.rangeClosed(Math.max(1, step / 10 - 1), step / 10)
-                .mapToObj(v -> new PlanVersion(v, "1. Arrive at Kyoto station.\n2. Visit the temples of the east.\n".repeat(10)
-                        + "(v" + v + ")", v % 2 == 0 ? 0.8 : null, null, Instant.EPOCH))
-                .toList();
-        StringBuilder summary = new StringBuilder();
-        IntStream.rangeClosed(1, step)
-                .forEach(i -> summary.append("step ").append(i).append(": the user chose a temple.\n"));
-        return new SessionState("s-renders", "u-renders", step, Instant.EPOCH, Instant.EPOCH, SessionState.Status.ACTIVE,
-                "plan a 5-day trip to Kyoto and Nara in April", "two adults, first visit", constraints, List.of("which hotel?"),
-                collected, new StepPointer(step, "answer"), plans, List.of(), summary.length() == 0 ? null : summary.toString(),
-                null);
-    }
 }
