@@ -276,6 +276,10 @@ class InjectionBenchmark {
             }));
         }
         ready.await(); // every session and profile exists before the clock starts
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        long aheadBefore = aheadCpu(threads);
+        double usedBefore = aheadSteps("used");
+        double unusedBefore = aheadSteps("unused");
         long start = System.nanoTime();
         go.countDown();
         for (Future<?> f : work) {
@@ -293,6 +297,10 @@ class InjectionBenchmark {
         line("step overhead            : %s", stepP);
         line("ratio to raw round trip  : p50 %.1fx  p99 %.1fx", stepP.p50() / rawP.p50(), stepP.p99() / rawP.p99());
         line("throughput               : %.0f steps/s", clients * (double) steps / seconds);
+        double used = aheadSteps("used") - usedBefore;
+        double unused = aheadSteps("unused") - unusedBefore;
+        line("block found rendered ahead: %.0f%% of steps; rendering ahead took %.3f ms of CPU a step",
+                100 * used / Math.max(1, used + unused), (aheadCpu(threads) - aheadBefore) / 1e6 / (clients * steps));
     }
 
     /**
