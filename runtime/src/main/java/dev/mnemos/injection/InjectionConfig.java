@@ -47,11 +47,12 @@ public interface InjectionConfig {
 
     /**
      * Render the memory block of a session's next step as soon as a step has written, on a thread of
-     * Mnemos' own, while the application goes on (with the next model call, which takes far longer than
-     * a render). The next step then finds its changed lines counted and, when nothing else changed,
-     * its block already made: it still renders from the state it reads, so this saves time and never
-     * changes a block. Off: each step counts what changed itself. Needs {@code token-count-cache-chars}
-     * above 0.
+     * Mnemos' own, while the application goes on to its next call (a step that comes at once waits a
+     * little for it). The state the step wrote is kept too, and the next step's read is answered with it
+     * while nothing else changed the session. The next step then finds its changed lines counted and,
+     * when nothing else changed, its block already made: it still renders from the state it uses, so
+     * this saves time and never changes a block. Off: each step reads and counts what changed itself.
+     * Needs {@code token-count-cache-chars} above 0 (the states kept are bounded by it too).
      */
     @WithDefault("true")
     boolean renderAhead();

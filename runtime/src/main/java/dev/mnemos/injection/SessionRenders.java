@@ -7,28 +7,30 @@ import org.jboss.logging.Logger;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.Supplier;
 
 /**
- * Each session's last render ({@link RenderMemo}, block text and hash), and renders made ahead of a
- * session's next step.
+ * Each session's last render ({@link RenderMemo}, block text and hash), the state its last step wrote,
+ * and renders made ahead of a session's next step.
  * <p>
  * A step's render is mostly lookups in its memo; what it does count is the text that changed since
  * the last step: the version and step lines, the answer the step before wrote, a new plan, the
  * summary after a fold. All of that is known once the step before has written: the state it wrote is
- * the one the next step reads (unless another writer came in between). So after a step's write, the
- * next step's block is rendered ahead on a thread of its own while the application goes on (with the
- * model call of the next step, far longer than a render): the next step's own render then finds every
- * changed line counted and, when nothing else changed, the very block already hashed. The ahead render
- * is only a memo: the step renders its block from the state it read in every case, so a render ahead
- * that did not happen, came late or guessed wrong costs time, never correctness.
+ * the one the next step reads (unless another writer came in between). So after a step's write that
+ * state is kept ({@link #known}: the next step's read is answered with it while the session is still at
+ * its version), and the next step's block is rendered from it on a thread of Mnemos' own while the
+ * application goes on. The next step's own render then finds every changed line counted and, when
+ * nothing else changed, the very block already hashed; when the render ahead is still running, the
+ * step waits for it a little ({@code aheadWait}) rather than doing the same work beside it. The render
+ * ahead is only a memo: the step renders its block from the state it uses in every case, so a render
+ * ahead that did not happen, came late or guessed wrong costs time, never correctness.
  * <p>
  * Renders ahead run on one daemon thread with a bounded queue; when the queue is full a render ahead
  * is dropped (its step renders as without one).
@@ -47,42 +49,42 @@ final class SessionRenders implements AutoCloseable {
     record Block(MemoryBlock block, String sha256, boolean renderedAhead) {
     }
 
-    /**
-     * What a session's last render left: for the state of {@code version}, by a step or ahead of one
-     * (then with that state, which the next step's read is answered with while the session is at it).
-     */
-    private record Last(long version, boolean ahead, RenderMemo memo, String text, String sha256, SessionState state) {
-
-        long chars() {
-            long held = memo.chars() + text.length();
-            if (state != null) {
-                held += length(state.summary()) + length(state.goal()) + length(state.context());
-                held += state.plans().stream().mapToLong(p -> length(p.content())).sum();
-                held += state.collected().values().stream().mapToLong(SessionRenders::length).sum();
-            }
-            return held;
-        }
+    /** What a session's last render left: for the state of {@code version}, by a step or ahead of one. */
+    private record Last(long version, boolean ahead, RenderMemo memo, String text, String sha256) {
     }
 
     private final MemoryBlockRenderer renderer;
     /** Null when memos are off ({@link InjectionConfig#tokenCountCacheChars()} 0). */
     private final Cache<String, Last> last;
+    /** The state each session's last step wrote, as a read gives it; null when renders ahead are off. */
+    private final Cache<String, SessionState> known;
     /** Null when renders ahead are off. */
     private final ThreadPoolExecutor ahead;
     private final AtomicInteger pending = new AtomicInteger();
-    /** How many of the latest plans a step reads: a state rendered ahead keeps as many. */
+    /** Sessions whose render ahead is running now, with what tells its end. */
+    private final ConcurrentHashMap<String, CountDownLatch> running = new ConcurrentHashMap<>();
+    /** How many of the latest plans a step reads: a known state keeps as many. */
     private final int readPlans;
+    private final long aheadWaitNanos;
 
-    /** @param readPlans how many of the latest plans a step's read gives (a state rendered ahead keeps as many) */
-    SessionRenders(MemoryBlockRenderer renderer, long maxChars, boolean renderAhead, int readPlans) {
+    /**
+     * @param maxChars characters the memos may hold, and separately the known states (0: no memos, no render ahead)
+     * @param readPlans how many of the latest plans a step's read gives (a known state keeps as many)
+     * @param aheadWait how long a step waits for its block's render ahead when it is running
+     */
+    SessionRenders(MemoryBlockRenderer renderer, long maxChars, boolean renderAhead, int readPlans, Duration aheadWait) {
         this.renderer = renderer;
         this.readPlans = readPlans;
+        this.aheadWaitNanos = aheadWait.toNanos();
         this.last = maxChars <= 0 ? null
                 : Caffeine.newBuilder().maximumWeight(maxChars).executor(Runnable::run)
-                        .weigher((String id, Last l) -> (int) Math.min(Integer.MAX_VALUE,
-                                id.length() + l.chars()))
+                        .weigher((String id, Last l) -> weight(id.length() + l.memo().chars() + l.text().length()))
                         .build();
-        this.ahead = last == null || !renderAhead ? null
+        boolean on = last != null && renderAhead;
+        this.known = !on ? null
+                : Caffeine.newBuilder().maximumWeight(maxChars).executor(Runnable::run)
+                        .weigher((String id, SessionState state) -> weight(id.length() + chars(state))).build();
+        this.ahead = !on ? null
                 : new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(QUEUE), task -> {
                     Thread thread = new Thread(task, "mnemos-render-ahead");
                     thread.setDaemon(true);
@@ -102,6 +104,7 @@ final class SessionRenders implements AutoCloseable {
             MemoryBlock block = renderer.render(state, facts, overrides, message);
             return new Block(block, block.sha256(), false);
         }
+        awaitRunning(sessionId);
         Last before = last.getIfPresent(sessionId);
         MemoryBlockRenderer.Rendered rendered = renderer.render(state, facts, overrides, message,
                 before == null ? RenderMemo.EMPTY.use() : before.memo().use());
@@ -109,33 +112,53 @@ final class SessionRenders implements AutoCloseable {
         boolean same = before != null && before.text().equals(text);
         String sha = same ? before.sha256() : rendered.block().sha256();
         // a step's render always replaces what an ahead render left: it is what the session really showed
-        last.put(sessionId, new Last(state.version(), false, rendered.memo(), text, sha, null));
+        last.put(sessionId, new Last(state.version(), false, rendered.memo(), text, sha));
         return new Block(rendered.block(), sha, same && before.ahead());
     }
 
+    /** Waits, up to the bound, for the session's render ahead when it is running now (not when it waits in the queue). */
+    private void awaitRunning(String sessionId) {
+        CountDownLatch done = running.get(sessionId);
+        if (done == null) {
+            return;
+        }
+        try {
+            done.await(aheadWaitNanos, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /**
-     * Renders, on the ahead thread, the block of the state {@code next} gives (the state of {@code version}
-     * the step just wrote, or empty when it cannot be told without a read), for the session's next step.
-     * Skipped when that step (or a later one) has rendered by then.
+     * Keeps {@code written} (the state the step just wrote, null when it cannot be told without a read) for the
+     * session's next read ({@link #known}), and renders its block on the ahead thread for the session's next step.
+     * The render is skipped when that step (or a later one) has rendered by then.
      *
      * @param facts the profile facts the step just rendered (the next step reads them again)
      * @param message the step's message, for the facts' order (the next message is not known yet)
      */
-    void renderAhead(String sessionId, long version, Supplier<Optional<SessionState>> next, List<ProfileLine> facts,
-            String message) {
+    void renderAhead(String sessionId, SessionState written, List<ProfileLine> facts, String message) {
         if (ahead == null) {
             return;
         }
+        if (written == null) {
+            known.invalidate(sessionId);
+            return;
+        }
+        SessionState next = written.newestPlans(readPlans); // built on a read, it holds one more plan
+        known.put(sessionId, next);
         pending.incrementAndGet();
         try {
             ahead.execute(() -> {
+                CountDownLatch done = new CountDownLatch(1);
+                running.put(sessionId, done);
                 try {
-                    if (!renderedSince(sessionId, version)) {
-                        next.get().ifPresent(state -> ahead(sessionId, state, facts, message));
-                    }
+                    ahead(sessionId, next, facts, message);
                 } catch (RuntimeException e) {
                     LOG.debugf(e, "render ahead of session %s failed; its next step renders on its own", sessionId);
                 } finally {
+                    running.remove(sessionId, done);
+                    done.countDown();
                     pending.decrementAndGet();
                 }
             });
@@ -144,35 +167,34 @@ final class SessionRenders implements AutoCloseable {
         }
     }
 
-    /** Whether a render of version {@code version} of the session, or a later one, has been made. */
-    private boolean renderedSince(String sessionId, long version) {
-        Last before = last.getIfPresent(sessionId);
-        return before != null && before.version() >= version;
-    }
-
     private void ahead(String sessionId, SessionState state, List<ProfileLine> facts, String message) {
         Last before = last.getIfPresent(sessionId);
         if (before != null && before.version() >= state.version()) {
-            return; // the step rendered while its state was being made
+            return; // the next step (or a later one) has rendered already
         }
-        SessionState read = state.newestPlans(readPlans); // built on a read, it holds one more
-        MemoryBlockRenderer.Rendered rendered = renderer.render(read, facts, List.of(), message,
+        MemoryBlockRenderer.Rendered rendered = renderer.render(state, facts, List.of(), message,
                 before == null ? RenderMemo.EMPTY.useAhead() : before.memo().useAhead());
-        Last made = new Last(read.version(), true, rendered.memo(), rendered.block().text(), rendered.block().sha256(),
-                read);
+        Last made = new Last(state.version(), true, rendered.memo(), rendered.block().text(), rendered.block().sha256());
         last.asMap().compute(sessionId, (id, now) -> now == null || now.version() < made.version() ? made : now);
     }
 
     /**
-     * The state last rendered ahead of the session's next step (the state its step before wrote, with the
-     * latest plans a read gives), or null when the session's last render was a step's own.
+     * The state this application's last step of the session wrote, with the latest plans a read gives, or
+     * null (none, or renders ahead off). It is the session's current state unless someone else wrote since:
+     * the read tells ({@link dev.mnemos.session.SessionStore#recentIfChanged}).
      */
     SessionState known(String sessionId) {
-        if (last == null) {
-            return null;
-        }
-        Last l = last.getIfPresent(sessionId);
-        return l == null || !l.ahead() ? null : l.state();
+        return known == null ? null : known.getIfPresent(sessionId);
+    }
+
+    private static long chars(SessionState state) {
+        long held = length(state.summary()) + length(state.goal()) + length(state.context());
+        held += state.plans().stream().mapToLong(p -> length(p.content())).sum();
+        return held + state.collected().values().stream().mapToLong(SessionRenders::length).sum();
+    }
+
+    private static int weight(long chars) {
+        return (int) Math.min(Integer.MAX_VALUE, chars);
     }
 
     private static long length(String text) {
@@ -180,8 +202,8 @@ final class SessionRenders implements AutoCloseable {
     }
 
     /**
-     * Waits until every render ahead asked for so far has run (or was dropped), up to {@code max}. A
-     * benchmark's or test's stand-in for the model call between two steps. @return whether they all ran
+     * Waits until every render ahead asked for so far has run (or was dropped), up to {@code max}: what an
+     * application's own work between two steps gives it. For benchmarks and tests. @return whether they all ran
      */
     boolean awaitAhead(Duration max) {
         long deadline = System.nanoTime() + max.toNanos();

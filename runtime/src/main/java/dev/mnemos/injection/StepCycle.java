@@ -95,7 +95,9 @@ public class StepCycle {
             metrics.write(writeNanos);
             metrics.written(written.retries());
             results.record(loaded.sessionId(), written.basis(), written.applied());
-            loader.renderAhead(loaded, written.version(), () -> written.applied().applyTo(written.basis()));
+            if (loader.rendersAhead()) {
+                loader.renderAhead(loaded, written.applied().applyTo(written.basis()).orElse(null));
+            }
             return result;
         }
     }

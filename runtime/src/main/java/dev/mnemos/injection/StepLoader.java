@@ -38,6 +38,11 @@ import java.util.function.Supplier;
 public class StepLoader {
 
     private static final Logger LOG = Logger.getLogger(StepLoader.class);
+    /**
+     * How long a step waits for its block's render ahead when that is running as the step renders (its
+     * step came at once): a render ahead takes a fraction of a millisecond, which the step would spend itself.
+     */
+    private static final Duration AHEAD_WAIT = Duration.ofMillis(2);
 
     private final SessionStore store;
     private final SessionArchive archive;
@@ -57,7 +62,7 @@ public class StepLoader {
         this.plansShown = config.plansShown();
         this.profiles = profiles;
         this.renders = new SessionRenders(MemoryBlockRenderer.from(config, tokens), config.tokenCountCacheChars(),
-                config.renderAhead(), plansShown + 1);
+                config.renderAhead(), plansShown + 1, AHEAD_WAIT);
         this.actingUser = actingUser;
         this.anonymousUser = SessionIds.require("quarkus.mnemos.injection.anonymous-user", config.anonymousUser());
     }
@@ -111,11 +116,11 @@ public class StepLoader {
     }
 
     /**
-     * Renders the block of the session's next step ahead ({@link SessionRenders}), from the state
-     * {@code written} gives: the state of {@code version} the step just wrote on top of the one it read.
+     * Keeps the state the step just wrote ({@code written}: rebuilt on the state it read; null when it could not
+     * be) for the session's next read, and renders the next step's block from it ahead ({@link SessionRenders}).
      */
-    void renderAhead(LoadedStep step, long version, Supplier<Optional<SessionState>> written) {
-        renders.renderAhead(step.sessionId(), version, written, step.profile().facts(), step.userMessage());
+    void renderAhead(LoadedStep step, SessionState written) {
+        renders.renderAhead(step.sessionId(), written, step.profile().facts(), step.userMessage());
     }
 
     /**

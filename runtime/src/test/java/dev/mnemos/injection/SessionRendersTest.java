@@ -7,7 +7,6 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
@@ -20,12 +19,21 @@ class SessionRendersTest {
 
     /** One token per word; every text it counts is recorded with the thread that asked. */
     private final ConcurrentLinkedQueue<String> counted = new ConcurrentLinkedQueue<>();
+    /** While set, the render-ahead thread stops at the first text it counts until this is counted down. */
+    private volatile CountDownLatch holdAhead;
+    /** Counted down when the render-ahead thread stops at {@link #holdAhead}. */
+    private final CountDownLatch heldAhead = new CountDownLatch(1);
     private final TokenCounter words = text -> {
+        CountDownLatch hold = holdAhead;
+        if (hold != null && Thread.currentThread().getName().equals("mnemos-render-ahead")) {
+            heldAhead.countDown();
+            await(hold);
+        }
         counted.add(Thread.currentThread().getName() + ": " + text);
         return text.isBlank() ? 0 : text.trim().split("\\s+").length;
     };
     private final MemoryBlockRenderer renderer = new MemoryBlockRenderer(1000, 2, 20, words);
-    private final SessionRenders renders = new SessionRenders(renderer, 4_000_000, true, 3);
+    private final SessionRenders renders = new SessionRenders(renderer, 4_000_000, true, 3, Duration.ofSeconds(5));
     private final List<ProfileLine> profile = IntStream.rangeClosed(1, 15)
             .mapToObj(i -> new ProfileLine("f" + i, "PREFERENCE", null, "prefers option " + i + " in Japan", 0.5 + i / 40.0))
             .toList();
@@ -53,7 +61,7 @@ class SessionRendersTest {
             assertThat(block.block()).as("step %d", step).isEqualTo(fresh);
             assertThat(block.sha256()).as("step %d", step).isEqualTo(fresh.sha256());
             SessionState next = GrowingSessions.state(step + 1);
-            renders.renderAhead("s-ahead", next.version(), () -> Optional.of(next), profile, message);
+            renders.renderAhead("s-ahead", next, profile, message);
             assertThat(renders.awaitAhead(Duration.ofSeconds(5))).isTrue();
         }
         assertThat(countedByTheSteps).as("texts the steps after the first counted themselves").isZero();
@@ -63,7 +71,7 @@ class SessionRendersTest {
     @Test
     void aGuessThatMissedAConcurrentChangeStillGivesTheBlockOfTheStateRead() {
         renders.render("s-guess", GrowingSessions.state(40), profile, List.of(), null);
-        renders.renderAhead("s-guess", 41, () -> Optional.of(GrowingSessions.state(41)), profile, null);
+        renders.renderAhead("s-guess", GrowingSessions.state(41), profile, null);
         assertThat(renders.awaitAhead(Duration.ofSeconds(5))).isTrue();
         // another writer came in between: the state read is not the one rendered ahead
         Map<String, String> collected = new TreeMap<>(GrowingSessions.state(41).collected());
@@ -81,22 +89,69 @@ class SessionRendersTest {
     }
 
     @Test
-    void aRenderAheadThatComesAfterItsStepRenderedIsSkipped() throws Exception {
+    void theStateAStepWroteIsKnownAtOnceWithThePlansAReadGives() {
+        renders.render("s-known", GrowingSessions.state(40), profile, List.of(), null);
+        SessionState written = GrowingSessions.state(41);
+        SessionState withOneMore = new SessionState(written.sessionId(), written.userId(), written.version(),
+                written.createdAt(), written.updatedAt(), written.status(), written.goal(), written.context(),
+                written.constraints(), written.openQuestions(), written.collected(), written.stepPointer(),
+                java.util.stream.Stream.concat(GrowingSessions.state(30).plans().stream(), written.plans().stream()).toList(),
+                written.observations(), written.summary(), written.forkedFrom());
+        holdAhead = new CountDownLatch(1);
+        try {
+            renders.renderAhead("s-known", withOneMore, profile, null);
+
+            assertThat(withOneMore.plans()).hasSize(4);
+            assertThat(renders.known("s-known")).as("known before its block is rendered")
+                    .isEqualTo(withOneMore.newestPlans(3));
+        } finally {
+            holdAhead.countDown();
+        }
+        assertThat(renders.awaitAhead(Duration.ofSeconds(5))).isTrue();
+        renders.renderAhead("s-known", null, profile, null);
+        assertThat(renders.known("s-known")).as("a write whose state could not be rebuilt").isNull();
+    }
+
+    @Test
+    void aStepWaitsForTheRenderAheadOfItsBlockWhenThatIsRunning() throws Exception {
+        renders.render("s-wait", GrowingSessions.state(40), profile, List.of(), null);
+        CountDownLatch hold = new CountDownLatch(1);
+        holdAhead = hold;
+        renders.renderAhead("s-wait", GrowingSessions.state(41), profile, null);
+        assertThat(heldAhead.await(5, TimeUnit.SECONDS)).as("the render ahead is running").isTrue();
+        new Thread(() -> {
+            sleep(100);
+            hold.countDown();
+        }).start();
+        counted.clear();
+
+        SessionRenders.Block block = renders.render("s-wait", GrowingSessions.state(41), profile, List.of(), null);
+
+        assertThat(block.renderedAhead()).as("the step waited for its block").isTrue();
+        assertThat(counted).as("counted by the step itself")
+                .noneMatch(c -> c.startsWith(Thread.currentThread().getName() + ": "));
+        assertThat(block.block()).isEqualTo(renderer.render(GrowingSessions.state(41), profile, List.of(), null));
+    }
+
+    @Test
+    void aRenderAheadThatComesAfterItsStepLeavesTheStepsRender() {
         renders.render("s-late", GrowingSessions.state(40), profile, List.of(), null);
         CountDownLatch hold = new CountDownLatch(1);
-        renders.renderAhead("s-late", 41, () -> {
-            await(hold);
-            return Optional.of(GrowingSessions.state(41));
-        }, profile, null);
+        holdAhead = hold;
+        // another session's render ahead holds the thread, so the one of s-late waits in the queue
+        renders.renderAhead("s-other", GrowingSessions.state(12), profile, null);
+        renders.renderAhead("s-late", GrowingSessions.state(41), profile, null);
         SessionRenders.Block step = renders.render("s-late", GrowingSessions.state(41), profile, List.of(), null);
-        counted.clear();
+        holdAhead = null;
         hold.countDown();
         assertThat(renders.awaitAhead(Duration.ofSeconds(5))).isTrue();
+        counted.clear();
 
-        assertThat(counted).as("nothing rendered for a step that has rendered").isEmpty();
         SessionRenders.Block again = renders.render("s-late", GrowingSessions.state(41), profile, List.of(), null);
-        assertThat(counted).as("the step's own memo was kept: the same state counts nothing").isEmpty();
-        assertThat(again).isEqualTo(step);
+
+        assertThat(step.renderedAhead()).as("the step came first").isFalse();
+        assertThat(counted).as("the step's memo was kept: the same state counts nothing").isEmpty();
+        assertThat(again).as("the step's own render, not one made ahead").isEqualTo(step);
     }
 
     @Test
@@ -118,9 +173,10 @@ class SessionRendersTest {
 
     @Test
     void withoutRenderAheadEachStepCountsWhatChanged() {
-        try (SessionRenders off = new SessionRenders(renderer, 4_000_000, false, 3)) {
+        try (SessionRenders off = new SessionRenders(renderer, 4_000_000, false, 3, Duration.ofSeconds(5))) {
             off.render("s-off", GrowingSessions.state(40), profile, List.of(), null);
-            off.renderAhead("s-off", 41, () -> Optional.of(GrowingSessions.state(41)), profile, null);
+            off.renderAhead("s-off", GrowingSessions.state(41), profile, null);
+            assertThat(off.known("s-off")).as("no state kept without render ahead").isNull();
             assertThat(off.awaitAhead(Duration.ofSeconds(1))).isTrue();
             counted.clear();
 
@@ -128,6 +184,14 @@ class SessionRendersTest {
 
             assertThat(counted).as("the changed lines, counted by the step").isNotEmpty()
                     .allMatch(c -> c.startsWith(Thread.currentThread().getName() + ": "));
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

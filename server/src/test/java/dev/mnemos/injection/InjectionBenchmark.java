@@ -157,8 +157,9 @@ class InjectionBenchmark {
         Percentiles stepP = Percentiles.of(all);
         line("");
         line("== 1 client: %d sessions x %d steps", sessions, steps);
-        line("between two steps the benchmark waits (untimed) until the next block was rendered ahead, as the next");
-        line("  model call lets it in an application (quarkus.mnemos.injection.render-ahead; off: each step renders alone)");
+        line("between two steps the benchmark waits (untimed) until the next block was rendered ahead, as what an");
+        line("  application does between two calls (a user's message, a tool) lets it; the back-to-back pass below has");
+        line("  no wait (quarkus.mnemos.injection.render-ahead; off: each step reads and renders alone)");
         line("raw Redis GET round trip : %s", rawP);
         line("  GET in a fault-tolerance timeout guard: %s  (each step call before; alternating with",
                 Percentiles.of(guarded[0]));
@@ -192,7 +193,7 @@ class InjectionBenchmark {
                 late.p50(), late.p50() / early.p50());
     }
 
-    /** The stand-in for the model call between two steps: the next step's block is rendered ahead by then. */
+    /** The stand-in for what an application does between two steps: the next step's block is rendered ahead by then. */
     private void betweenSteps() {
         if (!loader.awaitRenderedAhead(java.time.Duration.ofSeconds(5))) {
             throw new IllegalStateException("rendering ahead took more than 5 s");
@@ -225,7 +226,7 @@ class InjectionBenchmark {
         double used = aheadSteps("used") - usedBefore;
         double unused = aheadSteps("unused") - unusedBefore;
         line("");
-        line("== 1 client, back to back: %d sessions x %d steps, the next step at once (no model call between)", sessions,
+        line("== 1 client, back to back: %d sessions x %d steps, the next step at once (nothing between two calls)", sessions,
                 steps);
         line("step overhead            : %s", Percentiles.of(nanos));
         line("block found rendered ahead: %.0f%% of steps (the others rendered and read as without render ahead)",
