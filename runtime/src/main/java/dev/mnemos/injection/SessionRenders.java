@@ -111,9 +111,15 @@ final class SessionRenders implements AutoCloseable {
         String text = rendered.block().text();
         boolean same = before != null && before.text().equals(text);
         String sha = same ? before.sha256() : rendered.block().sha256();
+        MemoryBlock block = rendered.block();
+        if (same && before.ahead()) {
+            // the very string rendered ahead, whose JSON form is ready for the step's trace (QuotedBlocks)
+            block = new MemoryBlock(before.text(), block.tokens(), block.budget(), block.overBudget(), block.plansShown(),
+                    block.profileShown(), block.profileTotal());
+        }
         // a step's render always replaces what an ahead render left: it is what the session really showed
-        last.put(sessionId, new Last(state.version(), false, rendered.memo(), text, sha));
-        return new Block(rendered.block(), sha, same && before.ahead());
+        last.put(sessionId, new Last(state.version(), false, rendered.memo(), block.text(), sha));
+        return new Block(block, sha, same && before.ahead());
     }
 
     /** Waits, up to the bound, for the session's render ahead when it is running now (not when it waits in the queue). */
@@ -175,6 +181,7 @@ final class SessionRenders implements AutoCloseable {
         MemoryBlockRenderer.Rendered rendered = renderer.render(state, facts, List.of(), message,
                 before == null ? RenderMemo.EMPTY.useAhead() : before.memo().useAhead());
         Last made = new Last(state.version(), true, rendered.memo(), rendered.block().text(), rendered.block().sha256());
+        QuotedBlocks.prepare(made.text());
         last.asMap().compute(sessionId, (id, now) -> now == null || now.version() < made.version() ? made : now);
     }
 

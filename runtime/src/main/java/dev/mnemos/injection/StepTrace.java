@@ -34,7 +34,8 @@ public record StepTrace(String sessionId, String userId, long version, String st
      * @param block the block itself
      */
     public record Injected(String sha256, int chars, int tokens, int budget, boolean overBudget, List<Integer> plans,
-            List<String> profileFacts, List<TurnOverride> overrides, String block) {
+            List<String> profileFacts, List<TurnOverride> overrides,
+            @com.fasterxml.jackson.databind.annotation.JsonSerialize(using = QuotedBlocks.Serializer.class) String block) {
     }
 
     /**
