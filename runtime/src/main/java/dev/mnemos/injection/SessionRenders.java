@@ -27,7 +27,8 @@ import java.util.concurrent.locks.LockSupport;
  * state is kept ({@link #known}: the next step's read is answered with it while the session is still at
  * its version), and the next step's block is rendered from it on a thread of Mnemos' own while the
  * application goes on. The next step's own render then finds every changed line counted and, when
- * nothing else changed, the very block already hashed; when the render ahead is still running, the
+ * nothing else changed, the very block already hashed and escaped for its trace ({@link QuotedBlocks});
+ * when the render ahead is still running, the
  * step waits for it a little ({@code aheadWait}) rather than doing the same work beside it. The render
  * ahead is only a memo: the step renders its block from the state it uses in every case, so a render
  * ahead that did not happen, came late or guessed wrong costs time, never correctness.

@@ -125,8 +125,8 @@ public class StepLoader {
 
     /**
      * Waits, up to {@code max}, until the blocks rendered ahead of the next steps of the sessions stepped
-     * so far are ready: what a step's model call gives them in an application. For benchmarks and tests,
-     * which run steps back to back. @return false when some were still rendering at {@code max}
+     * so far are ready: the time what an application does between two steps of a session gives them. For
+     * benchmarks and tests, which run steps back to back. @return false when some were still rendering at {@code max}
      */
     public boolean awaitRenderedAhead(Duration max) {
         return renders.awaitAhead(max);
