@@ -28,8 +28,8 @@ import java.util.concurrent.locks.LockSupport;
  * its version), and the next step's block is rendered from it on a thread of Mnemos' own while the
  * application goes on. The next step's own render then finds every changed line counted and, when
  * nothing else changed, the very block already hashed and escaped for its trace ({@link QuotedBlocks});
- * when the render ahead is still running, the
- * step waits for it a little ({@code aheadWait}) rather than doing the same work beside it. The render
+ * when the render ahead is still running, the step waits for it a little ({@code aheadWait}) rather
+ * than doing the same work beside it. The render
  * ahead is only a memo: the step renders its block from the state it uses in every case, so a render
  * ahead that did not happen, came late or guessed wrong costs time, never correctness.
  * <p>
@@ -111,16 +111,17 @@ final class SessionRenders implements AutoCloseable {
                 before == null ? RenderMemo.EMPTY.use() : before.memo().use());
         String text = rendered.block().text();
         boolean same = before != null && before.text().equals(text);
+        boolean renderedAhead = same && before.ahead();
         String sha = same ? before.sha256() : rendered.block().sha256();
         MemoryBlock block = rendered.block();
-        if (same && before.ahead()) {
+        if (renderedAhead) {
             // the very string rendered ahead, whose JSON form is ready for the step's trace (QuotedBlocks)
             block = new MemoryBlock(before.text(), block.tokens(), block.budget(), block.overBudget(), block.plansShown(),
                     block.profileShown(), block.profileTotal());
         }
         // a step's render always replaces what an ahead render left: it is what the session really showed
         last.put(sessionId, new Last(state.version(), false, rendered.memo(), block.text(), sha));
-        return new Block(block, sha, same && before.ahead());
+        return new Block(block, sha, renderedAhead);
     }
 
     /** Waits, up to the bound, for the session's render ahead when it is running now (not when it waits in the queue). */
