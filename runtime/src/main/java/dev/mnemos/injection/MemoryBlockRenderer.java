@@ -77,6 +77,19 @@ public final class MemoryBlockRenderer {
     /** {@link #render(SessionState, List, List, String, RenderMemo)} with one use of a memo (a step's, or one ahead of it). */
     Rendered render(SessionState s, List<ProfileLine> profile, List<TurnOverride> overrides, String message,
             RenderMemo.Use memo) {
+        return renderOrdered(s, order(s, profile, message), overrides, memo);
+    }
+
+    /**
+     * The profile facts in the order the block takes them: the only use a render makes of the step's message.
+     * Two renders of one state, with no overrides and facts in the same order, make the same block.
+     */
+    static List<ProfileLine> order(SessionState s, List<ProfileLine> profile, String message) {
+        return ProfileRelevance.order(profile, s.goal(), message);
+    }
+
+    /** {@link #render(SessionState, List, List, String, RenderMemo.Use)} with the facts already in {@link #order}. */
+    Rendered renderOrdered(SessionState s, List<ProfileLine> ordered, List<TurnOverride> overrides, RenderMemo.Use memo) {
         BlockLines out = new BlockLines(budget, tokens, memo);
         out.fixed(OPEN);
         out.fixed(PREAMBLE);
@@ -92,7 +105,7 @@ public final class MemoryBlockRenderer {
         out.reserve(CLOSE);
         out.section("open questions:", s.openQuestions().stream().map(q -> "- " + out.quote(q)).toList(), 10);
         List<Integer> plans = plans(out, s);
-        List<String> shown = profile(out, ProfileRelevance.order(profile, s.goal(), message), overridden);
+        List<String> shown = profile(out, ordered, overridden);
         out.section("collected:", collected(out, s.collected()), 15);
         if (s.summary() != null && !s.summary().isBlank()) {
             out.tail("summary of earlier steps: ", s.summary(), 15);
@@ -103,7 +116,7 @@ public final class MemoryBlockRenderer {
         // the block's size as its budget measured it, line by line: counting the joined text again
         // would tokenize it whole on every step, since its version line always changes
         int count = out.used();
-        return new Rendered(new MemoryBlock(out.text(), count, budget, count > budget, plans, shown, profile.size()),
+        return new Rendered(new MemoryBlock(out.text(), count, budget, count > budget, plans, shown, ordered.size()),
                 memo.next());
     }
 

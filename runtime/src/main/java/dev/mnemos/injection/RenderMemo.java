@@ -18,7 +18,7 @@ import java.util.List;
 final class RenderMemo {
 
     /** Nothing remembered: the first render of a session, or a render outside a step. */
-    static final RenderMemo EMPTY = new RenderMemo(new Object[0], new Object[0], new int[0], 0);
+    static final RenderMemo EMPTY = new RenderMemo(new Object[0], new Object[0], new int[0], 0, 0);
     /**
      * Renders an answer is kept after the last one that asked for it: a section's share moves by a token
      * or two from step to step (the lines before it changed a little), so the same cut of a long text,
@@ -40,13 +40,44 @@ final class RenderMemo {
     private final Object[] answers;
     /** For each key, how many renders ago it was last asked for (0: by the last one). */
     private final int[] ages;
+    /** How many of the keys, from the first, the render that made this memo asked for (the rest it carried). */
+    private final int asked;
     private final long chars;
 
-    private RenderMemo(Object[] keys, Object[] answers, int[] ages, long chars) {
+    private RenderMemo(Object[] keys, Object[] answers, int[] ages, int asked, long chars) {
         this.keys = keys;
         this.answers = answers;
         this.ages = ages;
+        this.asked = asked;
         this.chars = chars;
+    }
+
+    /**
+     * The memo a step's own render would leave when it asks for just what the render ahead that made this memo
+     * asked for (the same state, facts and overrides ask for the same texts): the answers carried are a render
+     * older, and those {@value #KEPT_RENDERS} renders old are forgotten. A step whose block was rendered ahead
+     * keeps this instead of rendering again.
+     */
+    RenderMemo aged() {
+        int size = asked;
+        for (int i = asked; i < keys.length; i++) {
+            size += ages[i] + 1 < KEPT_RENDERS ? 1 : 0;
+        }
+        Object[] k = java.util.Arrays.copyOf(keys, size);
+        Object[] a = java.util.Arrays.copyOf(answers, size);
+        int[] g = new int[size];
+        long held = 0;
+        for (int i = 0, at = 0; i < keys.length; i++) {
+            boolean kept = i < asked || ages[i] + 1 < KEPT_RENDERS;
+            if (kept) {
+                k[at] = keys[i];
+                a[at] = answers[i];
+                g[at] = i < asked ? 0 : ages[i] + 1;
+                held += weight(keys[i], answers[i]);
+                at++;
+            }
+        }
+        return new RenderMemo(k, a, g, asked, held);
     }
 
     /** Characters this memo holds on to (the texts it remembers and their answers), for a bounded cache. */
@@ -160,9 +191,9 @@ final class RenderMemo {
             }
             long held = 0;
             for (int i = 0; i < size; i++) {
-                held += weight(k[i]) + (a[i] instanceof String text ? text.length() : 0);
+                held += weight(k[i], a[i]);
             }
-            return new RenderMemo(k, a, g, held);
+            return new RenderMemo(k, a, g, nextKeys.size(), held);
         }
 
         /** Whether the previous answer {@code i}, not asked for by this render, is still kept. */
@@ -175,13 +206,15 @@ final class RenderMemo {
     private record Quoted(String value) {
     }
 
-    private static long weight(Object key) {
+    /** Characters an entry holds on to: its text, and its answer when that is text too. */
+    private static long weight(Object key, Object answer) {
+        long answerChars = answer instanceof String text ? text.length() : 0;
         if (key instanceof String s) {
-            return s.length();
+            return s.length() + answerChars;
         }
         if (key instanceof Quoted q) {
-            return q.value().length();
+            return q.value().length() + answerChars;
         }
-        return ((Cut) key).text().length();
+        return ((Cut) key).text().length() + answerChars;
     }
 }

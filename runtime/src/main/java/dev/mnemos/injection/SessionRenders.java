@@ -50,8 +50,23 @@ final class SessionRenders implements AutoCloseable {
     record Block(MemoryBlock block, String sha256, boolean renderedAhead) {
     }
 
-    /** What a session's last render left: for the state of {@code version}, by a step or ahead of one. */
-    private record Last(long version, boolean ahead, RenderMemo memo, String text, String sha256) {
+    /**
+     * What a session's last render left: for the state of {@code version}, by a step or ahead of one. A render
+     * ahead also keeps what it rendered from (the state, the facts in their order; no overrides) and its block,
+     * which a step given the same is shown as it is.
+     */
+    private record Last(long version, boolean ahead, RenderMemo memo, String text, String sha256, SessionState state,
+            List<ProfileLine> ordered, MemoryBlock block) {
+
+        static Last ofStep(long version, RenderMemo memo, String text, String sha256) {
+            return new Last(version, false, memo, text, sha256, null, null, null);
+        }
+
+        /** Whether this is a render ahead of exactly what a step with these would render. */
+        boolean renderedAheadOf(SessionState state, List<ProfileLine> ordered, List<TurnOverride> overrides) {
+            return ahead && overrides.isEmpty() && (this.state == state || this.state.equals(state))
+                    && this.ordered.equals(ordered);
+        }
     }
 
     private final MemoryBlockRenderer renderer;
@@ -107,7 +122,14 @@ final class SessionRenders implements AutoCloseable {
         }
         awaitRunning(sessionId);
         Last before = last.getIfPresent(sessionId);
-        MemoryBlockRenderer.Rendered rendered = renderer.render(state, facts, overrides, message,
+        List<ProfileLine> ordered = MemoryBlockRenderer.order(state, facts, message);
+        if (before != null && before.renderedAheadOf(state, ordered, overrides)) {
+            // what the render ahead rendered from is what this step has: a render is a function of that alone,
+            // so its block is this step's (the very string, escaped for the trace already: QuotedBlocks)
+            last.put(sessionId, Last.ofStep(state.version(), before.memo().aged(), before.text(), before.sha256()));
+            return new Block(before.block(), before.sha256(), true);
+        }
+        MemoryBlockRenderer.Rendered rendered = renderer.renderOrdered(state, ordered, overrides,
                 before == null ? RenderMemo.EMPTY.use() : before.memo().use());
         String text = rendered.block().text();
         boolean same = before != null && before.text().equals(text);
@@ -120,7 +142,7 @@ final class SessionRenders implements AutoCloseable {
                     block.profileShown(), block.profileTotal());
         }
         // a step's render always replaces what an ahead render left: it is what the session really showed
-        last.put(sessionId, new Last(state.version(), false, rendered.memo(), block.text(), sha));
+        last.put(sessionId, Last.ofStep(state.version(), rendered.memo(), block.text(), sha));
         return new Block(block, sha, renderedAhead);
     }
 
@@ -180,9 +202,11 @@ final class SessionRenders implements AutoCloseable {
         if (before != null && before.version() >= state.version()) {
             return; // the next step (or a later one) has rendered already
         }
-        MemoryBlockRenderer.Rendered rendered = renderer.render(state, facts, List.of(), message,
+        List<ProfileLine> ordered = MemoryBlockRenderer.order(state, facts, message);
+        MemoryBlockRenderer.Rendered rendered = renderer.renderOrdered(state, ordered, List.of(),
                 before == null ? RenderMemo.EMPTY.useAhead() : before.memo().useAhead());
-        Last made = new Last(state.version(), true, rendered.memo(), rendered.block().text(), rendered.block().sha256());
+        MemoryBlock block = rendered.block();
+        Last made = new Last(state.version(), true, rendered.memo(), block.text(), block.sha256(), state, ordered, block);
         QuotedBlocks.prepare(made.text());
         last.asMap().compute(sessionId, (id, now) -> now == null || now.version() < made.version() ? made : now);
     }

@@ -175,6 +175,93 @@ class SessionRendersTest {
     }
 
     @Test
+    void aStepWhoseMessageOrdersTheFactsOtherwiseGetsItsOwnBlockNotTheOneRenderedAhead() {
+        List<ProfileLine> facts = java.util.stream.Stream.concat(profile.stream(),
+                java.util.stream.Stream.of(new ProfileLine("f-ryokan", "PREFERENCE", null, "sleeps best in a ryokan", 0.3)))
+                .toList();
+        renders.render("s-order", GrowingSessions.state(40), facts, List.of(), "step 40: what is next?");
+        renders.renderAhead("s-order", GrowingSessions.state(41), facts, "step 40: what is next?");
+        assertThat(renders.awaitAhead(Duration.ofSeconds(5))).isTrue();
+        String message = "which ryokan should we book?";
+
+        SessionRenders.Block block = renders.render("s-order", GrowingSessions.state(41), facts, List.of(), message);
+
+        MemoryBlock fresh = renderer.render(GrowingSessions.state(41), facts, List.of(), message);
+        assertThat(block.block()).isEqualTo(fresh);
+        assertThat(block.renderedAhead()).isFalse();
+        assertThat(fresh.text()).as("the fact the message names comes first")
+                .isNotEqualTo(renderer.render(GrowingSessions.state(41), facts, List.of(), "step 40: what is next?").text())
+                .contains(
+                        "user profile (background; the task and this session win over it):\n- [PREFERENCE, confidence 0.30] \"sleeps best in a ryokan\"");
+    }
+
+    @Test
+    void aStepWithOverridesGetsThemInItsBlockThoughTheRestWasRenderedAhead() {
+        renders.render("s-override", GrowingSessions.state(40), profile, List.of(), null);
+        renders.renderAhead("s-override", GrowingSessions.state(41), profile, null);
+        assertThat(renders.awaitAhead(Duration.ofSeconds(5))).isTrue();
+        List<TurnOverride> overrides = List.of(new TurnOverride("language", "English", "Chinese"));
+
+        SessionRenders.Block block = renders.render("s-override", GrowingSessions.state(41), profile, overrides, null);
+
+        assertThat(block.block()).isEqualTo(renderer.render(GrowingSessions.state(41), profile, overrides, null));
+        assertThat(block.block().text()).contains("\"language\": \"English\" (profile says \"Chinese\")");
+        assertThat(block.renderedAhead()).isFalse();
+    }
+
+    @Test
+    void aStepGivenAnEqualStateOfAnotherVersionGetsItsOwnBlock() {
+        renders.render("s-version", GrowingSessions.state(40), profile, List.of(), null);
+        renders.renderAhead("s-version", GrowingSessions.state(41), profile, null);
+        assertThat(renders.awaitAhead(Duration.ofSeconds(5))).isTrue();
+        SessionState other = GrowingSessions.state(41);
+        SessionState read = new SessionState(other.sessionId(), other.userId(), 42, other.createdAt(), other.updatedAt(),
+                other.status(), other.goal(), other.context(), other.constraints(), other.openQuestions(), other.collected(),
+                other.stepPointer(), other.plans(), other.observations(), other.summary(), other.forkedFrom());
+
+        SessionRenders.Block block = renders.render("s-version", read, profile, List.of(), null);
+
+        assertThat(block.block().text()).contains("version 42").doesNotContain("version 41");
+        assertThat(block.block()).isEqualTo(renderer.render(read, profile, List.of(), null));
+    }
+
+    @Test
+    void stepsShownBlocksRenderedAheadForgetWhatTheirOwnRendersWould() {
+        String id = "s-forget";
+        SessionState with = GrowingSessions.state(40);
+        SessionState without = GrowingSessions.withCollected(with, Map.of());
+        renders.render(id, with, profile, List.of(), null);
+        // steps of a state without the collected lines, each shown the block rendered ahead of it
+        for (int i = 1; i <= RenderMemo.KEPT_RENDERS; i++) {
+            SessionState next = GrowingSessions.withCollected(GrowingSessions.state(40 + i), Map.of());
+            renders.renderAhead(id, next, profile, null);
+            assertThat(renders.awaitAhead(Duration.ofSeconds(5))).isTrue();
+            assertThat(renders.render(id, next, profile, List.of(), null).renderedAhead()).isTrue();
+        }
+        assertThat(without.collected()).isEmpty();
+        counted.clear();
+
+        renders.render(id, GrowingSessions.withCollected(GrowingSessions.state(50), with.collected()), profile, List.of(),
+                null);
+
+        assertThat(counted).as("the collected lines of %d steps ago, forgotten as a step's own renders forget them",
+                RenderMemo.KEPT_RENDERS).anyMatch(c -> c.contains("\"answer.40\": "));
+    }
+
+    @Test
+    void aMemoAgedAsAStepsOwnRenderHoldsWhatThatRenderWouldLeave() {
+        SessionState with = GrowingSessions.state(40);
+        SessionState without = GrowingSessions.withCollected(GrowingSessions.state(41), Map.of());
+        RenderMemo stepBefore = renderer.render(with, profile, List.of(), null, RenderMemo.EMPTY).memo();
+
+        RenderMemo aged = renderer.render(without, profile, List.of(), null, stepBefore.useAhead()).memo().aged();
+        RenderMemo own = renderer.render(without, profile, List.of(), null, stepBefore.use()).memo();
+
+        assertThat(aged.size()).isEqualTo(own.size());
+        assertThat(aged.chars()).isEqualTo(own.chars());
+    }
+
+    @Test
     void withoutRenderAheadEachStepCountsWhatChanged() {
         try (SessionRenders off = new SessionRenders(renderer, 4_000_000, false, 3, Duration.ofSeconds(5))) {
             off.render("s-off", GrowingSessions.state(40), profile, List.of(), null);

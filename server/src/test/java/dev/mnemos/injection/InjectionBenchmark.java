@@ -131,6 +131,7 @@ class InjectionBenchmark {
         java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
         long jitBefore = jit.getTotalCompilationTime();
         long aheadBefore = aheadCpu(threads);
+        long[] jiffiesBefore = cpuJiffies();
         long cpu = 0;
         for (int s = 0; s < sessions; s++) {
             String id = ids[s];
@@ -163,6 +164,7 @@ class InjectionBenchmark {
             store.delete(id);
         }
         long aheadSpent = aheadCpu(threads) - aheadBefore;
+        String cores = coreUse(jiffiesBefore, cpuJiffies());
         long[] all = java.util.Arrays.stream(bySession).flatMapToLong(java.util.Arrays::stream).toArray();
         Percentiles rawP = Percentiles.of(raw);
         Percentiles stepP = Percentiles.of(all);
@@ -195,6 +197,7 @@ class InjectionBenchmark {
                 aheadSpent / 1e6 / all.length);
         line("                           a step's whole CPU is the sum of the two lines above)");
         slowest(bySession, cpuBySession);
+        line("the machine meanwhile    : %s (the pauses between steps included)", cores);
         line("JIT while measuring      : %d ms of compiler threads' time (on 2 cores it competes with the steps and Redis)",
                 jit.getTotalCompilationTime() - jitBefore);
         line("SessionStore.get alone   : after 10 steps %s", Percentiles.of(freshReads));
@@ -215,6 +218,64 @@ class InjectionBenchmark {
         }
     }
 
+    /** CPU time so far of every live thread of this JVM, by thread id. */
+    private static java.util.Map<Long, Long> threadCpu(java.lang.management.ThreadMXBean threads) {
+        java.util.Map<Long, Long> cpu = new java.util.HashMap<>();
+        for (long id : threads.getAllThreadIds()) {
+            cpu.put(id, Math.max(0, threads.getThreadCpuTime(id)));
+        }
+        return cpu;
+    }
+
+    /** The threads that took the most CPU since {@code before}, by name, per step. */
+    private String busiestThreads(java.lang.management.ThreadMXBean threads, java.util.Map<Long, Long> before, int steps) {
+        java.util.Map<String, Long> byName = new java.util.TreeMap<>();
+        threadCpu(threads).forEach((id, cpu) -> {
+            var info = threads.getThreadInfo(id);
+            if (info != null) {
+                byName.merge(info.getThreadName().replaceAll("[-#]?\\d+$", "-N"), cpu - before.getOrDefault(id, 0L), Long::sum);
+            }
+        });
+        return byName.entrySet().stream().sorted((a, b) -> Long.compare(b.getValue(), a.getValue())).limit(6)
+                .map(e -> String.format("%s %.3f", e.getKey(), e.getValue() / 1e6 / steps))
+                .collect(java.util.stream.Collectors.joining(", "));
+    }
+
+    /**
+     * {busy, steal, all} jiffies of every core so far, from /proc/stat ({0, 0, 0} where there is none):
+     * steal is the time the hypervisor ran something else while this machine's cores had work.
+     */
+    private static long[] cpuJiffies() {
+        try {
+            String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+            long all = 0;
+            for (int i = 1; i < Math.min(f.length, 9); i++) {
+                all += Long.parseLong(f[i]);
+            }
+            long idle = Long.parseLong(f[4]) + Long.parseLong(f[5]);
+            long steal = Long.parseLong(f[8]);
+            return new long[] { all - idle - steal, steal, all };
+        } catch (java.io.IOException | RuntimeException e) {
+            return new long[3];
+        }
+    }
+
+    private static String coreUse(long[] before, long[] after) {
+        double all = Math.max(1, after[2] - before[2]);
+        return String.format("cores busy %.0f%%, stolen by the hypervisor %.1f%%", 100 * (after[0] - before[0]) / all,
+                100 * (after[1] - before[1]) / all);
+    }
+
+    /** {collections, milliseconds} of every garbage collector so far. */
+    private static long[] gcSoFar() {
+        long[] sum = new long[2];
+        for (var gc : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+            sum[0] += Math.max(0, gc.getCollectionCount());
+            sum[1] += Math.max(0, gc.getCollectionTime());
+        }
+        return sum;
+    }
+
     /** CPU time of Mnemos' render-ahead thread so far (0 before it started, or with render-ahead off). */
     private static long aheadCpu(java.lang.management.ThreadMXBean threads) {
         return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals("mnemos-render-ahead"))
@@ -230,14 +291,33 @@ class InjectionBenchmark {
         double usedBefore = aheadSteps("used");
         double unusedBefore = aheadSteps("unused");
         long[] nanos = new long[sessions * steps];
+        double[][] phases = new double[sessions * steps][];
+        long[] cpu = new long[sessions * steps];
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        long[] gcBefore = gcSoFar();
+        java.util.Map<Long, Long> threadsBefore = threadCpu(threads);
+        long[] jiffiesBefore = cpuJiffies();
+        long passStart = System.nanoTime();
         for (int s = 0; s < sessions; s++) {
             for (int i = 1; i <= steps; i++) {
+                double[] before = phaseTotals();
+                long cpuStart = threads.getCurrentThreadCpuTime();
                 long start = System.nanoTime();
                 step(ids[s], i);
-                nanos[s * steps + i - 1] = System.nanoTime() - start;
+                int at = s * steps + i - 1;
+                nanos[at] = System.nanoTime() - start;
+                cpu[at] = threads.getCurrentThreadCpuTime() - cpuStart;
+                phases[at] = phaseTotals();
+                for (int p = 0; p < 3; p++) {
+                    phases[at][p] -= before[p];
+                }
             }
             store.delete(ids[s]);
         }
+        double passSeconds = (System.nanoTime() - passStart) / 1e9;
+        long[] gc = gcSoFar();
+        String busiest = busiestThreads(threads, threadsBefore, sessions * steps);
+        String cores = coreUse(jiffiesBefore, cpuJiffies());
         double used = aheadSteps("used") - usedBefore;
         double unused = aheadSteps("unused") - unusedBefore;
         line("");
@@ -246,6 +326,34 @@ class InjectionBenchmark {
         line("step overhead            : %s", Percentiles.of(nanos));
         line("block found rendered ahead: %.0f%% of steps (the others rendered and read as without render ahead)",
                 100 * used / Math.max(1, used + unused));
+        slowestByKind(nanos, phases, cpu, steps);
+        line("garbage collections      : %d in %.1f s, %d ms of pauses (each pause stops a step in flight)",
+                gc[0] - gcBefore[0],
+                passSeconds, gc[1] - gcBefore[1]);
+        line("CPU by thread, ms a step : %s (this JVM; Redis is a process of its own)", busiest);
+        line("the machine meanwhile    : %s", cores);
+    }
+
+    /** Which steps the slowest 1 % are (a plan step, the step after one, the others) and where their time went. */
+    private void slowestByKind(long[] nanos, double[][] phases, long[] cpu, int steps) {
+        Integer[] order = IntStream.range(0, nanos.length).boxed().sorted((a, b) -> Long.compare(nanos[b], nanos[a]))
+                .toArray(Integer[]::new);
+        int n = Math.max(1, nanos.length / 100);
+        int[] kinds = new int[3];
+        double[] sums = new double[5];
+        for (int k = 0; k < n; k++) {
+            int at = order[k];
+            int step = at % steps + 1;
+            kinds[step % 10 == 0 ? 0 : step % 10 == 1 ? 1 : 2]++;
+            sums[0] += nanos[at] / 1e6;
+            for (int p = 0; p < 3; p++) {
+                sums[1 + p] += phases[at][p];
+            }
+            sums[4] += cpu[at] / 1e6;
+        }
+        line("slowest 1%% of steps      : %d plan steps, %d steps after a plan, %d others; mean %.3f ms: load %.3f, render %.3f,",
+                kinds[0], kinds[1], kinds[2], sums[0] / n, sums[1] / n, sums[2] / n);
+        line("                           write %.3f ms; the calling thread's CPU %.3f ms", sums[3] / n, sums[4] / n);
     }
 
     private double aheadSteps(String outcome) {
