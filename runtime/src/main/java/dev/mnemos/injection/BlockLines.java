@@ -14,6 +14,8 @@ final class BlockLines {
     private static final String ELLIPSIS = "…";
     /** Values shorter than this are quoted again rather than looked up: quoting them costs less than a lookup. */
     private static final int QUOTE_LOOKUP_CHARS = 32;
+    /** A value cut to fit its room is cut to a multiple of this many tokens (up to this many fewer than would fit). */
+    static final int CUT_STEP = 8;
 
     private final int budget;
     private final TokenCounter tokens;
@@ -108,7 +110,11 @@ final class BlockLines {
                 return true;
             }
         }
+        // a cut's length goes by steps of CUT_STEP tokens: the room left moves by a token or two from one step
+        // to the next (the lines before changed a little), and a cut to the same length is looked up in the
+        // memo, where a cut to a new one searches the text again with the tokenizer
         int allowed = room - cost(label) - 2;
+        allowed -= Math.floorMod(allowed, CUT_STEP);
         while (allowed >= 8) {
             String line = label + quote(cutter.apply(value, allowed));
             int lineCost = cost(line);
