@@ -61,12 +61,24 @@ class InjectionBenchmark {
     @Inject
     io.agroal.api.AgroalDataSource postgres;
 
+    /**
+     * Sessions run back to back, unmeasured, before the back-to-back pass: what the JIT compiles for steps that wait for none.
+     */
+    private static final int BACK_TO_BACK_WARMUP = 2;
     /** {@code -Dbench.profile=memory}: the 15 facts from a scripted in-memory source (the session path alone). */
     private static final boolean PROFILE_IN_MEMORY = "memory".equals(System.getProperty("bench.profile"));
 
     private final StringBuilder report = new StringBuilder();
     private AiMethod answer;
     private AiMethod plan;
+    /** The floor of the run (Redis and Postgres round trips), measured before the warm-up. */
+    private long[] raw;
+    private long[][] guarded;
+    private long[] socket;
+    private long[] postgresTrips;
+    /** {@link SessionStore#get} alone, after 10 and after 1,000 steps of the warm-up's first session. */
+    private long[] freshReads;
+    private long[] grownReads;
 
     @Test
     void run() throws Exception {
@@ -81,13 +93,20 @@ class InjectionBenchmark {
         // threads still ran for most of the measured seconds, on 2 cores beside the steps and Redis
         // (the "JIT while measuring" line says what is left)
         int warmup = Integer.getInteger("bench.warmup", 20_000);
+        int steps = Integer.getInteger("bench.steps", 1000);
         line("warm-up                  : %d steps (-Dbench.warmup), sessions of 1,000 steps, before anything is measured",
                 warmup);
+        // the floor first, and every measured session (15 facts embedded and stored in Postgres each) created
+        // before the warm-up: other work between the warm-up and the steps (another client's GETs, Postgres
+        // inserts) left the JIT recompiling what the steps share with it for seconds into the measured steps
+        measureFloor();
+        String[] paused = newSessions(Integer.getInteger("bench.sessions", 10));
+        String[] chained = newSessions(BACK_TO_BACK_WARMUP + Integer.getInteger("bench.backToBackSessions", 3));
         for (int done = 0; done < warmup; done += 1000) {
-            singleSession(Math.min(1000, warmup - done));
+            singleSession(Math.min(1000, warmup - done), done == 0);
         }
-        overheadAtOneClient(Integer.getInteger("bench.sessions", 10), Integer.getInteger("bench.steps", 1000));
-        backToBack(Integer.getInteger("bench.backToBackSessions", 3), Integer.getInteger("bench.steps", 1000));
+        overheadAtOneClient(paused, steps);
+        backToBack(chained, steps);
         overheadAtManyClients(Integer.getInteger("bench.clients", 64), Integer.getInteger("bench.clientSteps", 200));
         String locomo = System.getProperty("bench.locomo", "");
         if (locomo.isBlank()) {
@@ -102,31 +121,41 @@ class InjectionBenchmark {
         System.out.println("\n" + report);
     }
 
-    private void singleSession(int steps) throws Exception {
+    /** A session of {@code steps} steps; {@code timeReads}: also times store reads of it after 10 and 1,000 steps. */
+    private void singleSession(int steps, boolean timeReads) throws Exception {
         String id = newSession();
         for (int i = 1; i <= steps; i++) {
+            if (timeReads && i == 10) {
+                freshReads = reads(id, 500);
+            }
             step(id, i);
             betweenSteps();
+        }
+        if (timeReads) {
+            grownReads = reads(id, 500);
         }
         store.delete(id);
     }
 
-    private void overheadAtOneClient(int sessions, int steps) throws Exception {
-        // every session and its user's profile exist before the first measured step: creating them
-        // (15 facts embedded and stored in Postgres each) between sessions left the JIT recompiling
-        // for seconds into the steps that followed
-        String[] ids = IntStream.range(0, sessions).mapToObj(s -> newSession()).toArray(String[]::new);
+    private void measureFloor() throws Exception {
         rawRoundTrips(1, 20_000); // warm-up: the first GETs of the run are slower
-        long[] raw = rawRoundTrips(1, 20_000);
-        long[][] guarded = guardedRoundTrips(10, 2_000);
-        long[] socket = socketRoundTrips(20_000);
+        raw = rawRoundTrips(1, 20_000);
+        guarded = guardedRoundTrips(10, 2_000);
+        socket = socketRoundTrips(20_000);
+        postgresTrips = rawPostgres(5_000);
+    }
+
+    private String[] newSessions(int count) {
+        return IntStream.range(0, count).mapToObj(s -> newSession()).toArray(String[]::new);
+    }
+
+    private void overheadAtOneClient(String[] ids, int steps) throws Exception {
+        int sessions = ids.length;
         double[] phases = phaseTotals();
         double[] earlyPhases = new double[3];
         double[] latePhases = new double[3];
         long[][] bySession = new long[sessions][];
         long[][] cpuBySession = new long[sessions][];
-        long[] freshReads = null;
-        long[] grownReads = null;
         java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
         java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
         long jitBefore = jit.getTotalCompilationTime();
@@ -138,9 +167,6 @@ class InjectionBenchmark {
             bySession[s] = new long[steps];
             cpuBySession[s] = new long[steps];
             for (int i = 1; i <= steps; i++) {
-                if (s == 0 && i == 10) {
-                    freshReads = reads(id, 500);
-                }
                 boolean windowed = i <= 20 || i > steps - 20;
                 double[] phasesBefore = windowed ? phaseTotals() : null;
                 long cpuStart = threads.getCurrentThreadCpuTime();
@@ -157,9 +183,6 @@ class InjectionBenchmark {
                 cpuBySession[s][i - 1] = threads.getCurrentThreadCpuTime() - cpuStart;
                 cpu += cpuBySession[s][i - 1];
                 betweenSteps();
-            }
-            if (s == 0) {
-                grownReads = reads(id, 500);
             }
             store.delete(id);
         }
@@ -180,7 +203,7 @@ class InjectionBenchmark {
         line("  GET on a plain blocking socket  : %s  (no client, no thread hand-off: what a round trip",
                 Percentiles.of(socket));
         line("                                     costs without the event loop between the caller and Redis)");
-        line("raw Postgres SELECT 1    : %s", Percentiles.of(rawPostgres(5_000)));
+        line("raw Postgres SELECT 1    : %s", Percentiles.of(postgresTrips));
         line("step overhead            : %s  (target p50 <= 0.3 ms, p99 <= 1 ms)", stepP);
         line("ratio to raw round trip  : p50 %.1fx  p99 %.1fx", stepP.p50() / rawP.p50(), stepP.p99() / rawP.p99());
         line("  answer steps           : %s", Percentiles.of(steps(bySession, false)));
@@ -200,7 +223,7 @@ class InjectionBenchmark {
         line("the machine meanwhile    : %s (the pauses between steps included)", cores);
         line("JIT while measuring      : %d ms of compiler threads' time (on 2 cores it competes with the steps and Redis)",
                 jit.getTotalCompilationTime() - jitBefore);
-        line("SessionStore.get alone   : after 10 steps %s", Percentiles.of(freshReads));
+        line("SessionStore.get alone   : after 10 steps %s  (in the warm-up)", Percentiles.of(freshReads));
         line("                           after %d steps %s", steps, Percentiles.of(grownReads));
         line("mean per phase, steps 1-20: load %.3f ms, render %.3f ms, write %.3f ms; steps %d-%d: %.3f, %.3f, %.3f ms",
                 earlyPhases[0] / (20.0 * sessions), earlyPhases[1] / (20.0 * sessions), earlyPhases[2] / (20.0 * sessions),
@@ -216,29 +239,6 @@ class InjectionBenchmark {
         if (!loader.awaitRenderedAhead(java.time.Duration.ofSeconds(5))) {
             throw new IllegalStateException("rendering ahead took more than 5 s");
         }
-    }
-
-    /** CPU time so far of every live thread of this JVM, by thread id. */
-    private static java.util.Map<Long, Long> threadCpu(java.lang.management.ThreadMXBean threads) {
-        java.util.Map<Long, Long> cpu = new java.util.HashMap<>();
-        for (long id : threads.getAllThreadIds()) {
-            cpu.put(id, Math.max(0, threads.getThreadCpuTime(id)));
-        }
-        return cpu;
-    }
-
-    /** The threads that took the most CPU since {@code before}, by name, per step. */
-    private String busiestThreads(java.lang.management.ThreadMXBean threads, java.util.Map<Long, Long> before, int steps) {
-        java.util.Map<String, Long> byName = new java.util.TreeMap<>();
-        threadCpu(threads).forEach((id, cpu) -> {
-            var info = threads.getThreadInfo(id);
-            if (info != null) {
-                byName.merge(info.getThreadName().replaceAll("[-#]?\\d+$", "-N"), cpu - before.getOrDefault(id, 0L), Long::sum);
-            }
-        });
-        return byName.entrySet().stream().sorted((a, b) -> Long.compare(b.getValue(), a.getValue())).limit(6)
-                .map(e -> String.format("%s %.3f", e.getKey(), e.getValue() / 1e6 / steps))
-                .collect(java.util.stream.Collectors.joining(", "));
     }
 
     /**
@@ -286,8 +286,11 @@ class InjectionBenchmark {
      * Steps at 1 client with no pause between them: a next step that comes before its block was rendered
      * ahead renders (and reads) as without render ahead, and the render ahead competes for the cores.
      */
-    private void backToBack(int sessions, int steps) throws Exception {
-        String[] ids = IntStream.range(0, sessions).mapToObj(s -> newSession()).toArray(String[]::new);
+    private void backToBack(String[] ids, int steps) throws Exception {
+        int sessions = ids.length - BACK_TO_BACK_WARMUP;
+        for (int w = 0; w < BACK_TO_BACK_WARMUP; w++) {
+            chainedSession(ids[w], steps, new long[steps], new double[steps][], new long[steps], 0);
+        }
         double usedBefore = aheadSteps("used");
         double unusedBefore = aheadSteps("unused");
         long[] nanos = new long[sessions * steps];
@@ -295,34 +298,25 @@ class InjectionBenchmark {
         long[] cpu = new long[sessions * steps];
         java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
         long[] gcBefore = gcSoFar();
-        java.util.Map<Long, Long> threadsBefore = threadCpu(threads);
+        MachineCpu machineBefore = MachineCpu.now();
+        java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+        long jitBefore = jit.getTotalCompilationTime();
         long[] jiffiesBefore = cpuJiffies();
         long passStart = System.nanoTime();
         for (int s = 0; s < sessions; s++) {
-            for (int i = 1; i <= steps; i++) {
-                double[] before = phaseTotals();
-                long cpuStart = threads.getCurrentThreadCpuTime();
-                long start = System.nanoTime();
-                step(ids[s], i);
-                int at = s * steps + i - 1;
-                nanos[at] = System.nanoTime() - start;
-                cpu[at] = threads.getCurrentThreadCpuTime() - cpuStart;
-                phases[at] = phaseTotals();
-                for (int p = 0; p < 3; p++) {
-                    phases[at][p] -= before[p];
-                }
-            }
-            store.delete(ids[s]);
+            chainedSession(ids[BACK_TO_BACK_WARMUP + s], steps, nanos, phases, cpu, s * steps);
         }
         double passSeconds = (System.nanoTime() - passStart) / 1e9;
         long[] gc = gcSoFar();
-        String busiest = busiestThreads(threads, threadsBefore, sessions * steps);
         String cores = coreUse(jiffiesBefore, cpuJiffies());
+        long jitSpent = jit.getTotalCompilationTime() - jitBefore;
+        String busiest = MachineCpu.now().busiestSince(machineBefore, sessions * steps, 7);
         double used = aheadSteps("used") - usedBefore;
         double unused = aheadSteps("unused") - unusedBefore;
         line("");
-        line("== 1 client, back to back: %d sessions x %d steps, the next step at once (nothing between two calls)", sessions,
+        line("== 1 client, back to back: %d sessions x %d steps, the next step at once (nothing between two calls),", sessions,
                 steps);
+        line("   after %d sessions run the same way unmeasured", BACK_TO_BACK_WARMUP);
         line("step overhead            : %s", Percentiles.of(nanos));
         line("block found rendered ahead: %.0f%% of steps (the others rendered and read as without render ahead)",
                 100 * used / Math.max(1, used + unused));
@@ -330,8 +324,28 @@ class InjectionBenchmark {
         line("garbage collections      : %d in %.1f s, %d ms of pauses (each pause stops a step in flight)",
                 gc[0] - gcBefore[0],
                 passSeconds, gc[1] - gcBefore[1]);
-        line("CPU by thread, ms a step : %s (this JVM; Redis is a process of its own)", busiest);
-        line("the machine meanwhile    : %s", cores);
+        line("the machine meanwhile    : %s; the JIT's compiler threads %d ms in %.1f s", cores, jitSpent, passSeconds);
+        line("CPU by thread, ms a step : %s", busiest);
+        line("                           (every process of the machine, from /proc: a step's own work is the calling");
+        line("                           thread, the render-ahead thread and Redis; on 2 cores the others take turns with them)");
+    }
+
+    /** One session's steps back to back, their time, CPU and phases from {@code at} on; the session is deleted after. */
+    private void chainedSession(String id, int steps, long[] nanos, double[][] phases, long[] cpu, int at) throws Exception {
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        for (int i = 1; i <= steps; i++, at++) {
+            double[] before = phaseTotals();
+            long cpuStart = threads.getCurrentThreadCpuTime();
+            long start = System.nanoTime();
+            step(id, i);
+            nanos[at] = System.nanoTime() - start;
+            cpu[at] = threads.getCurrentThreadCpuTime() - cpuStart;
+            phases[at] = phaseTotals();
+            for (int p = 0; p < 3; p++) {
+                phases[at][p] -= before[p];
+            }
+        }
+        store.delete(id);
     }
 
     /** Which steps the slowest 1 % are (a plan step, the step after one, the others) and where their time went. */
@@ -341,6 +355,7 @@ class InjectionBenchmark {
         int n = Math.max(1, nanos.length / 100);
         int[] kinds = new int[3];
         double[] sums = new double[5];
+        int[] stalled = new int[2];
         for (int k = 0; k < n; k++) {
             int at = order[k];
             int step = at % steps + 1;
@@ -350,10 +365,18 @@ class InjectionBenchmark {
                 sums[1 + p] += phases[at][p];
             }
             sums[4] += cpu[at] / 1e6;
+            boolean idle = cpu[at] < 500_000;
+            stalled[0] += idle && (phases[at][0] > 1 || phases[at][2] > 1) ? 1 : 0;
+            stalled[1] += phases[at][1] > 1 ? 1 : 0;
         }
         line("slowest 1%% of steps      : %d plan steps, %d steps after a plan, %d others; mean %.3f ms: load %.3f, render %.3f,",
                 kinds[0], kinds[1], kinds[2], sums[0] / n, sums[1] / n, sums[2] / n);
         line("                           write %.3f ms; the calling thread's CPU %.3f ms", sums[3] / n, sums[4] / n);
+        line("                           %d of them spent over 1 ms in the load or the write (a Redis round trip each) with",
+                stalled[0]);
+        line("                           under 0.5 ms of the calling thread's CPU, %d over 1 ms in the render (waiting for",
+                stalled[1]);
+        line("                           its render ahead, or rendering without it)");
     }
 
     private double aheadSteps(String outcome) {
