@@ -61,15 +61,14 @@ final class RenderMemo {
     RenderMemo aged() {
         int size = asked;
         for (int i = asked; i < keys.length; i++) {
-            size += ages[i] + 1 < KEPT_RENDERS ? 1 : 0;
+            size += outlivesARender(i) ? 1 : 0;
         }
-        Object[] k = java.util.Arrays.copyOf(keys, size);
-        Object[] a = java.util.Arrays.copyOf(answers, size);
+        Object[] k = new Object[size];
+        Object[] a = new Object[size];
         int[] g = new int[size];
         long held = 0;
         for (int i = 0, at = 0; i < keys.length; i++) {
-            boolean kept = i < asked || ages[i] + 1 < KEPT_RENDERS;
-            if (kept) {
+            if (i < asked || outlivesARender(i)) {
                 k[at] = keys[i];
                 a[at] = answers[i];
                 g[at] = i < asked ? 0 : ages[i] + 1;
@@ -78,6 +77,11 @@ final class RenderMemo {
             }
         }
         return new RenderMemo(k, a, g, asked, held);
+    }
+
+    /** Whether answer {@code i}, when not asked for, is still kept a render older. */
+    private boolean outlivesARender(int i) {
+        return ages[i] + 1 < KEPT_RENDERS;
     }
 
     /** Characters this memo holds on to (the texts it remembers and their answers), for a bounded cache. */
@@ -198,7 +202,7 @@ final class RenderMemo {
 
         /** Whether the previous answer {@code i}, not asked for by this render, is still kept. */
         private boolean carried(int i) {
-            return !asked[i] && (ahead || ages[i] + 1 < KEPT_RENDERS);
+            return !asked[i] && (ahead || outlivesARender(i));
         }
     }
 
