@@ -27,7 +27,9 @@ import java.util.stream.IntStream;
 /**
  * The read-before-write benchmark (issue 4; targets in the README): prints figures, asserts none.
  * Run with {@code mvn -Pbench test}; it is not part of the normal test run. Sizes:
- * {@code -Dbench.sessions=10 -Dbench.steps=1000 -Dbench.clients=64 -Dbench.clientSteps=200}. The
+ * {@code -Dbench.sessions=10 -Dbench.steps=1000 -Dbench.clients=64 -Dbench.clientSteps=200}; back to back
+ * {@code -Dbench.backToBackSessions=3}, and with a model that answers in {@code -Dbench.modelMillis=50}
+ * {@code -Dbench.modelSessions=2 -Dbench.modelSteps=200}. The
  * LoCoMo replay runs only with {@code -Dbench.locomo=<path to locomo10.json>} (the data set is
  * CC BY-NC 4.0 and not part of this repository; a relative path is resolved against {@code server/});
  * without it that part is skipped with a note. The figures are also written to
@@ -102,11 +104,15 @@ class InjectionBenchmark {
         measureFloor();
         String[] paused = newSessions(Integer.getInteger("bench.sessions", 10));
         String[] chained = newSessions(BACK_TO_BACK_WARMUP + Integer.getInteger("bench.backToBackSessions", 3));
+        int modelMillis = Integer.getInteger("bench.modelMillis", 50);
+        String[] modelled = newSessions(1 + Integer.getInteger("bench.modelSessions", 2));
         for (int done = 0; done < warmup; done += 1000) {
             singleSession(Math.min(1000, warmup - done), done == 0);
         }
         overheadAtOneClient(paused, steps);
-        backToBack(chained, steps);
+        backToBack(chained, steps, BACK_TO_BACK_WARMUP, 0);
+        backToBack(modelled, Integer.getInteger("bench.modelSteps", 200), 1,
+                java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(modelMillis));
         overheadAtManyClients(Integer.getInteger("bench.clients", 64), Integer.getInteger("bench.clientSteps", 200));
         String locomo = System.getProperty("bench.locomo", "");
         if (locomo.isBlank()) {
@@ -286,10 +292,10 @@ class InjectionBenchmark {
      * Steps at 1 client with no pause between them: a next step that comes before its block was rendered
      * ahead renders (and reads) as without render ahead, and the render ahead competes for the cores.
      */
-    private void backToBack(String[] ids, int steps) throws Exception {
-        int sessions = ids.length - BACK_TO_BACK_WARMUP;
-        for (int w = 0; w < BACK_TO_BACK_WARMUP; w++) {
-            chainedSession(ids[w], steps, new long[steps], new double[steps][], new long[steps], 0);
+    private void backToBack(String[] ids, int steps, int warmup, long modelNanos) throws Exception {
+        int sessions = ids.length - warmup;
+        for (int w = 0; w < warmup; w++) {
+            chainedSession(ids[w], steps, new long[steps], new double[steps][], new long[steps], 0, modelNanos);
         }
         double usedBefore = aheadSteps("used");
         double unusedBefore = aheadSteps("unused");
@@ -304,7 +310,7 @@ class InjectionBenchmark {
         long[] jiffiesBefore = cpuJiffies();
         long passStart = System.nanoTime();
         for (int s = 0; s < sessions; s++) {
-            chainedSession(ids[BACK_TO_BACK_WARMUP + s], steps, nanos, phases, cpu, s * steps);
+            chainedSession(ids[warmup + s], steps, nanos, phases, cpu, s * steps, modelNanos);
         }
         double passSeconds = (System.nanoTime() - passStart) / 1e9;
         long[] gc = gcSoFar();
@@ -314,12 +320,25 @@ class InjectionBenchmark {
         double used = aheadSteps("used") - usedBefore;
         double unused = aheadSteps("unused") - unusedBefore;
         line("");
-        line("== 1 client, back to back: %d sessions x %d steps, the next step at once (nothing between two calls),", sessions,
-                steps);
-        line("   after %d sessions run the same way unmeasured", BACK_TO_BACK_WARMUP);
+        if (modelNanos == 0) {
+            line("== 1 client, back to back: %d sessions x %d steps, the next step at once (nothing between two calls),",
+                    sessions, steps);
+            line("   after %d sessions run the same way unmeasured", warmup);
+        } else {
+            line("== 1 client, back to back, the model answering in %.0f ms (-Dbench.modelMillis): %d sessions x %d steps",
+                    modelNanos / 1e6, sessions, steps);
+            line("   after %d session run the same way unmeasured (the next step at once, as above; the model's time is not",
+                    warmup);
+            line("   in the step's overhead: a chained agent whose model takes any time at all, the machine idle meanwhile)");
+            line("GET on a plain socket, each after the same sleep: %s (without: %s);",
+                    Percentiles.of(socketRoundTrips(200, modelNanos)), Percentiles.of(socket));
+            line("   after a pause this machine runs the same work slower (the plain socket's GET, Redis's scripts): a step");
+            line("   paced by a model starts with its code and data gone cold, which the passes above never do");
+        }
         line("step overhead            : %s", Percentiles.of(nanos));
         line("block found rendered ahead: %.0f%% of steps (the others rendered and read as without render ahead)",
                 100 * used / Math.max(1, used + unused));
+        line("CPU of the calling thread: mean %.3f ms a step", java.util.Arrays.stream(cpu).average().orElse(0) / 1e6);
         slowestByKind(nanos, phases, cpu, steps);
         line("garbage collections      : %d in %.1f s, %d ms of pauses (each pause stops a step in flight)",
                 gc[0] - gcBefore[0],
@@ -331,14 +350,15 @@ class InjectionBenchmark {
     }
 
     /** One session's steps back to back, their time, CPU and phases from {@code at} on; the session is deleted after. */
-    private void chainedSession(String id, int steps, long[] nanos, double[][] phases, long[] cpu, int at) throws Exception {
+    private void chainedSession(String id, int steps, long[] nanos, double[][] phases, long[] cpu, int at,
+            long modelNanos) throws Exception {
         java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
         for (int i = 1; i <= steps; i++, at++) {
             double[] before = phaseTotals();
             long cpuStart = threads.getCurrentThreadCpuTime();
             long start = System.nanoTime();
-            step(id, i);
-            nanos[at] = System.nanoTime() - start;
+            long model = step(id, i, modelNanos);
+            nanos[at] = System.nanoTime() - start - model;
             cpu[at] = threads.getCurrentThreadCpuTime() - cpuStart;
             phases[at] = phaseTotals();
             for (int p = 0; p < 3; p++) {
@@ -479,6 +499,11 @@ class InjectionBenchmark {
 
     /** GETs written and read on a plain java.net.Socket by the calling thread (RESP by hand; a floor, not a client). */
     private long[] socketRoundTrips(int count) throws java.io.IOException {
+        return socketRoundTrips(count, 0);
+    }
+
+    /** GETs on a plain blocking socket, each after {@code pauseNanos} of sleep (0: none). */
+    private long[] socketRoundTrips(int count, long pauseNanos) throws java.io.IOException {
         String key = "mnemos:bench:" + SessionIds.newId();
         redis.value(String.class).set(key, "x".repeat(64));
         byte[] get = ("*2\r\n$3\r\nGET\r\n$" + key.length() + "\r\n" + key + "\r\n")
@@ -492,6 +517,9 @@ class InjectionBenchmark {
             java.io.InputStream in = new java.io.BufferedInputStream(socket.getInputStream());
             byte[] reply = new byte[5 + 64 + 2]; // "$64\r\n", the value, "\r\n"
             for (int i = 0; i < count; i++) {
+                if (pauseNanos > 0) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(pauseNanos);
+                }
                 long start = System.nanoTime();
                 out.write(get);
                 out.flush();
@@ -546,13 +574,32 @@ class InjectionBenchmark {
     }
 
     private void step(String id, int i) throws Exception {
+        step(id, i, 0);
+    }
+
+    /**
+     * A step whose model answers after {@code modelNanos} (0: at once). @return how long the model took (0 when
+     * it answered at once), which the caller takes out of the step's time
+     */
+    private long step(String id, int i, long modelNanos) throws Exception {
         AiMethod method = i % 10 == 0 ? plan : answer;
         // each session's answers and plans its own (a real session's are): the same text in every session
         // would be served from the shared memory of token counts, which real steps rarely are
         // (the first characters are the session's: the same lengths, so the same cuts, as the same text)
         String own = id.substring(0, 4);
         String result = i % 10 == 0 ? own + PLAN.substring(4) + "(v" + i + ")" : own + ANSWER.substring(4) + i;
-        cycle.run(method, new Object[] { id, "step " + i + ": what is next?" }, () -> result);
+        if (modelNanos == 0) {
+            cycle.run(method, new Object[] { id, "step " + i + ": what is next?" }, () -> result);
+            return 0;
+        }
+        long[] took = new long[1];
+        cycle.run(method, new Object[] { id, "step " + i + ": what is next?" }, () -> {
+            long start = System.nanoTime();
+            java.util.concurrent.locks.LockSupport.parkNanos(modelNanos);
+            took[0] = System.nanoTime() - start;
+            return result;
+        });
+        return took[0];
     }
 
     /**
