@@ -307,6 +307,8 @@ class InjectionBenchmark {
         MachineCpu machineBefore = MachineCpu.now();
         java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
         long jitBefore = jit.getTotalCompilationTime();
+        java.lang.management.ClassLoadingMXBean classes = java.lang.management.ManagementFactory.getClassLoadingMXBean();
+        long classesBefore = classes.getTotalLoadedClassCount();
         long[] jiffiesBefore = cpuJiffies();
         long passStart = System.nanoTime();
         for (int s = 0; s < sessions; s++) {
@@ -316,6 +318,7 @@ class InjectionBenchmark {
         long[] gc = gcSoFar();
         String cores = coreUse(jiffiesBefore, cpuJiffies());
         long jitSpent = jit.getTotalCompilationTime() - jitBefore;
+        long classesLoaded = classes.getTotalLoadedClassCount() - classesBefore;
         String busiest = MachineCpu.now().busiestSince(machineBefore, sessions * steps, 7);
         double used = aheadSteps("used") - usedBefore;
         double unused = aheadSteps("unused") - unusedBefore;
@@ -343,7 +346,8 @@ class InjectionBenchmark {
         line("garbage collections      : %d in %.1f s, %d ms of pauses (each pause stops a step in flight)",
                 gc[0] - gcBefore[0],
                 passSeconds, gc[1] - gcBefore[1]);
-        line("the machine meanwhile    : %s; the JIT's compiler threads %d ms in %.1f s", cores, jitSpent, passSeconds);
+        line("the machine meanwhile    : %s; the JIT's compiler threads %d ms in %.1f s (classes loaded: %d)", cores,
+                jitSpent, passSeconds, classesLoaded);
         line("CPU by thread, ms a step : %s", busiest);
         line("                           (every process of the machine, from /proc: a step's own work is the calling");
         line("                           thread, the render-ahead thread and Redis; on 2 cores the others take turns with them)");
