@@ -41,6 +41,12 @@ final class SessionRenders implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(SessionRenders.class);
     /** Renders ahead waiting for the thread; beyond that they are dropped. */
     private static final int QUEUE = 256;
+    /**
+     * How long the render-ahead thread leaves a render ahead to the session's next step: one that comes at
+     * once (an agent chaining calls) takes it over while its read is on the way ({@link #takeOver}); one
+     * that comes later finds the block ready.
+     */
+    private static final long GRACE_NANOS = 200_000;
 
     /**
      * A block with its SHA-256 (hex), which the step's trace records.
@@ -79,6 +85,8 @@ final class SessionRenders implements AutoCloseable {
     private final AtomicInteger pending = new AtomicInteger();
     /** Sessions whose render ahead is running now, with what tells its end. */
     private final ConcurrentHashMap<String, CountDownLatch> running = new ConcurrentHashMap<>();
+    /** Each session's latest render ahead that no thread has started yet. */
+    private final ConcurrentHashMap<String, Ahead> queued = new ConcurrentHashMap<>();
     /** How many of the latest plans a step reads: a known state keeps as many. */
     private final int readPlans;
     private final long aheadWaitNanos;
@@ -178,22 +186,75 @@ final class SessionRenders implements AutoCloseable {
         SessionState next = written.newestPlans(readPlans); // built on a read, it holds one more plan
         known.put(sessionId, next);
         pending.incrementAndGet();
+        Ahead task = new Ahead(sessionId, next, facts, message);
+        queued.put(sessionId, task);
         try {
-            ahead.execute(() -> {
-                CountDownLatch done = new CountDownLatch(1);
-                running.put(sessionId, done);
-                try {
-                    ahead(sessionId, next, facts, message);
-                } catch (RuntimeException e) {
-                    LOG.debugf(e, "render ahead of session %s failed; its next step renders on its own", sessionId);
-                } finally {
-                    running.remove(sessionId, done);
-                    done.countDown();
-                    pending.decrementAndGet();
-                }
-            });
+            ahead.execute(task::runAhead);
         } catch (RejectedExecutionException e) {
+            queued.remove(sessionId, task);
             pending.decrementAndGet(); // queue full, or shut down: the next step renders as without it
+        }
+    }
+
+    /**
+     * Renders, on the calling thread, the session's render ahead that the render-ahead thread has not started
+     * yet (none: nothing to do). The session's next step calls this while its read is on the way: with steps
+     * back to back the render then overlaps the round trip on the step's own thread, instead of waking
+     * another thread to compete with the step and Redis for the cores.
+     */
+    void takeOver(String sessionId) {
+        if (ahead == null) {
+            return;
+        }
+        Ahead task = queued.remove(sessionId);
+        if (task != null) {
+            task.run();
+        }
+    }
+
+    /** A render ahead of a session's next step; it runs once, on whichever thread claims it first. */
+    private final class Ahead implements Runnable {
+
+        private final String sessionId;
+        private final SessionState state;
+        private final List<ProfileLine> facts;
+        private final String message;
+        private final java.util.concurrent.atomic.AtomicBoolean claimed = new java.util.concurrent.atomic.AtomicBoolean();
+        private final long queuedAt = System.nanoTime();
+
+        Ahead(String sessionId, SessionState state, List<ProfileLine> facts, String message) {
+            this.sessionId = sessionId;
+            this.state = state;
+            this.facts = facts;
+            this.message = message;
+        }
+
+        /** On the render-ahead thread: after the grace the session's next step has to take this over. */
+        void runAhead() {
+            long left = queuedAt + GRACE_NANOS - System.nanoTime();
+            if (left > 0 && !claimed.get()) {
+                LockSupport.parkNanos(left);
+            }
+            run();
+        }
+
+        @Override
+        public void run() {
+            if (!claimed.compareAndSet(false, true)) {
+                return; // the session's next step took it over
+            }
+            queued.remove(sessionId, this);
+            CountDownLatch done = new CountDownLatch(1);
+            running.put(sessionId, done);
+            try {
+                ahead(sessionId, state, facts, message);
+            } catch (RuntimeException e) {
+                LOG.debugf(e, "render ahead of session %s failed; its next step renders on its own", sessionId);
+            } finally {
+                running.remove(sessionId, done);
+                done.countDown();
+                pending.decrementAndGet();
+            }
         }
     }
 
@@ -232,6 +293,11 @@ final class SessionRenders implements AutoCloseable {
 
     private static long length(String text) {
         return text == null ? 0 : text.length();
+    }
+
+    /** Renders ahead asked for and not run yet (nor dropped): for tests. */
+    int pendingAhead() {
+        return pending.get();
     }
 
     /**

@@ -171,8 +171,9 @@ public class StepLoader {
      * none) and {@code alongKey} (null: none) read along.
      */
     private SessionStore.Along read(String sessionId, String alongKey) {
-        return guarded(sessionId,
-                () -> SummaryFolder.loadForFold(store, sessionId, plansShown, alongKey, renders.known(sessionId)));
+        // a render ahead of this step still waiting for the render-ahead thread is done here, while Redis answers
+        return guarded(sessionId, () -> SummaryFolder.loadForFold(store, sessionId, plansShown, alongKey,
+                renders.known(sessionId), () -> renders.takeOver(sessionId)));
     }
 
     private static <T> T guarded(String sessionId, Supplier<T> call) {

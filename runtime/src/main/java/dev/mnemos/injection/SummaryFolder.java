@@ -63,11 +63,12 @@ public final class SummaryFolder {
 
     /**
      * {@link #loadForFold}, with the string at {@code key} read along (null: none), and {@code known} answered
-     * when the session is still at its version ({@link SessionStore#recentIfChanged}; null: none known).
+     * when the session is still at its version ({@link SessionStore#recentIfChanged}; null: none known);
+     * {@code meanwhile} runs while the store reads.
      */
     static SessionStore.Along loadForFold(SessionStore store, String sessionId, int plansShown, String key,
-            SessionState known) {
-        SessionStore.Along read = store.recentIfChanged(sessionId, plansShown + 1, key, known);
+            SessionState known, Runnable meanwhile) {
+        SessionStore.Along read = store.recentIfChanged(sessionId, plansShown + 1, key, known, meanwhile);
         SessionState state = needed(store, sessionId, plansShown, read.state());
         return state == read.state() ? read : new SessionStore.Along(state, read.read(), read.value());
     }

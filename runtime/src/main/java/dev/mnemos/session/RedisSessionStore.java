@@ -297,6 +297,12 @@ public class RedisSessionStore implements SessionStore {
     /** The load script told the version {@code known} holds: it answers {@code '='} alone while the session is at it. */
     @Override
     public Along recentIfChanged(String sessionId, int latestPlans, String key, SessionState known) {
+        return recentIfChanged(sessionId, latestPlans, key, known, null);
+    }
+
+    /** Over the step's own connections, {@code meanwhile} (null: nothing) runs while Redis answers. */
+    @Override
+    public Along recentIfChanged(String sessionId, int latestPlans, String key, SessionState known, Runnable meanwhile) {
         List<String> keys = loadKeys(sessionId);
         int plans = Math.max(0, latestPlans);
         List<String> args = known == null ? loadArgs(plans)
@@ -304,10 +310,20 @@ public class RedisSessionStore implements SessionStore {
                         Long.toString(known.createdAt().toEpochMilli()));
         if (direct.enabled()) {
             if (key == null) {
-                return new Along(loaded(sessionId, direct.eval(LOAD, keys, args, true), known), false, null);
+                Object reply = meanwhile == null ? direct.eval(LOAD, keys, args, true)
+                        : direct.evalMeanwhile(LOAD, keys, args, meanwhile);
+                return new Along(loaded(sessionId, reply, known), false, null);
             }
-            SessionScripts.Along replies = direct.evalAlong(LOAD, keys, args, key);
+            SessionScripts.Along replies = direct.evalAlong(LOAD, keys, args, key, meanwhile);
             return new Along(loaded(sessionId, replies.reply(), known), replies.answered(), replies.value());
+        }
+        if (meanwhile != null) {
+            // the Quarkus client sends on subscribing, which is waiting for the answer: the work goes first
+            try {
+                meanwhile.run();
+            } catch (RuntimeException e) {
+                // work done ahead, not part of the read
+            }
         }
         Uni<Response> load = LOAD.executeAsync(reactive, keys, args);
         if (key == null) {

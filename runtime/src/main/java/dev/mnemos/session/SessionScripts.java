@@ -93,14 +93,36 @@ public final class SessionScripts {
 
     /** Runs the script on a blocking connection ({@link StepConnections}); the reply as Jedis decodes it. */
     Object execute(redis.clients.jedis.Connection connection, redis.clients.jedis.CommandObjects commands,
-            List<String> keys, List<String> args) {
+            List<String> keys, List<String> args, Runnable meanwhile) {
         if (sha == null) {
             sha = connection.executeCommand(commands.scriptLoad(source));
         }
         try {
-            return connection.executeCommand(commands.evalsha(sha, keys, args));
+            if (meanwhile == null) {
+                return connection.executeCommand(commands.evalsha(sha, keys, args));
+            }
+            redis.clients.jedis.CommandObject<Object> script = commands.evalsha(sha, keys, args);
+            connection.sendCommand(script.getArguments());
+            whileRedisAnswers(connection, meanwhile);
+            return script.getBuilder().build(connection.getOne());
         } catch (redis.clients.jedis.exceptions.JedisNoScriptException e) {
             return connection.executeCommand(commands.eval(source, keys, args));
+        }
+    }
+
+    /**
+     * Sends what {@code connection} holds and runs {@code meanwhile} (null: nothing) before its reply is read.
+     * What it throws is logged and dropped: it is work done ahead, not part of the call.
+     */
+    private static void whileRedisAnswers(redis.clients.jedis.Connection connection, Runnable meanwhile) {
+        if (meanwhile == null || !(connection instanceof StepConnections.Sending sending)) {
+            return;
+        }
+        sending.send();
+        try {
+            meanwhile.run();
+        } catch (RuntimeException e) {
+            org.jboss.logging.Logger.getLogger(SessionScripts.class).debugf(e, "work while Redis answered failed");
         }
     }
 
@@ -110,7 +132,7 @@ public final class SessionScripts {
      * replies were read.
      */
     Along executeAlong(redis.clients.jedis.Connection connection, redis.clients.jedis.CommandObjects commands,
-            List<String> keys, List<String> args, String key) {
+            List<String> keys, List<String> args, String key, Runnable meanwhile) {
         if (sha == null) {
             sha = connection.executeCommand(commands.scriptLoad(source));
         }
@@ -118,6 +140,7 @@ public final class SessionScripts {
         redis.clients.jedis.CommandObject<String> get = commands.get(key);
         connection.sendCommand(script.getArguments());
         connection.sendCommand(get.getArguments());
+        whileRedisAnswers(connection, meanwhile);
         // a pipeline hands an error reply back as a value, not thrown
         List<Object> replies = connection.getMany(2);
         boolean answered = !(replies.get(1) instanceof RuntimeException);

@@ -65,6 +65,21 @@ public interface SessionStore {
     }
 
     /**
+     * {@link #recentIfChanged}, running {@code meanwhile} on the calling thread while the store reads, where it
+     * can: once the read is sent and before its answer is taken, so the caller's work overlaps the round trip.
+     * {@code meanwhile} runs once, must not depend on the read, and what it throws is dropped. This default
+     * runs it before reading.
+     */
+    default Along recentIfChanged(String sessionId, int latestPlans, String key, SessionState known, Runnable meanwhile) {
+        try {
+            meanwhile.run();
+        } catch (RuntimeException e) {
+            // work done ahead, not part of the read
+        }
+        return recentIfChanged(sessionId, latestPlans, key, known);
+    }
+
+    /**
      * The current state's plan versions from version {@code from} on, at most {@code limit}, oldest
      * first. @throws SessionNotFoundException when there is no live session of that id
      */

@@ -147,7 +147,45 @@ public class StepConnections {
         pool.setMaxWait(config.redisTimeout());
         pool.setBlockWhenExhausted(true);
         pool.setJmxEnabled(false);
-        return new ConnectionPool(JedisURIHelper.getHostAndPort(uri), client.build(), pool);
+        return new ConnectionPool(new Factory(JedisURIHelper.getHostAndPort(uri), client.build()), pool);
+    }
+
+    /**
+     * A connection that can send what it was given without reading a reply, so the caller works while
+     * Redis answers ({@link #send()}).
+     */
+    static final class Sending extends Connection {
+
+        Sending(redis.clients.jedis.JedisSocketFactory sockets, redis.clients.jedis.JedisClientConfig config) {
+            super(sockets, config);
+        }
+
+        /** Writes the commands sent so far to the socket (a reply read would, first). */
+        void send() {
+            flush();
+        }
+    }
+
+    /** Opens {@link Sending} connections, as Jedis' own factory opens plain ones for this configuration. */
+    private static final class Factory extends redis.clients.jedis.ConnectionFactory {
+
+        private final redis.clients.jedis.JedisSocketFactory sockets;
+        private final redis.clients.jedis.JedisClientConfig config;
+
+        Factory(redis.clients.jedis.HostAndPort at, redis.clients.jedis.JedisClientConfig config) {
+            this(new redis.clients.jedis.DefaultJedisSocketFactory(at, config), config);
+        }
+
+        private Factory(redis.clients.jedis.JedisSocketFactory sockets, redis.clients.jedis.JedisClientConfig config) {
+            super(sockets, config);
+            this.sockets = sockets;
+            this.config = config;
+        }
+
+        @Override
+        public org.apache.commons.pool2.PooledObject<Connection> makeObject() {
+            return new org.apache.commons.pool2.impl.DefaultPooledObject<>(new Sending(sockets, config));
+        }
     }
 
     /** Whether steps use these connections (else the Quarkus client). */
@@ -162,7 +200,16 @@ public class StepConnections {
      *        nothing): then it is sent again after meeting a broken connection
      */
     Object eval(SessionScripts script, List<String> keys, List<String> args, boolean repeatable) {
-        return call(connection -> script.execute(connection, COMMANDS, keys, args), repeatable);
+        return call(connection -> script.execute(connection, COMMANDS, keys, args, null), repeatable);
+    }
+
+    /**
+     * {@link #eval} of a read, running {@code meanwhile} on the calling thread once the script is sent and
+     * before its reply is read (once, even when the read is sent again on a new connection).
+     */
+    Object evalMeanwhile(SessionScripts script, List<String> keys, List<String> args, Runnable meanwhile) {
+        Runnable once = once(meanwhile);
+        return call(connection -> script.execute(connection, COMMANDS, keys, args, once), true);
     }
 
     /**
@@ -170,7 +217,27 @@ public class StepConnections {
      * round trip, a pipeline of the two.
      */
     SessionScripts.Along evalAlong(SessionScripts script, List<String> keys, List<String> args, String key) {
-        return call(connection -> script.executeAlong(connection, COMMANDS, keys, args, key), true);
+        return evalAlong(script, keys, args, key, null);
+    }
+
+    /** {@link #evalAlong}, running {@code meanwhile} (null: nothing) as {@link #evalMeanwhile} does. */
+    SessionScripts.Along evalAlong(SessionScripts script, List<String> keys, List<String> args, String key,
+            Runnable meanwhile) {
+        Runnable once = once(meanwhile);
+        return call(connection -> script.executeAlong(connection, COMMANDS, keys, args, key, once), true);
+    }
+
+    /** {@code work} run the first time only (null for null). */
+    private static Runnable once(Runnable work) {
+        if (work == null) {
+            return null;
+        }
+        java.util.concurrent.atomic.AtomicBoolean ran = new java.util.concurrent.atomic.AtomicBoolean();
+        return () -> {
+            if (ran.compareAndSet(false, true)) {
+                work.run();
+            }
+        };
     }
 
     /** ZADD {@code key} {@code score} {@code member}. */

@@ -116,6 +116,35 @@ class SessionRendersTest {
     }
 
     @Test
+    void aStepThatComesAtOnceRendersItsRenderAheadItselfWhileItsReadIsOnTheWayAndOnlyOnce() {
+        String thread = Thread.currentThread().getName();
+        renders.render("s-over", GrowingSessions.state(1), profile, List.of(), "what next?");
+        int takenOver = 0;
+        for (int step = 2; step <= 60; step++) {
+            SessionState s = GrowingSessions.state(step);
+            counted.clear();
+            renders.renderAhead("s-over", s, profile, "what next?");
+            renders.takeOver("s-over"); // what the step's read runs once it is sent
+            assertThat(renders.awaitAhead(Duration.ofSeconds(5))).isTrue();
+            long byStep = counted.stream().filter(c -> c.startsWith(thread + ": ")).count();
+            long byAhead = counted.stream().filter(c -> c.startsWith("mnemos-render-ahead: ")).count();
+            assertThat(byStep + byAhead).as("step %d: what changed was counted", step).isPositive();
+            assertThat(byStep == 0 || byAhead == 0).as("step %d: by one thread only", step).isTrue();
+            takenOver += byStep > 0 ? 1 : 0;
+
+            counted.clear();
+            SessionRenders.Block block = renders.render("s-over", s, profile, List.of(), "what next?");
+            assertThat(block.renderedAhead()).as("step %d", step).isTrue();
+            assertThat(counted).as("step %d: counted by the step's render", step).isEmpty();
+            assertThat(block.block()).isEqualTo(renderer.render(s, profile, List.of(), "what next?"));
+        }
+        assertThat(takenOver).as("renders ahead the step took over (the thread leaves them a grace)").isGreaterThan(30);
+        assertThat(renders.pendingAhead()).as("each render ahead ran once").isZero();
+        renders.takeOver("s-over");
+        assertThat(renders.pendingAhead()).as("nothing left to take over").isZero();
+    }
+
+    @Test
     void aStepWaitsForTheRenderAheadOfItsBlockWhenThatIsRunning() throws Exception {
         renders.render("s-wait", GrowingSessions.state(40), profile, List.of(), null);
         CountDownLatch hold = new CountDownLatch(1);
