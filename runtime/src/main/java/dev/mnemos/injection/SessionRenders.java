@@ -29,7 +29,10 @@ import java.util.concurrent.locks.LockSupport;
  * application goes on. The next step's own render then finds every changed line counted and, when
  * nothing else changed, the very block already hashed and escaped for its trace ({@link QuotedBlocks});
  * when the render ahead is still running, the step waits for it a little ({@code aheadWait}) rather
- * than doing the same work beside it. The render
+ * than doing the same work beside it. A step that comes at once (an agent chaining calls) finds its render
+ * ahead still queued: the render-ahead thread leaves each one a grace of 0.2 ms, and the step takes it over
+ * ({@link #takeOver}) on its own thread while its read is on the way to Redis, so the render overlaps the
+ * round trip instead of a second thread competing with the step and Redis for the cores. The render
  * ahead is only a memo: the step renders its block from the state it uses in every case, so a render
  * ahead that did not happen, came late or guessed wrong costs time, never correctness.
  * <p>
