@@ -206,10 +206,7 @@ final class SessionRenders implements AutoCloseable {
      * another thread to compete with the step and Redis for the cores.
      */
     void takeOver(String sessionId) {
-        if (ahead == null) {
-            return;
-        }
-        Ahead task = queued.remove(sessionId);
+        Ahead task = queued.remove(sessionId); // none when renders ahead are off
         if (task != null) {
             task.run();
         }

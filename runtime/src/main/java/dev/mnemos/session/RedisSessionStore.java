@@ -310,20 +310,15 @@ public class RedisSessionStore implements SessionStore {
                         Long.toString(known.createdAt().toEpochMilli()));
         if (direct.enabled()) {
             if (key == null) {
-                Object reply = meanwhile == null ? direct.eval(LOAD, keys, args, true)
-                        : direct.evalMeanwhile(LOAD, keys, args, meanwhile);
-                return new Along(loaded(sessionId, reply, known), false, null);
+                return new Along(loaded(sessionId, direct.evalMeanwhile(LOAD, keys, args, meanwhile), known), false,
+                        null);
             }
             SessionScripts.Along replies = direct.evalAlong(LOAD, keys, args, key, meanwhile);
             return new Along(loaded(sessionId, replies.reply(), known), replies.answered(), replies.value());
         }
         if (meanwhile != null) {
             // the Quarkus client sends on subscribing, which is waiting for the answer: the work goes first
-            try {
-                meanwhile.run();
-            } catch (RuntimeException e) {
-                // work done ahead, not part of the read
-            }
+            SessionScripts.aside(meanwhile);
         }
         Uni<Response> load = LOAD.executeAsync(reactive, keys, args);
         if (key == null) {

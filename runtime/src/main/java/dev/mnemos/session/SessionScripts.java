@@ -111,16 +111,26 @@ public final class SessionScripts {
     }
 
     /**
-     * Sends what {@code connection} holds and runs {@code meanwhile} (null: nothing) before its reply is read.
-     * What it throws is logged and dropped: it is work done ahead, not part of the call.
+     * Sends what {@code connection} holds and runs {@code meanwhile} (null: nothing) before its reply is read
+     * ({@link #aside}).
      */
     private static void whileRedisAnswers(redis.clients.jedis.Connection connection, Runnable meanwhile) {
-        if (meanwhile == null || !(connection instanceof StepConnections.Sending sending)) {
+        if (meanwhile == null) {
             return;
         }
-        sending.send();
+        if (connection instanceof StepConnections.Sending sending) {
+            sending.send();
+        } // else the reply's read sends it, after the work
+        aside(meanwhile);
+    }
+
+    /**
+     * Runs work a read was given to do meanwhile ({@link SessionStore#recentIfChanged(String, int, String,
+     * SessionState, Runnable)}); what it throws is logged and dropped: it is work done ahead, not part of the read.
+     */
+    static void aside(Runnable work) {
         try {
-            meanwhile.run();
+            work.run();
         } catch (RuntimeException e) {
             org.jboss.logging.Logger.getLogger(SessionScripts.class).debugf(e, "work while Redis answered failed");
         }

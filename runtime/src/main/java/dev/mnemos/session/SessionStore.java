@@ -71,11 +71,7 @@ public interface SessionStore {
      * runs it before reading.
      */
     default Along recentIfChanged(String sessionId, int latestPlans, String key, SessionState known, Runnable meanwhile) {
-        try {
-            meanwhile.run();
-        } catch (RuntimeException e) {
-            // work done ahead, not part of the read
-        }
+        SessionScripts.aside(meanwhile);
         return recentIfChanged(sessionId, latestPlans, key, known);
     }
 

@@ -204,8 +204,8 @@ public class StepConnections {
     }
 
     /**
-     * {@link #eval} of a read, running {@code meanwhile} on the calling thread once the script is sent and
-     * before its reply is read (once, even when the read is sent again on a new connection).
+     * {@link #eval} of a read, running {@code meanwhile} (null: nothing) on the calling thread once the script
+     * is sent and before its reply is read (once, even when the read is sent again on a new connection).
      */
     Object evalMeanwhile(SessionScripts script, List<String> keys, List<String> args, Runnable meanwhile) {
         Runnable once = once(meanwhile);
