@@ -62,6 +62,13 @@ public interface ProfileConfig {
     @WithDefault("0.8")
     double contradictionSimilarity();
 
+    /**
+     * How long a profile write sent with an {@code Idempotency-Key} is remembered: a repeat within it writes nothing
+     * and answers the first write's changes. The user's expired records are dropped by their next keyed write.
+     */
+    @WithDefault("24h")
+    Duration idempotencyTtl();
+
     /** Longest wait for the per-user profile lock before a write answers 503. */
     @WithDefault("10s")
     Duration lockTimeout();

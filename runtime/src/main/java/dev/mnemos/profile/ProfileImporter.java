@@ -3,6 +3,7 @@ package dev.mnemos.profile;
 import dev.mnemos.llm.ExtractedFact;
 import dev.mnemos.llm.ExtractionModel;
 import dev.mnemos.llm.ExtractionRequest;
+import dev.mnemos.session.Idempotency;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.time.LocalDate;
@@ -25,20 +26,32 @@ public class ProfileImporter {
     private final ExtractionModel model;
     private final FactEmbeddings embeddings;
     private final ProfileReader reader;
-    private final ProfileWriter writer;
+    private final ProfileService profiles;
     private final ProfileConfig config;
 
     public ProfileImporter(ExtractionModel model, FactEmbeddings embeddings, ProfileReader reader,
-            ProfileWriter writer, ProfileConfig config) {
+            ProfileService profiles, ProfileConfig config) {
         this.model = model;
         this.embeddings = embeddings;
         this.reader = reader;
-        this.writer = writer;
+        this.profiles = profiles;
         this.config = config;
     }
 
     public WriteResult importText(String userId, String actor, String text) {
+        return importText(userId, actor, text, null);
+    }
+
+    /**
+     * Extracts facts from {@code text} and writes them, at most once per {@code idem} (null: no key): a repeat
+     * writes nothing, answers the first import's changes and does not ask the model again ({@link ProfileRequests}).
+     */
+    public WriteResult importText(String userId, String actor, String text, Idempotency idem) {
         new FactValidator(config).input("text", text);
+        Optional<WriteResult> repeat = profiles.repeated(userId, idem);
+        if (repeat.isPresent()) {
+            return repeat.get();
+        }
         Optional<List<ExtractedFact>> extracted = model.extract(
                 new ExtractionRequest(LocalDate.now(), "export of another assistant's memory of the user", List.of(text)));
         List<ExtractedFact> facts = extracted.map(f -> f.stream().filter(e -> !"TASK".equals(e.scope())).toList())
@@ -52,10 +65,8 @@ public class ProfileImporter {
             incoming.add(FactEmbeddings.nearest(draft.embedding(), base, config.duplicateSimilarity(), 1).stream()
                     .findFirst().map(s -> sameAs(draft, s.fact())).orElse(draft));
         }
-        List<Change> changes = writer.apply(WriteContext.automatic(userId, actor, "imported"),
-                new ChangeSet(base, incoming, Set.of()));
-        return new WriteResult(changes, extracted.isPresent() ? Reconciler.Path.MODEL : Reconciler.Path.DETERMINISTIC,
-                reader.activeFacts(userId));
+        return profiles.write(WriteContext.automatic(userId, actor, "imported"), new ChangeSet(base, incoming, Set.of()),
+                extracted.isPresent() ? Reconciler.Path.MODEL : Reconciler.Path.DETERMINISTIC, idem);
     }
 
     /** A near duplicate takes the existing text, so the writer counts it as evidence for that fact. */

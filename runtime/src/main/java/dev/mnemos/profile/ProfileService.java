@@ -1,9 +1,11 @@
 package dev.mnemos.profile;
 
+import dev.mnemos.session.Idempotency;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -18,8 +20,11 @@ public class ProfileService {
     private final ProfileWriter writer;
     private final Reconciler reconciler;
     private final ProfileConfig config;
+    private final ProfileRequests requests;
 
-    public ProfileService(ProfileReader reader, ProfileWriter writer, Reconciler reconciler, ProfileConfig config) {
+    public ProfileService(ProfileReader reader, ProfileWriter writer, Reconciler reconciler, ProfileConfig config,
+            ProfileRequests requests) {
+        this.requests = requests;
         this.reader = reader;
         this.writer = writer;
         this.reconciler = reconciler;
@@ -46,44 +51,103 @@ public class ProfileService {
 
     /** Adds a fact the user stated. @throws InvalidFactException, ProfileFullException */
     public WriteResult add(String userId, String actor, NewFact fact) {
+        return add(userId, actor, fact, null);
+    }
+
+    /**
+     * {@link #add(String, String, NewFact)}, at most once per {@code idem} (null: no key): a repeat writes nothing and
+     * answers the first write's changes ({@link ProfileRequests}). @throws dev.mnemos.session.IdempotencyKeyReusedException
+     * when the key came with another request
+     */
+    public WriteResult add(String userId, String actor, NewFact fact, Idempotency idem) {
         new FactValidator(config).fact(fact);
+        Optional<WriteResult> repeat = repeated(userId, idem);
+        if (repeat.isPresent()) {
+            return repeat.get();
+        }
         List<FactDraft> base = reader.snapshot(userId);
         List<FactDraft> incoming = new ArrayList<>(base);
         incoming.add(draft(fact, SourceKind.USER_STATEMENT));
-        return result(writer.apply(WriteContext.direct(userId, actor, "stated by the user"),
-                new ChangeSet(base, incoming, Set.of())), Reconciler.Path.DETERMINISTIC, userId);
+        return write(WriteContext.direct(userId, actor, "stated by the user"), new ChangeSet(base, incoming, Set.of()),
+                Reconciler.Path.DETERMINISTIC, idem);
     }
 
     /** Replaces an active fact with the corrected one; the old one is kept as SUPERSEDED. @throws FactNotFoundException */
     public WriteResult correct(String userId, String actor, long factId, NewFact fact) {
+        return correct(userId, actor, factId, fact, null);
+    }
+
+    /** {@link #correct(String, String, long, NewFact)}, at most once per {@code idem} (null: no key), as {@link #add}. */
+    public WriteResult correct(String userId, String actor, long factId, NewFact fact, Idempotency idem) {
         new FactValidator(config).fact(fact);
+        Optional<WriteResult> repeat = repeated(userId, idem);
+        if (repeat.isPresent()) {
+            return repeat.get();
+        }
         List<FactDraft> base = reader.snapshot(userId);
         FactDraft old = base.stream().filter(f -> f.id() == factId).findFirst()
                 .orElseThrow(() -> new FactNotFoundException(factId));
         List<FactDraft> incoming = new ArrayList<>(base);
         incoming.remove(old);
         incoming.add(draft(fact, SourceKind.USER_STATEMENT).replacing(old.id(), old.taskState()));
-        return result(writer.apply(WriteContext.direct(userId, actor, "corrected by the user"),
-                new ChangeSet(base, incoming, Set.of())), Reconciler.Path.DETERMINISTIC, userId);
+        return write(WriteContext.direct(userId, actor, "corrected by the user"), new ChangeSet(base, incoming, Set.of()),
+                Reconciler.Path.DETERMINISTIC, idem);
     }
 
     /** Removes the fact's text from every table; the audit trail keeps a FORGET event without it. */
     public WriteResult forget(String userId, String actor, long factId) {
-        return result(writer.forget(WriteContext.direct(userId, actor, "forgotten at the user's request"), factId),
-                Reconciler.Path.DETERMINISTIC, userId);
+        return forget(userId, actor, factId, null);
+    }
+
+    /**
+     * {@link #forget(String, String, long)}, at most once per {@code idem} (null: no key), as {@link #add}: a repeat
+     * answers the first forget's changes instead of 404.
+     */
+    public WriteResult forget(String userId, String actor, long factId, Idempotency idem) {
+        WriteContext ctx = WriteContext.direct(userId, actor, "forgotten at the user's request");
+        if (idem == null) {
+            return result(writer.forget(ctx, factId), Reconciler.Path.DETERMINISTIC, userId);
+        }
+        Optional<WriteResult> repeat = repeated(userId, idem);
+        return repeat.orElseGet(() -> result(writer.forgetOnce(ctx, factId, idem), userId));
     }
 
     /** Follows "remember …", "forget …", "I no longer …", "以后用中文回答" and the like. */
     public WriteResult instruct(String userId, String actor, String instruction) {
+        return instruct(userId, actor, instruction, null);
+    }
+
+    /**
+     * {@link #instruct(String, String, String)}, at most once per {@code idem} (null: no key), as {@link #add}: a
+     * repeat does not ask the model again.
+     */
+    public WriteResult instruct(String userId, String actor, String instruction, Idempotency idem) {
         new FactValidator(config).input("instruction", instruction);
         Instruction parsed = Instruction.parse(instruction.strip());
         if (parsed instanceof Instruction.Remember r && r.text().isBlank()) {
             throw new InvalidFactException("instruction", "something to remember after 'remember'");
         }
+        Optional<WriteResult> repeat = repeated(userId, idem);
+        if (repeat.isPresent()) {
+            return repeat.get();
+        }
         List<FactDraft> base = reader.snapshot(userId);
         Reconciler.Plan plan = reconciler.plan(base, parsed, SourceKind.INSTRUCTION, config.directConfidence());
-        return result(writer.apply(WriteContext.automatic(userId, actor, "instruction (" + plan.path() + ")"),
-                plan.changes()), plan.path(), userId);
+        return write(WriteContext.automatic(userId, actor, "instruction (" + plan.path() + ")"), plan.changes(),
+                plan.path(), idem);
+    }
+
+    /** The first write's answer when {@code idem} is recorded for the user (the facts as they are now); else empty. */
+    Optional<WriteResult> repeated(String userId, Idempotency idem) {
+        return idem == null ? Optional.empty() : requests.recorded(userId, idem).map(o -> result(o, userId));
+    }
+
+    /** Writes {@code changes}, at most once per {@code idem} when there is one. */
+    WriteResult write(WriteContext ctx, ChangeSet changes, Reconciler.Path path, Idempotency idem) {
+        if (idem == null) {
+            return result(writer.apply(ctx, changes), path, ctx.userId());
+        }
+        return result(writer.applyOnce(ctx, changes, idem, path), ctx.userId());
     }
 
     private FactDraft draft(NewFact fact, SourceKind kind) {
@@ -92,5 +156,9 @@ public class ProfileService {
 
     private WriteResult result(List<Change> changes, Reconciler.Path path, String userId) {
         return new WriteResult(changes, path, reader.activeFacts(userId));
+    }
+
+    private WriteResult result(ProfileRequests.Outcome outcome, String userId) {
+        return result(outcome.changes(), outcome.path(), userId);
     }
 }

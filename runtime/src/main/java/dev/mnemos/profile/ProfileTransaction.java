@@ -1,5 +1,6 @@
 package dev.mnemos.profile;
 
+import dev.mnemos.session.Idempotency;
 import io.quarkus.hibernate.orm.panache.Panache;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
@@ -11,6 +12,7 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -31,10 +33,12 @@ public class ProfileTransaction {
     private final FactEmbeddings embeddings;
     private final Event<FactForgotten> forgotten;
     private final Event<ProfileRevised> revised;
+    private final ProfileRequests requests;
 
     public ProfileTransaction(ProfileRepository repository, ProfileConfig config, FactEmbeddings embeddings,
-            Event<FactForgotten> forgotten, Event<ProfileRevised> revised) {
+            Event<FactForgotten> forgotten, Event<ProfileRevised> revised, ProfileRequests requests) {
         this.revised = revised;
+        this.requests = requests;
         this.repository = repository;
         this.config = config;
         this.embeddings = embeddings;
@@ -103,6 +107,38 @@ public class ProfileTransaction {
         return report;
     }
 
+    /**
+     * {@link #apply} at most once per Idempotency-Key of the user: under the user's lock, a key already recorded
+     * answers its record and writes nothing; else the write and its record commit together ({@link ProfileRequests}).
+     */
+    @Transactional
+    public ProfileRequests.Outcome applyOnce(WriteContext ctx, ChangeSet changes, Idempotency idem, Reconciler.Path path) {
+        repository.lock(ctx.userId());
+        Optional<ProfileRequests.Outcome> repeat = requests.repeat(ctx.userId(), idem);
+        if (repeat.isPresent()) {
+            return repeat.get();
+        }
+        return recorded(ctx, idem, path, apply(ctx, changes));
+    }
+
+    /** {@link #forget(WriteContext, long)} at most once per Idempotency-Key of the user, as {@link #applyOnce}. */
+    @Transactional
+    public ProfileRequests.Outcome forgetOnce(WriteContext ctx, long factId, Idempotency idem) {
+        repository.lock(ctx.userId());
+        Optional<ProfileRequests.Outcome> repeat = requests.repeat(ctx.userId(), idem);
+        if (repeat.isPresent()) {
+            return repeat.get();
+        }
+        return recorded(ctx, idem, Reconciler.Path.DETERMINISTIC, forget(ctx, factId));
+    }
+
+    private ProfileRequests.Outcome recorded(WriteContext ctx, Idempotency idem, Reconciler.Path path, List<Change> report) {
+        // a request that made Mnemos forget a fact may quote its text (an instruction "forget that …"): no digest of it
+        boolean forgot = report.stream().anyMatch(c -> c.action() == ProfileAction.FORGET);
+        requests.record(ctx.userId(), idem, !forgot, path, report);
+        return new ProfileRequests.Outcome(report, path);
+    }
+
     /** Writes one audit event that changes no fact (a pending or rejected promotion); joins the caller's transaction. */
     @Transactional
     public Change record(WriteContext ctx, ProfileAction action, String text, String reason) {
@@ -138,6 +174,7 @@ public class ProfileTransaction {
             ProfileEvent.update("before = null where userId = ?1 and before = ?2", ctx.userId(), target.text);
             ProfileEvent.update("after = null where userId = ?1 and after = ?2", ctx.userId(), target.text);
             forgotten.fire(new FactForgotten(ctx.userId(), target.id, target.slot, target.text));
+            requests.forgotten(ctx.userId());
             target.delete();
             report.add(audit(ctx, target.id, ProfileAction.FORGET, null, null,
                     target == fact ? ctx.reason() : "forgotten with fact " + fact.id + " (same slot)", now));
@@ -222,6 +259,6 @@ public class ProfileTransaction {
         event.sessionId = ctx.sessionId();
         event.at = now;
         event.persist();
-        return new Change(action, factId, before, after, reason);
+        return new Change(action, factId, before, after, reason, event.id);
     }
 }

@@ -1,5 +1,6 @@
 package dev.mnemos.profile;
 
+import dev.mnemos.session.Idempotency;
 import io.smallrye.faulttolerance.api.TypedGuard;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.util.TypeLiteral;
@@ -19,11 +20,17 @@ public class ProfileWriter {
 
     private final ProfileTransaction transaction;
     private final TypedGuard<List<Change>> retry;
+    private final TypedGuard<ProfileRequests.Outcome> keyedRetry;
 
     public ProfileWriter(ProfileTransaction transaction, ProfileConfig config) {
         this.transaction = transaction;
         this.retry = TypedGuard.create(new TypeLiteral<List<Change>>() {
         }).withDescription("mnemos profile write")
+                .withRetry().maxRetries(config.writeRetries())
+                .delay(config.retryDelay().toMillis(), ChronoUnit.MILLIS)
+                .retryOn(ProfileUnavailableException.class).done()
+                .build();
+        this.keyedRetry = TypedGuard.create(ProfileRequests.Outcome.class).withDescription("mnemos keyed profile write")
                 .withRetry().maxRetries(config.writeRetries())
                 .delay(config.retryDelay().toMillis(), ChronoUnit.MILLIS)
                 .retryOn(ProfileUnavailableException.class).done()
@@ -34,6 +41,19 @@ public class ProfileWriter {
         return retry.get(() -> {
             return ProfileUnavailableException.guard(() -> transaction.apply(ctx, changes));
         });
+    }
+
+    /**
+     * {@link #apply} at most once per key ({@link ProfileTransaction#applyOnce}): a retry after a commit whose
+     * answer was lost finds the record and writes nothing.
+     */
+    public ProfileRequests.Outcome applyOnce(WriteContext ctx, ChangeSet changes, Idempotency idem, Reconciler.Path path) {
+        return keyedRetry.get(() -> ProfileUnavailableException.guard(() -> transaction.applyOnce(ctx, changes, idem, path)));
+    }
+
+    /** {@link #forget} at most once per key, as {@link #applyOnce}. */
+    public ProfileRequests.Outcome forgetOnce(WriteContext ctx, long factId, Idempotency idem) {
+        return keyedRetry.get(() -> ProfileUnavailableException.guard(() -> transaction.forgetOnce(ctx, factId, idem)));
     }
 
     public List<Change> forget(WriteContext ctx, long factId) {

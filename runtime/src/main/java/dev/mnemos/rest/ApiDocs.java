@@ -22,12 +22,15 @@ final class ApiDocs {
             + "A refused connection wrote nothing; a timed-out write may or may not have been applied: retry it with "
             + "the same Idempotency-Key to apply it exactly once.";
     static final String KEY_ENDED = "The Idempotency-Key created a session that has since ended (its id is archived); nothing was written. A new key starts a new session.";
+    static final String PROFILE_IDEMPOTENT = " Send an `Idempotency-Key` to make a retry safe: a repeat within "
+            + "`quarkus.mnemos.profile.idempotency-ttl` (24 h) writes nothing and answers the first write's changes "
+            + "(with the profile's facts as they are now).";
     static final String KEY_REUSED = "The Idempotency-Key was already used for a different request; nothing was written.";
     static final String TOO_MANY_SESSIONS = "The user already has the most live sessions allowed "
             + "(quarkus.mnemos.session.max-live-per-user, `maxLiveSessions`); nothing was written.";
     static final String NEXT_CURSOR = "Present when more items exist: pass it as `cursor` to read the next page.";
     static final String NEXT_LINK = "Present when more items exist: `<url of the next page>; rel=\"next\"`.";
-    static final String POSTGRES_DOWN = "The profile store (Postgres) is unavailable or restarting: the request was not completed; re-read before retrying a write. Retry after the `Retry-After` seconds.";
+    static final String POSTGRES_DOWN = "The profile store (Postgres) is unavailable or restarting: the request was not completed; a write cut off during its commit may still have been applied: retry it with the same `Idempotency-Key` (or re-read before retrying it). Retry after the `Retry-After` seconds.";
     static final String END_DOWN = "The profile store (Postgres) or session memory is unavailable: the session is kept "
             + "(nothing promoted, archived or cleared). Retry later.";
     static final String FACT_NOT_FOUND = "No such profile fact for this user.";

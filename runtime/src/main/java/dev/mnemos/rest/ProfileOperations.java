@@ -1,5 +1,7 @@
 package dev.mnemos.rest;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mnemos.profile.HistoryEntry;
 import dev.mnemos.profile.ProfileImporter;
 import dev.mnemos.profile.ProfileService;
@@ -7,8 +9,10 @@ import dev.mnemos.profile.WriteResult;
 import dev.mnemos.promotion.PendingCandidate;
 import dev.mnemos.promotion.PendingCandidates;
 import dev.mnemos.promotion.PendingDecision;
+import dev.mnemos.session.Idempotency;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
@@ -40,16 +44,33 @@ public class ProfileOperations {
     private final ProfileImporter importer;
     private final PendingCandidates pending;
     private final dev.mnemos.metrics.MnemosMeters meters;
+    private final ObjectMapper json;
     private RestConfig config;
 
     ProfileOperations(String user, String actor, ProfileService profiles, ProfileImporter importer,
-            PendingCandidates pending, dev.mnemos.metrics.MnemosMeters meters) {
+            PendingCandidates pending, dev.mnemos.metrics.MnemosMeters meters, ObjectMapper json) {
         this.meters = meters;
+        this.json = json;
         this.user = user;
         this.actor = actor;
         this.profiles = profiles;
         this.importer = importer;
         this.pending = pending;
+    }
+
+    /**
+     * The write's idempotency key with the digest of what it asks (operation, user, parsed body), or null without a
+     * key. The same key with another request answers 422 (docs/http-api.md, "Idempotent writes").
+     */
+    private Idempotency idempotency(String key, String operation, Object body) {
+        if (key == null) {
+            return null;
+        }
+        try {
+            return Idempotency.of(key, "profile " + operation, user, json.writeValueAsString(body));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** The page sizes of the list endpoints. */
@@ -68,7 +89,8 @@ public class ProfileOperations {
         return new ProfileResponse(user, profiles.activeFacts(user));
     }
 
-    @Operation(summary = "Add a fact", description = "Adds one fact to the profile; answers 201 with the write result. A fact in an already-taken slot supersedes the old one.")
+    @Operation(summary = "Add a fact", description = "Adds one fact to the profile; answers 201 with the write result. A fact in an already-taken slot supersedes the old one."
+            + ApiDocs.PROFILE_IDEMPOTENT)
     @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "404", description = ApiDocs.FORBIDDEN_USER, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "409", description = ApiDocs.PROFILE_FULL, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
@@ -76,16 +98,18 @@ public class ProfileOperations {
     @APIResponse(responseCode = "503", description = ApiDocs.POSTGRES_DOWN, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "201", description = "The write result.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = WriteResult.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "422", description = ApiDocs.KEY_REUSED, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @POST
     @Path("/facts")
-    public Response add(
+    public Response add(@HeaderParam(SessionResource.IDEMPOTENCY_KEY) String key,
             @RequestBody(content = @Content(mediaType = "application/json", schema = @Schema(implementation = FactRequest.class), examples = @ExampleObject(name = "example", value = ApiDocs.FACT_EXAMPLE))) FactRequest request) {
-        WriteResult result = meters.profileWrite("add",
-                () -> profiles.add(user, actor, request == null ? null : request.toFact()));
+        WriteResult result = meters.profileWrite("add", () -> profiles.add(user, actor,
+                request == null ? null : request.toFact(), idempotency(key, "add", request)));
         return Response.status(Response.Status.CREATED).entity(result).build();
     }
 
-    @Operation(summary = "Correct a fact", description = "Replaces the fact `id` with the corrected one; the old version stays in the history.")
+    @Operation(summary = "Correct a fact", description = "Replaces the fact `id` with the corrected one; the old version stays in the history."
+            + ApiDocs.PROFILE_IDEMPOTENT)
     @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "404", description = ApiDocs.FACT_NOT_FOUND, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "409", description = ApiDocs.PROFILE_FULL, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
@@ -93,26 +117,31 @@ public class ProfileOperations {
     @APIResponse(responseCode = "503", description = ApiDocs.POSTGRES_DOWN, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "200", description = "The write result.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = WriteResult.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "422", description = ApiDocs.KEY_REUSED, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @PUT
     @Path("/facts/{id}")
-    public WriteResult correct(@PathParam("id") long id, FactRequest request) {
-        return meters.profileWrite("correct",
-                () -> profiles.correct(user, actor, id, request == null ? null : request.toFact()));
+    public WriteResult correct(@PathParam("id") long id, @HeaderParam(SessionResource.IDEMPOTENCY_KEY) String key,
+            FactRequest request) {
+        return meters.profileWrite("correct", () -> profiles.correct(user, actor, id,
+                request == null ? null : request.toFact(), idempotency(key, "correct " + id, request)));
     }
 
-    @Operation(summary = "Forget a fact", description = "Retires the fact `id`; it stays in the audit history only.")
+    @Operation(summary = "Forget a fact", description = "Retires the fact `id`; it stays in the audit history only."
+            + ApiDocs.PROFILE_IDEMPOTENT)
     @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "404", description = ApiDocs.FACT_NOT_FOUND, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "503", description = ApiDocs.POSTGRES_DOWN, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "200", description = "The write result.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = WriteResult.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "422", description = ApiDocs.KEY_REUSED, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @DELETE
     @Path("/facts/{id}")
-    public WriteResult forget(@PathParam("id") long id) {
-        return meters.profileWrite("forget", () -> profiles.forget(user, actor, id));
+    public WriteResult forget(@PathParam("id") long id, @HeaderParam(SessionResource.IDEMPOTENCY_KEY) String key) {
+        return meters.profileWrite("forget", () -> profiles.forget(user, actor, id, idempotency(key, "forget " + id, null)));
     }
 
-    @Operation(summary = "Apply a natural-language instruction", description = "Turns an instruction such as \"forget that I live in Paris\" into profile writes.")
+    @Operation(summary = "Apply a natural-language instruction", description = "Turns an instruction such as \"forget that I live in Paris\" into profile writes."
+            + ApiDocs.PROFILE_IDEMPOTENT)
     @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "404", description = ApiDocs.FORBIDDEN_USER, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "409", description = ApiDocs.PROFILE_FULL, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
@@ -120,14 +149,16 @@ public class ProfileOperations {
     @APIResponse(responseCode = "503", description = ApiDocs.POSTGRES_DOWN, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "200", description = "The write result.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = WriteResult.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "422", description = ApiDocs.KEY_REUSED, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @POST
     @Path("/instruct")
-    public WriteResult instruct(InstructRequest request) {
-        return meters.profileWrite("instruct",
-                () -> profiles.instruct(user, actor, request == null ? null : request.instruction()));
+    public WriteResult instruct(@HeaderParam(SessionResource.IDEMPOTENCY_KEY) String key, InstructRequest request) {
+        return meters.profileWrite("instruct", () -> profiles.instruct(user, actor,
+                request == null ? null : request.instruction(), idempotency(key, "instruct", request)));
     }
 
-    @Operation(summary = "Import facts from text", description = "Extracts facts from free text and writes them to the profile.")
+    @Operation(summary = "Import facts from text", description = "Extracts facts from free text and writes them to the profile."
+            + ApiDocs.PROFILE_IDEMPOTENT)
     @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "404", description = ApiDocs.FORBIDDEN_USER, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "409", description = ApiDocs.PROFILE_FULL, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
@@ -135,10 +166,12 @@ public class ProfileOperations {
     @APIResponse(responseCode = "503", description = ApiDocs.POSTGRES_DOWN, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "200", description = "The write result.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = WriteResult.class)))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "422", description = ApiDocs.KEY_REUSED, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @POST
     @Path("/import")
-    public WriteResult importText(ImportRequest request) {
-        return meters.profileWrite("import", () -> importer.importText(user, actor, request == null ? null : request.text()));
+    public WriteResult importText(@HeaderParam(SessionResource.IDEMPOTENCY_KEY) String key, ImportRequest request) {
+        return meters.profileWrite("import", () -> importer.importText(user, actor,
+                request == null ? null : request.text(), idempotency(key, "import", request)));
     }
 
     @Operation(summary = "Read the profile history", description = "Every change of the user's profile, oldest first, with its actor.")

@@ -45,7 +45,7 @@ public class ProfileProblemMappers {
     /**
      * The answer to every transient Postgres failure ({@link dev.mnemos.profile.PostgresFaults}): 503 with
      * {@code Retry-After}. A write that failed is not acknowledged; one cut off during its commit may still
-     * have been applied, so the detail says to re-read before retrying.
+     * have been applied, so the detail says to retry with the same Idempotency-Key (or re-read before retrying).
      */
     static Response postgresUnavailable(Throwable e) {
         LOG.warnf("profile store unavailable (%s): %s",
@@ -57,7 +57,8 @@ public class ProfileProblemMappers {
     }
 
     static final String POSTGRES_DETAIL = "the profile store is temporarily unavailable; the request was not completed "
-            + "(re-read before retrying a write); retry after " + SessionProblemMappers.RETRY_AFTER_SECONDS + " seconds";
+            + "(retry a write with the same Idempotency-Key, or re-read before retrying it); retry after "
+            + SessionProblemMappers.RETRY_AFTER_SECONDS + " seconds";
 
     @ServerExceptionMapper
     public Response noCandidate(CandidateNotFoundException e) {

@@ -1,5 +1,6 @@
 package dev.mnemos.rest;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mnemos.profile.ProfileImporter;
 import dev.mnemos.profile.ProfileService;
 import dev.mnemos.promotion.PendingCandidates;
@@ -22,10 +23,12 @@ public class ProfileResource {
     private final Caller caller;
     private final dev.mnemos.metrics.MnemosMeters meters;
     private final RestConfig config;
+    private final ObjectMapper json;
 
     public ProfileResource(ProfileService profiles, ProfileImporter importer, PendingCandidates pending, Caller caller,
-            dev.mnemos.metrics.MnemosMeters meters, RestConfig config) {
+            dev.mnemos.metrics.MnemosMeters meters, RestConfig config, ObjectMapper json) {
         this.meters = meters;
+        this.json = json;
         this.config = config;
         this.profiles = profiles;
         this.importer = importer;
@@ -35,11 +38,12 @@ public class ProfileResource {
 
     @Path("/profile")
     public ProfileOperations mine() {
-        return new ProfileOperations(caller.userId(), caller.userId(), profiles, importer, pending, meters).paged(config);
+        return new ProfileOperations(caller.userId(), caller.userId(), profiles, importer, pending, meters, json).paged(config);
     }
 
     @Path("/users/{userId}/profile")
     public ProfileOperations of(@PathParam("userId") String userId) {
-        return new ProfileOperations(caller.actFor(userId), caller.userId(), profiles, importer, pending, meters).paged(config);
+        return new ProfileOperations(caller.actFor(userId), caller.userId(), profiles, importer, pending, meters, json)
+                .paged(config);
     }
 }

@@ -19,7 +19,8 @@ final class MigrationFiles implements ResourceProvider {
     static final String LOCATION = "db/mnemos";
 
     /** Every script under {@link #LOCATION}, in order; a test checks this list against the directory. */
-    static final List<String> SCRIPTS = List.of("V1__profile.sql", "V2__promotion.sql", "V3__archive_traces.sql");
+    static final List<String> SCRIPTS = List.of("V1__profile.sql", "V2__promotion.sql", "V3__archive_traces.sql",
+            "V4__profile_requests.sql");
 
     private final ClassLoader classLoader;
     private final Location location = new Location("classpath:" + LOCATION);

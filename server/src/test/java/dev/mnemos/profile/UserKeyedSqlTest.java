@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class UserKeyedSqlTest {
 
     private static final Pattern USER_TABLES = Pattern
-            .compile("\\b(profile_fact|profile_event|profile_owner|promotion_candidate|session_archive)\\b");
+            .compile("\\b(profile_fact|profile_event|profile_owner|profile_request|promotion_candidate|session_archive)\\b");
     /** Reads of one ended session by id: a fan-out on a distributed table, off the per-step path. */
     private static final Pattern ARCHIVE_BY_SESSION = Pattern
             .compile("^select .* from session_archive \\w+ where \\w+\\.session_id=\\?$");
@@ -62,8 +62,8 @@ class UserKeyedSqlTest {
             }
         }
         // the operations below really reached every table (a recorder that saw nothing would pass vacuously)
-        for (String table : List.of("profile_fact", "profile_event", "profile_owner", "promotion_candidate",
-                "session_archive")) {
+        for (String table : List.of("profile_fact", "profile_event", "profile_owner", "profile_request",
+                "promotion_candidate", "session_archive")) {
             assertThat(touched).as(table).anyMatch(s -> s.contains(table));
         }
         assertThat(touched).anyMatch(s -> s.startsWith("update profile_fact"));
@@ -91,6 +91,13 @@ class UserKeyedSqlTest {
                 .statusCode(201).extract().path("changes[0].factId");
         as().delete("/v1/profile/facts/{id}", diet).then().statusCode(200);
         as().body(Map.of("instruction", "remember I like jazz")).post("/v1/profile/instruct").then().statusCode(200);
+        // keyed writes record themselves, and a repeat reads the record and the events it names
+        for (int i = 0; i < 2; i++) {
+            as().header("Idempotency-Key", "sql-keyed").body(Map.of("text", "Keeps a garden"))
+                    .post("/v1/profile/facts").then().statusCode(201);
+        }
+        as().header("Idempotency-Key", "sql-keyed-forget").delete("/v1/profile/facts/{id}", fact).then()
+                .statusCode(200);
         as().body(Map.of("text", "I am a vegetarian.")).post("/v1/profile/import").then().statusCode(200);
         as().get("/v1/profile").then().statusCode(200);
         as().get("/v1/profile/history").then().statusCode(200);
