@@ -2,6 +2,8 @@ package dev.mnemos.injection;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.mnemos.session.SessionKeys;
 import dev.mnemos.session.SessionStoreUnavailableException;
 import dev.mnemos.session.StepTraceEntry;
@@ -12,8 +14,11 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Step traces in Redis: the session's hash {@link SessionKeys#trace}, field = written version,
- * value = JSON, with the session's TTL. A trace is stored by its step's write (session-patch.lua):
+ * Step traces in Redis: the session's hash {@link SessionKeys#trace}, field = written version, with the
+ * session's TTL. The value is the trace's JSON without its memory block, a line break, then the block as it is:
+ * the block is most of a trace, and this way it is copied, not escaped for JSON, on the step's path (the JSON
+ * holds no line break of its own). Values of earlier versions, JSON with the block inside, read as before. A trace is stored by
+ * its step's write (session-patch.lua):
  * in the same atomic script and round trip, so a refused write leaves no trace and a trace never
  * outlives its session. Every 64 traces past the retention ({@link InjectionConfig#traceRetention()})
  * that write drops all traces older than the window, so the hash stays bounded however long the
@@ -24,11 +29,14 @@ public class RedisStepTraceStore implements StepTraceStore {
 
     private final RedisDataSource redis;
     private final ObjectMapper json;
+    /** One line of JSON whatever the application's mapper indents: the block starts after the first line break. */
+    private final ObjectWriter line;
     private final InjectionConfig config;
 
     public RedisStepTraceStore(RedisDataSource redis, ObjectMapper json, InjectionConfig config) {
         this.redis = redis;
         this.json = json;
+        this.line = json.writerFor(StepTrace.class).without(SerializationFeature.INDENT_OUTPUT);
         this.config = config;
     }
 
@@ -60,19 +68,34 @@ public class RedisStepTraceStore implements StepTraceStore {
         }
     }
 
-    private String write(StepTrace trace) {
+    /** The stored form: the trace's JSON without its block, a line break, the block. */
+    static String write(ObjectWriter line, StepTrace trace) {
+        String block = trace.injected().block();
         try {
-            return json.writeValueAsString(trace);
+            return line.writeValueAsString(trace.withBlock(null)) + "\n" + (block == null ? "" : block);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("step trace is not serialisable", e);
         }
     }
 
-    private StepTrace read(String value) {
+    private String write(StepTrace trace) {
+        return write(line, trace);
+    }
+
+    /** A stored trace: this version's form, or an earlier version's JSON with the block inside. */
+    static StepTrace read(ObjectMapper json, String value) {
+        int end = value.indexOf('\n');
         try {
-            return json.readValue(value, StepTrace.class);
+            if (end < 0) {
+                return json.readValue(value, StepTrace.class);
+            }
+            return json.readValue(value.substring(0, end), StepTrace.class).withBlock(value.substring(end + 1));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("stored step trace is not readable", e);
         }
+    }
+
+    private StepTrace read(String value) {
+        return read(json, value);
     }
 }

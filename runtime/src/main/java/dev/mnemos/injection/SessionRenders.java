@@ -27,8 +27,8 @@ import java.util.concurrent.locks.LockSupport;
  * state is kept ({@link #known}: the next step's read is answered with it while the session is still at
  * its version), and the next step's block is rendered from it on a thread of Mnemos' own while the
  * application goes on. The next step's own render then finds every changed line counted and, when
- * nothing else changed, the very block already hashed and escaped for its trace ({@link QuotedBlocks});
- * when the render ahead is still running, the step waits for it a little ({@code aheadWait}) rather
+ * nothing else changed, the very block already hashed; when the render ahead is still running, the step waits for it a little
+ * ({@code aheadWait}) rather
  * than doing the same work beside it. A step that comes at once (an agent chaining calls) finds its render
  * ahead still queued: the render-ahead thread leaves each one a grace of 0.2 ms, and the step takes it over
  * ({@link #takeOver}) on its own thread while its read is on the way to Redis, so the render overlaps the
@@ -136,7 +136,7 @@ final class SessionRenders implements AutoCloseable {
         List<ProfileLine> ordered = MemoryBlockRenderer.order(state, facts, message);
         if (before != null && before.renderedAheadOf(state, ordered, overrides)) {
             // what the render ahead rendered from is what this step has: a render is a function of that alone,
-            // so its block is this step's (the very string, escaped for the trace already: QuotedBlocks)
+            // so its block is this step's, hashed already
             last.put(sessionId, Last.ofStep(state.version(), before.memo().aged(), before.text(), before.sha256()));
             return new Block(before.block(), before.sha256(), true);
         }
@@ -147,11 +147,6 @@ final class SessionRenders implements AutoCloseable {
         boolean renderedAhead = same && before.ahead();
         String sha = same ? before.sha256() : rendered.block().sha256();
         MemoryBlock block = rendered.block();
-        if (renderedAhead) {
-            // the very string rendered ahead, whose JSON form is ready for the step's trace (QuotedBlocks)
-            block = new MemoryBlock(before.text(), block.tokens(), block.budget(), block.overBudget(), block.plansShown(),
-                    block.profileShown(), block.profileTotal());
-        }
         // a step's render always replaces what an ahead render left: it is what the session really showed
         last.put(sessionId, Last.ofStep(state.version(), rendered.memo(), block.text(), sha));
         return new Block(block, sha, renderedAhead);
@@ -268,7 +263,6 @@ final class SessionRenders implements AutoCloseable {
                 before == null ? RenderMemo.EMPTY.useAhead() : before.memo().useAhead());
         MemoryBlock block = rendered.block();
         Last made = new Last(state.version(), true, rendered.memo(), block.text(), block.sha256(), state, ordered, block);
-        QuotedBlocks.prepare(made.text());
         last.asMap().compute(sessionId, (id, now) -> now == null || now.version() < made.version() ? made : now);
     }
 

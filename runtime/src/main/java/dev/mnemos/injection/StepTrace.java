@@ -34,8 +34,16 @@ public record StepTrace(String sessionId, String userId, long version, String st
      * @param block the block itself
      */
     public record Injected(String sha256, int chars, int tokens, int budget, boolean overBudget, List<Integer> plans,
-            List<String> profileFacts, List<TurnOverride> overrides,
-            @com.fasterxml.jackson.databind.annotation.JsonSerialize(using = QuotedBlocks.Serializer.class) String block) {
+            List<String> profileFacts, List<TurnOverride> overrides, String block) {
+    }
+
+    /** This trace with {@code block} as its injected block. */
+    public StepTrace withBlock(String block) {
+        Injected i = injected;
+        return new StepTrace(sessionId, userId, version, step, method, at, read,
+                new Injected(i.sha256(), i.chars(), i.tokens(), i.budget(), i.overBudget(), i.plans(), i.profileFacts(),
+                        i.overrides(), block),
+                written, timings);
     }
 
     /**

@@ -29,6 +29,8 @@ class RedisStepTraceStoreTest {
     RedisDataSource redis;
     @Inject
     SessionStore store;
+    @Inject
+    com.fasterxml.jackson.databind.ObjectMapper json;
 
     private static StepTrace trace(String id, long version) {
         return new StepTrace(id, "u-1", version, "chat", "TripAi.chat", Instant.parse("2026-01-01T00:00:00Z"),
@@ -62,6 +64,32 @@ class RedisStepTraceStoreTest {
         assertThat(traces.find(id, 3)).isEmpty();
         store.delete(id);
         assertThat(traces.find(id, 2)).as("deleted with its session").isEmpty();
+    }
+
+    @Test
+    void theBlockIsStoredAsItIsAfterTheTracesJsonAndEarlierJsonTracesStillRead() throws Exception {
+        String id = session();
+        writeWithTrace(id, 2);
+        String stored = redis.hash(String.class).hget(SessionKeys.trace(id), "2");
+        String block = trace(id, 2).injected().block();
+        // one line of JSON without the block, then the block itself, not escaped
+        assertThat(stored).endsWith("\n" + block);
+        String head = stored.substring(0, stored.indexOf('\n'));
+        assertThat(head).doesNotContain("memory-data").contains("\"sha256\":\"abc\"");
+        assertThat(traces.find(id, 2)).contains(trace(id, 2));
+
+        // a trace an earlier version stored: JSON with the block inside
+        writeWithTrace(id, 3);
+        String earlier = json.writeValueAsString(trace(id, 3));
+        redis.hash(String.class).hset(SessionKeys.trace(id), "3", earlier);
+        assertThat(traces.find(id, 3)).contains(trace(id, 3));
+        assertThat(traces.all(id)).containsExactly(trace(id, 2), trace(id, 3));
+        assertThat(redis.hash(String.class).hget(SessionKeys.trace(id), "3")).isEqualTo(earlier);
+        // a block with line breaks of its own comes back whole
+        StepTrace multiline = trace(id, 4).withBlock("<memory-data>\nline one\n\nline \"two\"\n</memory-data>");
+        store.apply(id, null, step(4), 3, "step", "test", null, traces.entry(multiline));
+        assertThat(traces.find(id, 4)).contains(multiline);
+        assertThat(redis.hash(String.class).hget(SessionKeys.trace(id), "4")).endsWith(multiline.injected().block());
     }
 
     @Test
