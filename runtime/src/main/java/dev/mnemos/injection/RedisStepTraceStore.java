@@ -1,5 +1,6 @@
 package dev.mnemos.injection;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
@@ -29,14 +30,18 @@ public class RedisStepTraceStore implements StepTraceStore {
 
     private final RedisDataSource redis;
     private final ObjectMapper json;
-    /** One line of JSON whatever the application's mapper indents: the block starts after the first line break. */
+    /**
+     * One line of JSON whatever the application's mapper indents (the block starts after the first line break),
+     * without null fields (the block's among them: it follows the line).
+     */
     private final ObjectWriter line;
     private final InjectionConfig config;
 
     public RedisStepTraceStore(RedisDataSource redis, ObjectMapper json, InjectionConfig config) {
         this.redis = redis;
         this.json = json;
-        this.line = json.writerFor(StepTrace.class).without(SerializationFeature.INDENT_OUTPUT);
+        this.line = json.copy().setSerializationInclusion(JsonInclude.Include.NON_NULL).writerFor(StepTrace.class)
+                .without(SerializationFeature.INDENT_OUTPUT);
         this.config = config;
     }
 

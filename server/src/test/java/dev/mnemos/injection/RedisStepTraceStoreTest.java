@@ -75,7 +75,7 @@ class RedisStepTraceStoreTest {
         // one line of JSON without the block, then the block itself, not escaped
         assertThat(stored).endsWith("\n" + block);
         String head = stored.substring(0, stored.indexOf('\n'));
-        assertThat(head).doesNotContain("memory-data").contains("\"sha256\":\"abc\"");
+        assertThat(head).doesNotContain("memory-data").doesNotContain("\"block\"").contains("\"sha256\":\"abc\"");
         assertThat(traces.find(id, 2)).contains(trace(id, 2));
 
         // a trace an earlier version stored: JSON with the block inside
