@@ -139,7 +139,8 @@ public class ProfileService {
 
     /** The first write's answer when {@code idem} is recorded for the user (the facts as they are now); else empty. */
     Optional<WriteResult> repeated(String userId, Idempotency idem) {
-        return idem == null ? Optional.empty() : requests.recorded(userId, idem).map(o -> result(o, userId));
+        return idem == null ? Optional.empty()
+                : ProfileUnavailableException.guard(() -> requests.recorded(userId, idem)).map(o -> result(o, userId));
     }
 
     /** Writes {@code changes}, at most once per {@code idem} when there is one. */

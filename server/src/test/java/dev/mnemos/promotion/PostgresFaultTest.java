@@ -51,15 +51,20 @@ class PostgresFaultTest {
     final Map<String, Set<String>> acknowledged = new ConcurrentHashMap<>();
     final AtomicInteger acks = new AtomicInteger();
     final AtomicInteger unavailable = new AtomicInteger();
+    /** Keyed writes acknowledged, by user: each was retried with its key after every 503 until it was acknowledged. */
+    final Map<String, Set<String>> keyedAcks = new ConcurrentHashMap<>();
+    /** Keyed writes that met at least one 503 before their acknowledgement. */
+    final AtomicInteger keyedRetried = new AtomicInteger();
 
     @Test
     void profileWritesThroughCrashRestartAndShutdownAnswer503AndLoseNothingAcknowledged() throws Exception {
         AtomicBoolean running = new AtomicBoolean(true);
         List<Thread> clients = new ArrayList<>();
-        CountDownLatch started = new CountDownLatch(4);
+        CountDownLatch started = new CountDownLatch(5);
         for (int w = 0; w < 3; w++) {
             clients.add(started(new Thread(() -> writer(running, started))));
         }
+        clients.add(started(new Thread(() -> keyedWriter(running, started))));
         clients.add(started(new Thread(() -> reader(running, started))));
         started.await();
         String user = "end-" + UUID.randomUUID();
@@ -103,6 +108,22 @@ class PostgresFaultTest {
             assertThat(facts).as("acknowledged facts of " + entry.getKey()).containsAll(entry.getValue());
             present += entry.getValue().size();
         }
+        // a keyed write retried after a 503 is applied exactly once, also when the 503 came after its commit:
+        // every acknowledged text is there once, added once, with the evidence of one statement
+        int keyedWrites = 0;
+        for (var entry : keyedAcks.entrySet()) {
+            List<String> facts = as(entry.getKey()).get("/v1/profile").then().statusCode(200).extract().jsonPath()
+                    .getList("facts.text", String.class);
+            assertThat(facts).as("keyed facts of " + entry.getKey()).containsExactlyInAnyOrderElementsOf(entry.getValue());
+            List<String> actions = as(entry.getKey()).get("/v1/profile/history?limit=1000").then().statusCode(200)
+                    .extract().jsonPath().getList("events.action", String.class);
+            assertThat(actions).as("audit events of " + entry.getKey()).hasSize(entry.getValue().size())
+                    .containsOnly("ADD");
+            keyedWrites += entry.getValue().size();
+        }
+        System.out.printf("PostgresFaultTest: %d keyed writes acknowledged once each, %d of them after a 503%n", keyedWrites,
+                keyedRetried.get());
+        assertThat(keyedRetried.get()).as("keyed writes retried after a 503").isPositive();
         List<Answer> all = List.copyOf(answers);
         long count503 = all.stream().filter(a -> a.status() == 503).count();
         System.out.printf("PostgresFaultTest: %d answers, %d acknowledged writes all present (%d), %d x 503%n",
@@ -158,6 +179,45 @@ class PostgresFaultTest {
                 acknowledged.computeIfAbsent(user, u -> ConcurrentHashMap.newKeySet()).add(text);
                 written++;
                 acks.incrementAndGet();
+            }
+        }
+    }
+
+    /**
+     * Profile writes with an Idempotency-Key, each sent again with its key after every 503 until it is acknowledged
+     * (also after the faults end): what a client that follows the 503's advice does.
+     */
+    private void keyedWriter(AtomicBoolean running, CountDownLatch started) {
+        started.countDown();
+        String user = "pg-keyed-" + UUID.randomUUID();
+        for (int i = 0; running.get(); i++) {
+            if (i > 0 && i % 30 == 0) { // well below the profile's cap of active facts
+                user = "pg-keyed-" + UUID.randomUUID();
+            }
+            String text = "Keyed item " + i + ": " + UUID.randomUUID();
+            String key = "fault-" + i;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+            boolean met503 = false;
+            while (true) {
+                Response r = as(user).header("Idempotency-Key", key).body(Map.of("text", text)).post("/v1/profile/facts");
+                record("keyed add", r);
+                if (r.statusCode() == 201) {
+                    keyedAcks.computeIfAbsent(user, u -> ConcurrentHashMap.newKeySet()).add(text);
+                    if (met503) {
+                        keyedRetried.incrementAndGet();
+                    }
+                    break;
+                }
+                met503 = true;
+                if (r.statusCode() != 503 || System.nanoTime() > deadline) {
+                    break; // recorded: the assertions on all answers fail on it
+                }
+                try {
+                    Thread.sleep(25);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
             }
         }
     }
