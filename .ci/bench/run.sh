@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash .ci/services.sh
-mvn -B -q package -DskipTests -Dquarkus.profile=dev
+./mvnw -B -q package -DskipTests -Dquarkus.profile=dev
 PORT=${MNEMOS_BENCH_PORT:-8089}
 URL="http://localhost:$PORT"
 java ${JAVA_BENCH_OPTS:--Xms2g -Xmx2g -XX:+AlwaysPreTouch} -Dquarkus.http.port="$PORT" -Dquarkus.log.level=WARN \
@@ -58,6 +58,6 @@ if [ "${IN_PROCESS:-1}" = 1 ]; then
   wait $PID 2>/dev/null || true
   echo "== in process (mvn -Pbench test; IN_PROCESS=0 skips this part)"
   # LOCOMO=<absolute path to locomo10.json> adds the LoCoMo replay (CC BY-NC 4.0, not in this repository)
-  mvn -B -q -Pbench test -pl server -am ${LOCOMO:+-Dbench.locomo=$LOCOMO} > /tmp/mnemos-bench-mvn.log 2>&1 || { tail -40 /tmp/mnemos-bench-mvn.log; exit 1; }
+  ./mvnw -B -q -Pbench test -pl server -am ${LOCOMO:+-Dbench.locomo=$LOCOMO} > /tmp/mnemos-bench-mvn.log 2>&1 || { tail -40 /tmp/mnemos-bench-mvn.log; exit 1; }
   cat server/target/bench/session.txt server/target/bench/session-bytes.txt server/target/bench/injection.txt server/target/bench/render.txt
 fi

@@ -1,6 +1,8 @@
 package dev.mnemos.rest;
 
+import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
@@ -110,8 +112,24 @@ public class ProblemMappers {
         if (e instanceof JsonMappingException mapping && mapping.getCause() instanceof InvalidRequestException invalid) {
             return invalidRequest(invalid);
         }
+        if (e instanceof JsonParseException parse && parse.getProcessor() != null
+                && String.valueOf(parse.getOriginalMessage()).contains("surrogate in field name")) {
+            // Jackson refuses an unpaired surrogate in a key while parsing, before RequestBodyGuard sees the key
+            String field = keyOf(parse.getProcessor().getParsingContext());
+            return invalidRequest(new InvalidRequestException(field,
+                    "text without NUL characters or unpaired surrogates (found an unpaired surrogate)"));
+        }
         return Problem.of(Response.Status.BAD_REQUEST, "the request body is not valid JSON")
                 .withField("body").toResponse();
+    }
+
+    /** The path of the key being parsed in {@code object}, named the way RequestBodyGuard names keys. */
+    static String keyOf(JsonStreamContext object) {
+        StringBuilder path = new StringBuilder("<key>");
+        for (JsonStreamContext c = object.getParent(); c != null && !c.inRoot(); c = c.getParent()) {
+            path.insert(0, c.inArray() ? "[" + c.getCurrentIndex() + "]." : c.getCurrentName() + ".");
+        }
+        return path.toString().replace(".[", "[");
     }
 
     @ServerExceptionMapper(priority = PRIORITY)

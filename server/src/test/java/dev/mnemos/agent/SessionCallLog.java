@@ -2,9 +2,12 @@ package dev.mnemos.agent;
 
 import dev.mnemos.session.AppliedPatch;
 import dev.mnemos.session.Idempotency;
+import dev.mnemos.session.PlanPage;
+import dev.mnemos.session.SessionPage;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
+import io.smallrye.mutiny.Uni;
 import jakarta.annotation.Priority;
 import jakarta.decorator.Decorator;
 import jakarta.decorator.Delegate;
@@ -105,5 +108,72 @@ public abstract class SessionCallLog implements SessionStore {
             String actor, Idempotency idem, dev.mnemos.session.StepTraceEntry trace) {
         log(sessionId, "write");
         return delegate.apply(sessionId, owner, patch, expectedVersion, note, actor, idem, trace);
+    }
+
+    // Every default method is forwarded too: a default left to the decorator would call the decorated
+    // bean's own overloads back through this decorator (ArC decorates self-invocations), without end.
+
+    @Override
+    public Along recentIfChanged(String sessionId, int latestPlans, String key, SessionState known, Runnable meanwhile) {
+        return delegate.recentIfChanged(sessionId, latestPlans, key, known, meanwhile);
+    }
+
+    @Override
+    public PlanPage plans(String sessionId, int from, int limit) {
+        return delegate.plans(sessionId, from, limit);
+    }
+
+    @Override
+    public long write(String sessionId, SessionPatch patch, OptionalLong expectedVersion, String note, String actor) {
+        log(sessionId, "write");
+        return delegate.write(sessionId, patch, expectedVersion, note, actor);
+    }
+
+    @Override
+    public SessionState at(String sessionId, long version, int latestPlans) {
+        return delegate.at(sessionId, version, latestPlans);
+    }
+
+    @Override
+    public void retire(String sessionId) {
+        delegate.retire(sessionId);
+    }
+
+    @Override
+    public SessionPage liveSessions(String userId, String after, int limit) {
+        return delegate.liveSessions(userId, after, limit);
+    }
+
+    @Override
+    public SessionState create(String userId, SessionPatch initial, String actor, Idempotency idem) {
+        return delegate.create(userId, initial, actor, idem);
+    }
+
+    @Override
+    public SessionState rollback(String sessionId, long toVersion, OptionalLong expectedVersion, String actor,
+            Idempotency idem) {
+        return delegate.rollback(sessionId, toVersion, expectedVersion, actor, idem);
+    }
+
+    @Override
+    public SessionState fork(String sessionId, long fromVersion, String actor, Idempotency idem) {
+        return delegate.fork(sessionId, fromVersion, actor, idem);
+    }
+
+    @Override
+    public SessionState fork(String sessionId, long fromVersion, String actor, Idempotency idem, String owner) {
+        return delegate.fork(sessionId, fromVersion, actor, idem, owner);
+    }
+
+    @Override
+    public Uni<AppliedPatch> applyAsync(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion,
+            String note, String actor, Idempotency idem) {
+        log(sessionId, "write");
+        return delegate.applyAsync(sessionId, owner, patch, expectedVersion, note, actor, idem);
+    }
+
+    @Override
+    public Uni<SessionState> recentAsync(String sessionId, int latestPlans) {
+        return delegate.recentAsync(sessionId, latestPlans);
     }
 }

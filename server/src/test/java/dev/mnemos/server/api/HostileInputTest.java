@@ -37,6 +37,13 @@ class HostileInputTest {
                 .extract().path("sessionId");
     }
 
+    /** Every character as a JSON {@code \\uXXXX} escape. */
+    static String escaped(String text) {
+        StringBuilder json = new StringBuilder();
+        text.chars().forEach(c -> json.append(String.format("\\u%04x", c)));
+        return json.toString();
+    }
+
     static ValidatableResponse refused(ValidatableResponse response, String field) {
         return response.statusCode(400).contentType("application/problem+json").body("status", equalTo(400))
                 .body("field", equalTo(field));
@@ -68,7 +75,9 @@ class HostileInputTest {
                     "patch.goal");
             refused(as(alice).body(Map.of("patch", Map.of("putCollected", Map.of("city", bad))))
                     .post("/v1/sessions/{id}/steps", id).then(), "patch.putCollected.city");
-            refused(as(alice).body(Map.of("patch", Map.of("putCollected", Map.of(bad, "x"))))
+            // the key goes as JSON escapes: Jackson's generator writes a lone surrogate in a field name as bytes
+            // that are not UTF-8, which the server rightly refuses as a body that is not JSON
+            refused(as(alice).body("{\"patch\":{\"putCollected\":{\"" + escaped(bad) + "\":\"x\"}}}")
                     .post("/v1/sessions/{id}/steps", id).then(), "patch.putCollected.<key>");
             refused(as(alice).body(Map.of("patch", Map.of("addOpenQuestions", List.of("fine", bad))))
                     .post("/v1/sessions/{id}/steps", id).then(), "patch.addOpenQuestions[1]");
