@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
 
 /**
  * An OpenAI-compatible chat endpoint on a free loopback port: it records every request body and
@@ -48,6 +49,7 @@ public class OpenAiStub implements QuarkusTestResourceLifecycleManager {
             exchange.getResponseBody().write(answer);
             exchange.close();
         });
+        server.setExecutor(Executors.newCachedThreadPool()); // concurrent calls are answered concurrently
         server.start();
         return Map.of("quarkus.langchain4j.openai.base-url", "http://127.0.0.1:" + server.getAddress().getPort() + "/v1/");
     }

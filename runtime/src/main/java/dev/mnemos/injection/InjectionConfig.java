@@ -30,9 +30,13 @@ public interface InjectionConfig {
     @WithDefault("20")
     int maxProfileFacts();
 
-    /** Times a write-back that lost its compare-and-set re-reads the session and tries again. */
-    @WithDefault("3")
-    int writeRetries();
+    /**
+     * How long a write-back that lost its compare-and-set to concurrent writers of the same session keeps
+     * re-reading the session and re-applying its writer on the newer version; when it runs out, the call fails
+     * with {@link StepWriteConflictException} (after its model call). At least one retry is always made.
+     */
+    @WithDefault("10s")
+    Duration writeConflictWait();
 
     /**
      * Characters of text whose token counts are remembered when an application tokenizer counts the

@@ -17,13 +17,17 @@ import org.jboss.logging.Logger;
 
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The write half of a step: the writer's patch plus this turn's override observations and any
  * due summary fold, written as a compare-and-set on the version the step read. A lost
  * compare-and-set re-reads the session, asks the writer again against the fresh state and
- * retries, up to {@link InjectionConfig#writeRetries()} times; then it fails with
- * {@link StepWriteConflictException}. A concurrent writer's change is never overwritten. The
+ * retries until the write lands or {@link InjectionConfig#writeConflictWait()} has passed; then it fails
+ * with {@link StepWriteConflictException}. After a few lost attempts it pauses a random fraction of a
+ * millisecond, so that many callers of one session do not re-read in lockstep. A concurrent writer's change is never
+ * overwritten. The
  * store checks the owner atomically with the write, so a session that changed hands or vanished
  * during the step is refused with {@link SessionMixUpException}.
  * <p>
@@ -95,13 +99,21 @@ public class StepWriteBack {
                 throw new SessionMixUpException("session " + loaded.sessionId() + " no longer exists or has another owner than "
                         + loaded.state().userId());
             } catch (StaleVersionException e) {
-                if (attempt >= config.writeRetries()) {
+                if (attempt > 0 && System.nanoTime() - start > config.writeConflictWait().toNanos()) {
                     throw new StepWriteConflictException(loaded.sessionId(), loaded.state().version(), attempt + 1);
                 }
                 LOG.debugf("step %s of session %s: version %d is stale (now %d), re-reading", method.step(),
                         loaded.sessionId(), basis.version(), e.actual());
+                pauseAfter(attempt);
                 basis = SummaryFolder.loadForFold(store, loaded.sessionId(), config.plansShown());
             }
+        }
+    }
+
+    /** From the fourth lost attempt on, up to {@code attempt} × 0.1 ms (at most 2 ms), picked at random. */
+    private static void pauseAfter(int attempt) {
+        if (attempt >= 3) {
+            LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(Math.min(attempt, 20) * 100_000L));
         }
     }
 

@@ -6,7 +6,9 @@ import com.fasterxml.jackson.core.JsonToken;
 import io.quarkus.arc.properties.IfBuildProperty;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.inject.Inject;
+import jakarta.ws.rs.ConstrainedTo;
 import jakarta.ws.rs.NotSupportedException;
+import jakarta.ws.rs.RuntimeType;
 import jakarta.ws.rs.ext.Provider;
 import jakarta.ws.rs.ext.ReaderInterceptor;
 import jakarta.ws.rs.ext.ReaderInterceptorContext;
@@ -23,9 +25,12 @@ import java.util.Map;
  * be present (an empty body or a JSON {@code null} answers 400 naming {@code body}), and no string in it,
  * value or map key, may hold a NUL character or an unpaired UTF-16 surrogate (Postgres refuses NUL, and a
  * lone surrogate would be stored as {@code ?}): 400 naming the field, e.g. {@code patch.addConstraints[0].text}.
- * Applies to Mnemos' paths ({@code /v1/…}), or to every path with {@link RestConfig#problemsForAllPaths()}.
+ * Applies to Mnemos' paths ({@code /v1/…}), or to every path with {@link RestConfig#problemsForAllPaths()}; never to
+ * REST clients (Quarkus REST would otherwise apply a {@code @Provider} to the application's clients too, the model's
+ * among them).
  */
 @Provider
+@ConstrainedTo(RuntimeType.SERVER)
 @IfBuildProperty(name = "quarkus.mnemos.rest.enabled", stringValue = "true")
 public class RequestBodyGuard implements ReaderInterceptor {
 

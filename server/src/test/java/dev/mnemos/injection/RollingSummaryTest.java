@@ -3,6 +3,7 @@ package dev.mnemos.injection;
 import dev.mnemos.session.SessionState;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
@@ -11,7 +12,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class RollingSummaryTest {
 
-    private static final InjectionConfig MODEL = new TestInjectionConfig(1000, 3, InjectionConfig.SummaryMode.MODEL);
+    private static final InjectionConfig MODEL = new TestInjectionConfig(1000, Duration.ofMillis(50),
+            InjectionConfig.SummaryMode.MODEL);
     private final List<String> seen = new ArrayList<>();
     private final SessionState fourPlans = States.state("g", List.of(),
             IntStream.rangeClosed(1, 4).mapToObj(i -> States.plan(i, "plan " + i)).toList(), "old summary");

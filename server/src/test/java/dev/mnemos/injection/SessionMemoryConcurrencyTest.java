@@ -15,6 +15,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -94,5 +95,42 @@ class SessionMemoryConcurrencyTest {
         assertThat(after.stepPointer().index()).isEqualTo(written.size());
         int retries = traces.all(id).stream().mapToInt(t -> t.written().retries()).sum();
         assertThat(retries + refused.size()).as("the writers really raced: some write-back lost its CAS").isPositive();
+    }
+
+    @Test
+    void sixtyFourConcurrentCallsOfOneSessionAllLand() throws Exception {
+        model.reset();
+        model.script(request -> "ok");
+        String id = store.create("u-" + SessionIds.newId(), SessionPatch.builder().goal("crowded").build(), "test").sessionId();
+        int callers = 64;
+        ExecutorService pool = Executors.newFixedThreadPool(callers);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<String>> calls = new ArrayList<>();
+        for (int i = 0; i < callers; i++) {
+            String key = "c" + i;
+            calls.add(pool.submit(() -> {
+                start.await();
+                return ai.note(id, key);
+            }));
+        }
+        start.countDown();
+        int failed = 0;
+        for (Future<String> call : calls) {
+            try {
+                call.get(2, TimeUnit.MINUTES);
+            } catch (ExecutionException e) {
+                failed++;
+            }
+        }
+        pool.shutdown();
+
+        assertThat(failed).as("calls that failed").isZero();
+        SessionState after = store.get(id);
+        assertThat(after.version()).isEqualTo(1L + callers);
+        for (int i = 0; i < callers; i++) {
+            assertThat(after.collected()).containsEntry("m.c" + i, "ok");
+        }
+        int retries = traces.all(id).stream().mapToInt(t -> t.written().retries()).sum();
+        assertThat(retries).as("the callers really raced").isPositive();
     }
 }

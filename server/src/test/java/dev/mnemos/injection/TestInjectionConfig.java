@@ -3,10 +3,10 @@ package dev.mnemos.injection;
 import java.time.Duration;
 
 /** {@link InjectionConfig} with its defaults, for pure tests. */
-record TestInjectionConfig(int tokenBudget, int writeRetries, SummaryMode summaryMode) implements InjectionConfig {
+record TestInjectionConfig(int tokenBudget, Duration writeConflictWait, SummaryMode summaryMode) implements InjectionConfig {
 
     TestInjectionConfig() {
-        this(1000, 3, SummaryMode.DETERMINISTIC);
+        this(1000, Duration.ofMillis(50), SummaryMode.DETERMINISTIC);
     }
 
     @Override
