@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
@@ -61,5 +62,26 @@ class MnemosRestEnabledTest {
         given().get("/mnemos/inspector/index.html").then().statusCode(200).contentType(startsWith("text/html"))
                 .body(containsString("<meta name=\"mnemos-api-base\" content=\"../../\">"));
         given().get("/mnemos/inspector/inspector.js").then().statusCode(200);
+    }
+
+    @Test
+    void anAnonymousCallerOfTheSecuredAppCannotReachAUsersSession() {
+        String alice = "alice-" + UUID.randomUUID();
+        String id = "chat-" + UUID.randomUUID();
+        given().auth().preemptive().basic(alice, BasicUsers.PASSWORD).contentType("text/plain").body("Lisbon for three days")
+                .post("/chat/{id}", id).then().statusCode(200);
+        assertThat(sessions.owner(id)).isEqualTo(alice);
+        long version = sessions.get(id).version();
+        int prompts = OpenAiStub.bodies().size();
+
+        given().contentType("text/plain").body("What did alice plan?").post("/chat/{id}", id).then()
+                .statusCode(not(equalTo(200)));
+
+        assertThat(sessions.get(id).version()).isEqualTo(version);
+        assertThat(Bodies.since(prompts)).as("no prompt carried alice's memory").isEmpty();
+        // the anonymous caller still has sessions of its own
+        String own = "chat-" + UUID.randomUUID();
+        given().contentType("text/plain").body("Porto?").post("/chat/{id}", own).then().statusCode(200);
+        assertThat(sessions.owner(own)).isEqualTo("anonymous");
     }
 }

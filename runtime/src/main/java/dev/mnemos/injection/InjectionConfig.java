@@ -96,6 +96,22 @@ public interface InjectionConfig {
     @WithDefault("5s")
     Duration profileBreakerDelay();
 
+    /** What an anonymous HTTP caller of an application with an authentication mechanism may reach. */
+    enum AnonymousAccess {
+        /** Only the sessions of {@link #anonymousUser()}. */
+        OWN_SESSIONS,
+        /** Every user's sessions (logged at start). */
+        UNRESTRICTED
+    }
+
+    /**
+     * Sessions an anonymous caller of an HTTP request may read and write through {@link SessionMemory} methods
+     * when the application has an authentication mechanism (HTTP Basic, JWT, …); without one, every caller is
+     * anonymous and unrestricted.
+     */
+    @WithDefault("own-sessions")
+    AnonymousAccess anonymousAccess();
+
     /** Owner of a session started by its first call when no caller is authenticated (an application without security). */
     @WithDefault("anonymous")
     String anonymousUser();

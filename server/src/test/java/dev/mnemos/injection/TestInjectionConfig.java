@@ -65,6 +65,11 @@ record TestInjectionConfig(int tokenBudget, Duration writeConflictWait, SummaryM
     }
 
     @Override
+    public AnonymousAccess anonymousAccess() {
+        return AnonymousAccess.OWN_SESSIONS;
+    }
+
+    @Override
     public String anonymousUser() {
         return "anonymous";
     }
