@@ -1,6 +1,6 @@
 package dev.mnemos.rest;
 
-import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.databind.JsonMappingException;
@@ -112,15 +112,20 @@ public class ProblemMappers {
         if (e instanceof JsonMappingException mapping && mapping.getCause() instanceof InvalidRequestException invalid) {
             return invalidRequest(invalid);
         }
-        if (e instanceof JsonParseException parse && parse.getProcessor() != null
-                && String.valueOf(parse.getOriginalMessage()).contains("surrogate in field name")) {
-            // Jackson refuses an unpaired surrogate in a key while parsing, before RequestBodyGuard sees the key
-            String field = keyOf(parse.getProcessor().getParsingContext());
+        if (e.getProcessor() instanceof JsonParser parser && isSurrogateInKey(String.valueOf(e.getOriginalMessage()))) {
+            // Jackson refuses an unpaired surrogate in a key while parsing, before RequestBodyGuard sees the key;
+            // inside a record's field the refusal comes wrapped with the path, carrying the same parser
+            String field = keyOf(parser.getParsingContext());
             return invalidRequest(new InvalidRequestException(field,
                     "text without NUL characters or unpaired surrogates (found an unpaired surrogate)"));
         }
         return Problem.of(Response.Status.BAD_REQUEST, "the request body is not valid JSON")
                 .withField("body").toResponse();
+    }
+
+    /** Jackson's "Broken surrogate pair in field name…" and "Unexpected low surrogate in field name…". */
+    static boolean isSurrogateInKey(String message) {
+        return message.contains("surrogate") && message.contains("in field name");
     }
 
     /** The path of the key being parsed in {@code object}, named the way RequestBodyGuard names keys. */
