@@ -19,7 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * read at start-up and on every {@link #check()} ({@code CONFIG GET appendonly, appendfsync,
  * maxmemory-policy}). Settings that can lose acknowledged writes or drop session keys are logged
  * as a warning (once per JVM for the same settings, so a dev-mode reload does not repeat it; at INFO
- * when {@code quarkus.mnemos.session.durability-check=accepted}) and exposed as the gauge
+ * when {@code quarkus.mnemos.redis.durability-check=accepted}) and exposed as the gauge
  * {@code mnemos.redis.persistence{setting, value, safe}} (one row per setting, value 1). A Redis without {@code CONFIG}
  * (disabled or renamed, as on some
  * managed services) reports {@code unknown} and never fails anything (docs/operations.md,
@@ -82,7 +82,7 @@ public class RedisDurability {
     private final DurabilityCheck mode;
     private final MultiGauge gauge;
 
-    public RedisDurability(RedisDataSource redis, MeterRegistry registry, SessionConfig config) {
+    public RedisDurability(RedisDataSource redis, MeterRegistry registry, RedisDurabilityConfig config) {
         this.redis = redis;
         this.mode = config.durabilityCheck();
         this.gauge = MultiGauge.builder(GAUGE)
@@ -96,18 +96,18 @@ public class RedisDurability {
         if (report.risks().isEmpty() && report.known()) {
             LOG.infof("Redis durability: %s", report.assessment());
         } else if (mode == DurabilityCheck.ACCEPTED) {
-            LOG.infof("Redis durability (accepted by quarkus.mnemos.session.durability-check): %s", report.assessment());
+            LOG.infof("Redis durability (accepted by quarkus.mnemos.redis.durability-check): %s", report.assessment());
         } else if (!WARNED.add(report.assessment())) {
             LOG.infof("Redis durability, as warned at this JVM's first start: %s", report.assessment());
         } else if (!report.risks().isEmpty()) {
             LOG.warnf("REDIS MAY LOSE LIVE SESSIONS: %s. Live sessions exist only in Redis until they end;"
                     + " set appendonly yes, appendfsync everysec or always, and maxmemory-policy noeviction, or accept"
-                    + " the risk with quarkus.mnemos.session.durability-check=accepted (docs/operations.md)",
+                    + " the risk with quarkus.mnemos.redis.durability-check=accepted (docs/operations.md)",
                     report.assessment());
         } else {
             LOG.warnf("Redis durability is unknown (%s); make sure it runs with appendonly yes, appendfsync always"
                     + " and maxmemory-policy noeviction, or accept the risk with"
-                    + " quarkus.mnemos.session.durability-check=accepted (docs/operations.md)", report.assessment());
+                    + " quarkus.mnemos.redis.durability-check=accepted (docs/operations.md)", report.assessment());
         }
     }
 

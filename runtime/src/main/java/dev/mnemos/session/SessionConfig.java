@@ -58,14 +58,6 @@ public interface SessionConfig {
     @WithDefault("1000")
     int maxLivePerUser();
 
-    /**
-     * How start-up reports Redis settings that can lose live sessions (no append-only file, an fsync policy
-     * that can drop acknowledged writes, an eviction policy): {@code warn} logs a warning once per JVM,
-     * {@code accepted} logs them at INFO (docs/operations.md, "Redis durability").
-     */
-    @WithDefault("warn")
-    DurabilityCheck durabilityCheck();
-
     /** Mnemos' own blocking Redis connections for the calls every step makes ({@link StepConnections}). */
     StepPool stepPool();
 
