@@ -5,7 +5,9 @@ import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
+import org.hibernate.annotations.JdbcTypeCode;
 import org.hibernate.annotations.PartitionKey;
+import org.hibernate.type.SqlTypes;
 
 import java.time.Instant;
 
@@ -27,12 +29,16 @@ public class ArchivedSession extends PanacheEntityBase {
     public Instant endedAt;
 
     @Column(name = "final_state")
+    @JdbcTypeCode(SqlTypes.LONG32VARCHAR)
     public String finalState;
 
+    @JdbcTypeCode(SqlTypes.LONG32VARCHAR)
     public String events;
 
+    @JdbcTypeCode(SqlTypes.LONG32VARCHAR)
     public String report;
 
     /** JSON array of the session's step traces, oldest first; null when it had none. */
+    @JdbcTypeCode(SqlTypes.LONG32VARCHAR)
     public String traces;
 }

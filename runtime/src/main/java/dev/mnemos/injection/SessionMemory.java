@@ -11,7 +11,8 @@ import java.lang.annotation.Target;
 /**
  * Read-before-write for one AI-service method. Put it on a <em>method</em> of a
  * {@code @RegisterAiService} interface that has a {@code @MemoryId String sessionId} parameter
- * (on the interface itself it is ignored by Quarkus LangChain4j 1.7.4). Before the call the
+ * (on the interface it applies to every method; the build fails when it sits anywhere else or a
+ * method has no {@code @MemoryId}). Before the call the
  * session and the user's profile are loaded and rendered into the block that a system message
  * reads with {@code {inject:memory.block}}; after the call the step is written back as a
  * compare-and-set on the version that was loaded.

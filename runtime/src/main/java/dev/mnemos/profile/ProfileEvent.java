@@ -9,7 +9,9 @@ import jakarta.persistence.GeneratedValue;
 import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
+import org.hibernate.annotations.JdbcTypeCode;
 import org.hibernate.annotations.PartitionKey;
+import org.hibernate.type.SqlTypes;
 
 import java.time.Instant;
 
@@ -33,10 +35,13 @@ public class ProfileEvent extends PanacheEntityBase {
     @Enumerated(EnumType.STRING)
     public ProfileAction action;
 
+    @JdbcTypeCode(SqlTypes.LONG32VARCHAR)
     public String before;
 
+    @JdbcTypeCode(SqlTypes.LONG32VARCHAR)
     public String after;
 
+    @JdbcTypeCode(SqlTypes.LONG32VARCHAR)
     public String reason;
 
     public String actor;

@@ -9,7 +9,9 @@ import jakarta.persistence.GeneratedValue;
 import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
+import org.hibernate.annotations.JdbcTypeCode;
 import org.hibernate.annotations.PartitionKey;
+import org.hibernate.type.SqlTypes;
 
 import java.time.Instant;
 
@@ -32,6 +34,7 @@ public class ProfileFact extends PanacheEntityBase {
 
     public String slot;
 
+    @JdbcTypeCode(SqlTypes.LONG32VARCHAR)
     public String text;
 
     public double confidence;

@@ -6,6 +6,8 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.IdClass;
 import jakarta.persistence.Table;
+import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.type.SqlTypes;
 
 import java.io.Serializable;
 import java.time.Instant;
@@ -25,6 +27,8 @@ public class ProfileRequest extends PanacheEntityBase {
     public String key;
 
     /** Null once the user forgot a fact: the key is spent, whatever request comes with it. */
+    @JdbcTypeCode(SqlTypes.CHAR)
+    @Column(length = 64)
     public String fingerprint;
 
     /** How the write was decided ({@link Reconciler.Path}). */
@@ -32,6 +36,7 @@ public class ProfileRequest extends PanacheEntityBase {
 
     /** The ids of the audit events the write made, in order, comma-separated (empty when it changed nothing). */
     @Column(name = "event_ids")
+    @JdbcTypeCode(SqlTypes.LONG32VARCHAR)
     public String eventIds;
 
     @Column(name = "created_at")

@@ -10,7 +10,9 @@ import jakarta.persistence.GeneratedValue;
 import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
+import org.hibernate.annotations.JdbcTypeCode;
 import org.hibernate.annotations.PartitionKey;
+import org.hibernate.type.SqlTypes;
 
 import java.time.Instant;
 
@@ -35,6 +37,7 @@ public class PromotionCandidate extends PanacheEntityBase {
     public String observationId;
 
     @Column(name = "candidate_key")
+    @JdbcTypeCode(SqlTypes.LONG32VARCHAR)
     public String candidateKey;
 
     public String slot;
@@ -42,6 +45,7 @@ public class PromotionCandidate extends PanacheEntityBase {
     @Enumerated(EnumType.STRING)
     public Category category;
 
+    @JdbcTypeCode(SqlTypes.LONG32VARCHAR)
     public String text;
 
     public double confidence;
@@ -49,6 +53,7 @@ public class PromotionCandidate extends PanacheEntityBase {
     @Enumerated(EnumType.STRING)
     public CandidateStatus status;
 
+    @JdbcTypeCode(SqlTypes.LONG32VARCHAR)
     public String reason;
 
     /** Embedding of {@link #text}, little-endian floats; null when embeddings are unavailable. */

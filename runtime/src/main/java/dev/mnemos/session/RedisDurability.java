@@ -11,13 +11,17 @@ import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
 
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Live sessions exist only in Redis until they end, so their durability is Redis' configuration:
  * read at start-up and on every {@link #check()} ({@code CONFIG GET appendonly, appendfsync,
  * maxmemory-policy}). Settings that can lose acknowledged writes or drop session keys are logged
- * as a warning and exposed as the gauge {@code mnemos.redis.persistence{setting, value, safe}}
- * (one row per setting, value 1). A Redis without {@code CONFIG} (disabled or renamed, as on some
+ * as a warning (once per JVM for the same settings, so a dev-mode reload does not repeat it; at INFO
+ * when {@code quarkus.mnemos.redis.durability-check=accepted}) and exposed as the gauge
+ * {@code mnemos.redis.persistence{setting, value, safe}} (one row per setting, value 1). A Redis without {@code CONFIG}
+ * (disabled or renamed, as on some
  * managed services) reports {@code unknown} and never fails anything (docs/operations.md,
  * "Redis durability").
  */
@@ -71,11 +75,16 @@ public class RedisDurability {
         }
     }
 
+    /** The assessments already warned about in this JVM: the extension's classes outlive a dev-mode reload. */
+    private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
+
     private final RedisDataSource redis;
+    private final DurabilityCheck mode;
     private final MultiGauge gauge;
 
-    public RedisDurability(RedisDataSource redis, MeterRegistry registry) {
+    public RedisDurability(RedisDataSource redis, MeterRegistry registry, RedisDurabilityConfig config) {
         this.redis = redis;
+        this.mode = config.durabilityCheck();
         this.gauge = MultiGauge.builder(GAUGE)
                 .description("Redis durability settings that decide whether live sessions survive a restart;"
                         + " one row per setting, tagged with its value and whether it is safe")
@@ -84,15 +93,21 @@ public class RedisDurability {
 
     void onStart(@Observes StartupEvent start) {
         Report report = check();
-        if (!report.risks().isEmpty()) {
-            LOG.warnf("REDIS MAY LOSE LIVE SESSIONS: %s. Live sessions exist only in Redis until they end;"
-                    + " set appendonly yes, appendfsync everysec or always, and maxmemory-policy noeviction (docs/operations.md)",
-                    report.assessment());
-        } else if (!report.known()) {
-            LOG.warnf("Redis durability is unknown (%s); make sure it runs with appendonly yes, appendfsync always"
-                    + " and maxmemory-policy noeviction (docs/operations.md)", report.assessment());
-        } else {
+        if (report.risks().isEmpty() && report.known()) {
             LOG.infof("Redis durability: %s", report.assessment());
+        } else if (mode == DurabilityCheck.ACCEPTED) {
+            LOG.infof("Redis durability (accepted by quarkus.mnemos.redis.durability-check): %s", report.assessment());
+        } else if (!WARNED.add(report.assessment())) {
+            LOG.infof("Redis durability, as warned at this JVM's first start: %s", report.assessment());
+        } else if (!report.risks().isEmpty()) {
+            LOG.warnf("REDIS MAY LOSE LIVE SESSIONS: %s. Live sessions exist only in Redis until they end;"
+                    + " set appendonly yes, appendfsync everysec or always, and maxmemory-policy noeviction, or accept"
+                    + " the risk with quarkus.mnemos.redis.durability-check=accepted (docs/operations.md)",
+                    report.assessment());
+        } else {
+            LOG.warnf("Redis durability is unknown (%s); make sure it runs with appendonly yes, appendfsync always"
+                    + " and maxmemory-policy noeviction, or accept the risk with"
+                    + " quarkus.mnemos.redis.durability-check=accepted (docs/operations.md)", report.assessment());
         }
     }
 

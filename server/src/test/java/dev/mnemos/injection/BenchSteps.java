@@ -1,18 +1,28 @@
 package dev.mnemos.injection;
 
 import dev.langchain4j.service.MemoryId;
+import dev.langchain4j.service.SystemMessage;
 import dev.langchain4j.service.UserMessage;
+import dev.mnemos.llm.MnemosModelSupplier;
+import io.quarkiverse.langchain4j.RegisterAiService;
 
-/** The step signatures the benchmark drives through {@link StepCycle}, model excluded. */
+/**
+ * The step signatures the benchmark drives through {@link StepCycle}, model excluded. An AI service, as the
+ * build requires of every {@code @SessionMemory} method; the benchmark never calls it.
+ */
+@RegisterAiService(chatLanguageModelSupplier = MnemosModelSupplier.class)
 interface BenchSteps {
 
     @SessionMemory(step = "answer")
+    @SystemMessage("{inject:memory.block}")
     String answer(@MemoryId String sessionId, @UserMessage String message);
 
     @SessionMemory(step = "plan", output = StepOutput.PLAN)
+    @SystemMessage("{inject:memory.block}")
     String plan(@MemoryId String sessionId, @UserMessage String message);
 
     @SessionMemory(step = "turn", writer = TranscriptWriter.class)
+    @SystemMessage("{inject:memory.block}")
     String turn(@MemoryId String sessionId, @UserMessage String message);
 
     /** Folds every turn into the rolling summary (newest kept) and keeps the last turn as a collected value. */

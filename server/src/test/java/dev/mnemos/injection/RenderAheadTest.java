@@ -1,7 +1,9 @@
 package dev.mnemos.injection;
 
 import dev.langchain4j.service.MemoryId;
+import dev.langchain4j.service.SystemMessage;
 import dev.langchain4j.service.UserMessage;
+import dev.mnemos.llm.MnemosModelSupplier;
 import dev.mnemos.session.Constraint;
 import dev.mnemos.session.Scope;
 import dev.mnemos.session.SessionIds;
@@ -9,6 +11,7 @@ import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkiverse.langchain4j.RegisterAiService;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
@@ -31,9 +34,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @QuarkusTest
 class RenderAheadTest {
 
-    /** A step whose writer changes most parts of a session, and records the state each step worked on. */
+    /**
+     * A step whose writer changes most parts of a session, and records the state each step worked on. An AI
+     * service, as the build requires of every {@code @SessionMemory} method; the test drives its cycle directly.
+     */
+    @RegisterAiService(chatLanguageModelSupplier = MnemosModelSupplier.class)
     interface Steps {
         @SessionMemory(step = "work", writer = Recording.class)
+        @SystemMessage("{inject:memory.block}")
         String work(@MemoryId String sessionId, @UserMessage String message);
     }
 

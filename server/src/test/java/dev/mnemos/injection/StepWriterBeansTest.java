@@ -1,11 +1,14 @@
 package dev.mnemos.injection;
 
 import dev.langchain4j.service.MemoryId;
+import dev.langchain4j.service.SystemMessage;
 import dev.langchain4j.service.UserMessage;
+import dev.mnemos.llm.MnemosModelSupplier;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
+import io.quarkiverse.langchain4j.RegisterAiService;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -32,12 +35,16 @@ class StepWriterBeansTest {
     @Inject
     InjectionConfig config;
 
+    /** An AI service, as the build requires of every {@code @SessionMemory} method; the test drives its cycle directly. */
+    @RegisterAiService(chatLanguageModelSupplier = MnemosModelSupplier.class)
     interface Steps {
 
         @SessionMemory(step = "shared", writer = SharedWriter.class)
+        @SystemMessage("{inject:memory.block}")
         String shared(@MemoryId String sessionId, @UserMessage String message);
 
         @SessionMemory(step = "fresh", writer = FreshWriter.class)
+        @SystemMessage("{inject:memory.block}")
         String fresh(@MemoryId String sessionId, @UserMessage String message);
     }
 
