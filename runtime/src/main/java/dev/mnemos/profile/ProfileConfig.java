@@ -6,6 +6,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
 import java.time.Duration;
+import java.util.Optional;
 
 /** User profile settings. */
 @ConfigRoot(phase = ConfigPhase.RUN_TIME)
@@ -20,7 +21,10 @@ public interface ProfileConfig {
         NONE
     }
 
-    /** Most ACTIVE facts per user; a direct write beyond it is refused, automatic paths evict the weakest. */
+    /**
+     * Most ACTIVE facts per user. A direct write or a confirmed candidate beyond it is refused; instruct and import
+     * evict the weakest; a session end removes no fact and leaves its candidates pending.
+     */
     @WithDefault("50")
     int maxFacts();
 
@@ -46,6 +50,22 @@ public interface ProfileConfig {
     /** Cosine similarity a fact needs to be matched by an offline "forget …" instruction. */
     @WithDefault("0.55")
     double forgetSimilarity();
+
+    /**
+     * Cosine similarity at or above which a new fact counts as a rewording of a forgotten text and is not promoted
+     * or imported (the user's own statement still adds it). Lower catches more rewordings and also blocks more
+     * statements that only resemble the forgotten one (the opposite preference, another person's name).
+     */
+    @WithDefault("0.85")
+    double forgottenSimilarity();
+
+    /**
+     * Secret key of the digests that stand for forgotten texts (HMAC-SHA-256 of the user and the normalised text).
+     * Set it in production, so a copy of the database alone cannot test guesses against them; a new key no longer
+     * recognises texts forgotten under the old one worded the same (their embeddings still match). Unset: a fixed
+     * key.
+     */
+    Optional<String> forgetKey();
 
     /** Confidence given to facts the user wrote or instructed directly. */
     @WithDefault("1.0")

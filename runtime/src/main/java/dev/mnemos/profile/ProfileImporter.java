@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
 /**
  * Imports what another assistant knew about the user: facts extracted by the model when one is
  * configured (task-scoped ones dropped), one fact per line otherwise. Exact and near duplicates of
- * existing facts only add evidence to them.
+ * existing facts only add evidence to them; a fact the user forgot, or a rewording of it, is not imported
+ * ({@link ForgottenTexts}).
  */
 @ApplicationScoped
 public class ProfileImporter {

@@ -8,9 +8,13 @@ import jakarta.transaction.Transactional;
 
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The profile as the promotion feature uses it: hold the user's profile lock while candidates are
@@ -26,9 +30,11 @@ public class ProfilePromotions {
     private final FactEmbeddings embeddings;
     private final ProfileConfig config;
     private final ReconcileModel model;
+    private final ForgottenTexts forgottenTexts;
 
     public ProfilePromotions(ProfileRepository repository, ProfileTransaction transaction, FactEmbeddings embeddings,
-            ProfileConfig config, ReconcileModel model) {
+            ProfileConfig config, ReconcileModel model, ForgottenTexts forgottenTexts) {
+        this.forgottenTexts = forgottenTexts;
         this.model = model;
         this.repository = repository;
         this.transaction = transaction;
@@ -52,27 +58,27 @@ public class ProfilePromotions {
         repository.lock(userId);
     }
 
-    /**
-     * Writes promoted facts of session {@code sessionId} with PROMOTE audit events, through the
-     * three-way merge under the user's lock. Automatic: the cap evicts rather than refuses.
-     */
-    public List<Change> promote(String userId, String sessionId, String actor, List<NewFact> facts, String reason) {
-        return promote(userId, sessionId, actor, facts, reason, Stance.NONE);
+    /** What a promotion wrote, and the facts (their indexes in the list given) left out because the profile is full. */
+    public record Promotion(List<Change> changes, Set<Integer> leftOut) {
     }
 
     /**
-     * As {@link #promote(String, String, String, List, String)}; a new fact without a slot that
-     * contradicts an active one ({@code stance}: same topic, opposite polarity) supersedes it — the
-     * old fact gets {@code valid_to}, the audit names the fact replaced.
+     * Writes the facts a session end promotes, with PROMOTE audit events, through the three-way merge under the
+     * user's lock. A new fact without a slot that contradicts an active one ({@code stance}: same topic, opposite
+     * polarity) supersedes it — the old fact gets {@code valid_to}, the audit names the fact replaced. No fact is
+     * removed to make room: at the cap the facts that would add to the count are left out. A fact the user forgot
+     * is not written ({@link ForgottenTexts}).
      */
-    public List<Change> promote(String userId, String sessionId, String actor, List<NewFact> facts, String reason,
+    public Promotion promote(String userId, String sessionId, String actor, List<NewFact> facts, String reason,
             Stance stance) {
         List<FactDraft> base = transaction.snapshot(userId);
         List<FactDraft> incoming = new ArrayList<>(base);
         Contradictions contradictions = new Contradictions(embeddings, config.contradictionSimilarity(),
                 model.enabled() && stance.judges() ? this::replacedByModel : null, config.reconcileCandidates());
-        for (NewFact f : facts) {
-            FactDraft draft = FactDraft.of(f, SourceKind.PROMOTION, config);
+        Map<String, Integer> index = new HashMap<>();
+        for (int i = 0; i < facts.size(); i++) {
+            FactDraft draft = FactDraft.of(facts.get(i), SourceKind.PROMOTION, config);
+            index.putIfAbsent(draft.normalised(), i);
             var old = contradictions.contradicted(draft, incoming, stance);
             if (old.isPresent()) {
                 incoming.remove(old.get());
@@ -80,16 +86,42 @@ public class ProfilePromotions {
             }
             incoming.add(draft);
         }
-        WriteContext ctx = new WriteContext(userId, actor, sessionId, WriteContext.Mode.AUTOMATIC, ProfileAction.PROMOTE,
+        WriteContext ctx = new WriteContext(userId, actor, sessionId, WriteContext.Mode.PROMOTION, ProfileAction.PROMOTE,
+                reason);
+        ProfileTransaction.Applied applied = transaction.write(ctx, new ChangeSet(base, incoming, Set.of()));
+        Set<Integer> leftOut = new TreeSet<>();
+        applied.leftOut().stream().map(f -> index.get(f.normalised())).filter(Objects::nonNull).forEach(leftOut::add);
+        return new Promotion(applied.changes(), leftOut);
+    }
+
+    /**
+     * Writes a candidate the user confirmed, with a PROMOTE audit event. @throws ProfileFullException when the
+     * profile holds its cap of facts, as an add would
+     */
+    public List<Change> confirm(String userId, String sessionId, String actor, NewFact fact, String reason) {
+        List<FactDraft> base = transaction.snapshot(userId);
+        List<FactDraft> incoming = new ArrayList<>(base);
+        incoming.add(FactDraft.of(fact, SourceKind.PROMOTION, config));
+        WriteContext ctx = new WriteContext(userId, actor, sessionId, WriteContext.Mode.DIRECT, ProfileAction.PROMOTE,
                 reason);
         return transaction.apply(ctx, new ChangeSet(base, incoming, Set.of()));
+    }
+
+    /** Most active facts a profile holds ({@link ProfileConfig#maxFacts()}). */
+    public int maxFacts() {
+        return config.maxFacts();
+    }
+
+    /** What the user forgot, to leave out of the candidates before they are decided. */
+    public Tombstones forgotten(String userId) {
+        return forgottenTexts.of(userId);
     }
 
     /** The reconcile model's answer: the candidate an UPDATE or DELETE names, -1 for "no change", empty when unusable. */
     private Optional<Integer> replacedByModel(List<String> candidates, String incoming) {
         return model.reconcile(new ReconcileRequest(LocalDate.now(), candidates, incoming))
                 .map(ops -> ops.stream().filter(op -> op.op() == ReconcileOp.Op.UPDATE || op.op() == ReconcileOp.Op.DELETE)
-                        .map(ReconcileOp::id).filter(java.util.Objects::nonNull).findFirst().orElse(-1));
+                        .map(ReconcileOp::id).filter(Objects::nonNull).findFirst().orElse(-1));
     }
 
     /** Writes one audit event that changes no fact (a candidate left pending, or rejected). */

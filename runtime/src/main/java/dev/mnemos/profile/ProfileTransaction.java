@@ -8,8 +8,10 @@ import jakarta.transaction.Transactional;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,15 +30,21 @@ import java.util.stream.Collectors;
 @ApplicationScoped
 public class ProfileTransaction {
 
+    /** Why a promoted or imported fact was dropped: the user forgot it (the event does not quote it). */
+    public static final String FORGOTTEN = "forgotten by the user: only the user's own statement adds it again";
+
     private final ProfileRepository repository;
     private final ProfileConfig config;
     private final FactEmbeddings embeddings;
     private final Event<FactForgotten> forgotten;
     private final Event<ProfileRevised> revised;
     private final ProfileRequests requests;
+    private final ForgottenTexts forgottenTexts;
 
     public ProfileTransaction(ProfileRepository repository, ProfileConfig config, FactEmbeddings embeddings,
-            Event<FactForgotten> forgotten, Event<ProfileRevised> revised, ProfileRequests requests) {
+            Event<FactForgotten> forgotten, Event<ProfileRevised> revised, ProfileRequests requests,
+            ForgottenTexts forgottenTexts) {
+        this.forgottenTexts = forgottenTexts;
         this.revised = revised;
         this.requests = requests;
         this.repository = repository;
@@ -69,21 +77,36 @@ public class ProfileTransaction {
         return repository.history(userId, limit).stream().map(ProfileEvent::view).toList();
     }
 
+    /** What a write changed, and the new facts a {@code PROMOTION} write left out for lack of room. */
+    public record Applied(List<Change> changes, List<FactDraft> leftOut) {
+    }
+
     /** Applies {@code changes}; joins the caller's transaction when there is one. */
     @Transactional
     public List<Change> apply(WriteContext ctx, ChangeSet changes) {
+        return write(ctx, changes).changes();
+    }
+
+    /**
+     * Applies {@code changes} and says which new facts were left out ({@link WriteContext.Mode#PROMOTION} at the cap);
+     * joins the caller's transaction when there is one.
+     */
+    @Transactional
+    public Applied write(WriteContext ctx, ChangeSet changes) {
         ProfileOwner owner = repository.lock(ctx.userId());
         Instant now = Instant.now();
         List<Change> report = new ArrayList<>();
         changes.forget().forEach(id -> repository.find(ctx.userId(), id)
                 .ifPresent(f -> report.addAll(forget(f, ctx, now))));
+        ChangeSet wanted = unforgotten(ctx, changes, report, now);
         Map<Long, ProfileFact> current = repository.activeFacts(ctx.userId()).stream()
                 .collect(Collectors.toMap(f -> f.id, Function.identity()));
-        List<FactDraft> merged = ThreeWayMerge.merge(changes.base(), changes.incoming(),
+        List<FactDraft> merged = ThreeWayMerge.merge(wanted.base(), wanted.incoming(),
                 current.values().stream().sorted(Comparator.comparing(f -> f.id)).map(FactDraft::of).toList(),
                 FactDraft::key);
         Resolution resolution = Resolution.of(merged);
-        List<FactDraft> keep = enforceCap(ctx, resolution.keep(), current, report, now);
+        List<FactDraft> leftOut = new ArrayList<>();
+        List<FactDraft> keep = enforceCap(ctx, resolution.keep(), current, report, leftOut, now);
         resolution.duplicates().forEach((id, count) -> report.add(confirm(current.get(id), count, ctx, now)));
         Set<Long> kept = keep.stream().filter(f -> !f.isNew()).map(FactDraft::id).collect(Collectors.toSet());
         Set<Long> replaced = keep.stream().filter(FactDraft::isNew).map(FactDraft::replaces).collect(Collectors.toSet());
@@ -104,7 +127,35 @@ public class ProfileTransaction {
         if (!report.isEmpty()) {
             bump(owner);
         }
-        return report;
+        return new Applied(report, leftOut);
+    }
+
+    /**
+     * Forget is final: a new fact the user states lifts what it says again from the forgotten texts; a promoted or
+     * imported one that says a forgotten text again is dropped, with a REJECT event that does not quote it (a fact
+     * it was to replace stays).
+     */
+    private ChangeSet unforgotten(WriteContext ctx, ChangeSet changes, List<Change> report, Instant now) {
+        Tombstones forgotten = forgottenTexts.of(ctx.userId());
+        if (forgotten.isEmpty()) {
+            return changes;
+        }
+        List<FactDraft> incoming = new ArrayList<>();
+        for (FactDraft draft : changes.incoming()) {
+            if (!draft.isNew()) {
+                incoming.add(draft);
+            } else if (draft.sourceKind().statedByUser()) {
+                forgottenTexts.lift(forgotten, draft.text(), draft.embedding());
+                incoming.add(draft);
+            } else if (forgotten.covers(draft.text(), draft.embedding())) {
+                report.add(audit(ctx, null, ProfileAction.REJECT, null, null, FORGOTTEN, now));
+                changes.base().stream().filter(f -> draft.replaces() != null && draft.replaces().equals(f.id()))
+                        .forEach(incoming::add);
+            } else {
+                incoming.add(draft);
+            }
+        }
+        return new ChangeSet(changes.base(), incoming, changes.forget());
     }
 
     /**
@@ -173,6 +224,7 @@ public class ProfileTransaction {
             // other facts' events may quote the text too (the UPDATE that superseded it, a MERGE …)
             ProfileEvent.update("before = null where userId = ?1 and before = ?2", ctx.userId(), target.text);
             ProfileEvent.update("after = null where userId = ?1 and after = ?2", ctx.userId(), target.text);
+            forgottenTexts.add(ctx.userId(), target.text, target.embedding, now);
             forgotten.fire(new FactForgotten(ctx.userId(), target.id, target.slot, target.text));
             requests.forgotten(ctx.userId());
             target.delete();
@@ -183,13 +235,16 @@ public class ProfileTransaction {
     }
 
     private List<FactDraft> enforceCap(WriteContext ctx, List<FactDraft> keep, Map<Long, ProfileFact> current,
-            List<Change> report, Instant now) {
+            List<Change> report, List<FactDraft> leftOut, Instant now) {
         int excess = keep.size() - config.maxFacts();
         if (excess <= 0) {
             return keep;
         }
         if (ctx.mode() == WriteContext.Mode.DIRECT) {
             throw new ProfileFullException(config.maxFacts());
+        }
+        if (ctx.mode() == WriteContext.Mode.PROMOTION) {
+            return leaveOut(keep, excess, leftOut);
         }
         List<FactDraft> victims = keep.stream()
                 .sorted(Comparator.comparing(FactDraft::isNew).thenComparingDouble(FactDraft::confidence)
@@ -206,6 +261,18 @@ public class ProfileTransaction {
             }
         }
         return keep.stream().filter(f -> !evicted.contains(f)).toList();
+    }
+
+    /**
+     * A promotion removes no fact to make room: the last new facts that add to the count (not those replacing one)
+     * are left out, as many as the profile is over its cap, all of them when it is over without them.
+     */
+    private static List<FactDraft> leaveOut(List<FactDraft> keep, int excess, List<FactDraft> leftOut) {
+        List<FactDraft> adding = keep.stream().filter(f -> f.isNew() && f.replaces() == null).toList();
+        leftOut.addAll(adding.subList(Math.max(0, adding.size() - excess), adding.size()));
+        Set<FactDraft> out = Collections.newSetFromMap(new IdentityHashMap<>());
+        out.addAll(leftOut);
+        return keep.stream().filter(f -> !out.contains(f)).toList();
     }
 
     private Change confirm(ProfileFact fact, int count, WriteContext ctx, Instant now) {

@@ -5,5 +5,10 @@ public enum SourceKind {
     USER_STATEMENT,
     INSTRUCTION,
     IMPORT,
-    PROMOTION
+    PROMOTION;
+
+    /** Whether the user stated the fact themselves (added, corrected or instructed it). */
+    public boolean statedByUser() {
+        return this == USER_STATEMENT || this == INSTRUCTION;
+    }
 }

@@ -41,13 +41,16 @@ public class PendingCandidates {
                 CandidateStatus.PENDING).stream().map(PromotionCandidate::view).toList();
     }
 
-    /** Promotes the candidate. @throws CandidateNotFoundException unless it is the user's and PENDING */
+    /**
+     * Promotes the candidate. @throws CandidateNotFoundException unless it is the user's and PENDING;
+     * {@link dev.mnemos.profile.ProfileFullException} when the profile holds its cap (nothing changes)
+     */
     @Transactional
     public PendingDecision confirm(String userId, long candidateId, String actor) {
         profile.lock(userId);
         PromotionCandidate c = pending(userId, candidateId);
-        var changes = profile.promote(userId, c.sessionId, actor,
-                List.of(new NewFact(c.category, c.slot, c.text, 1.0)), "confirmed by the user");
+        var changes = profile.confirm(userId, c.sessionId, actor, new NewFact(c.category, c.slot, c.text, 1.0),
+                "confirmed by the user");
         evidence.settle(userId, c.candidateKey, CandidateStatus.CONFIRMED, Instant.now());
         return new PendingDecision(c.view(), changes);
     }

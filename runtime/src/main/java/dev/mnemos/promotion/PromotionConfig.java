@@ -33,6 +33,13 @@ public interface PromotionConfig {
     @WithDefault("en,zh,es,de,fr,ja")
     java.util.List<String> languages();
 
+    /**
+     * Most facts one session end promotes; further candidates it would promote stay pending, for the user to confirm.
+     * Bounds what a single session (an agent misled by injected instructions, say) can write into the profile.
+     */
+    @WithDefault("5")
+    int maxPerSession();
+
     /** Whether facts are also extracted from the user's own chat messages at task end (only with a configured model). */
     @WithDefault("true")
     boolean extractAtEnd();

@@ -7,6 +7,8 @@ import dev.mnemos.profile.Change;
 import dev.mnemos.profile.NewFact;
 import dev.mnemos.profile.ProfileAction;
 import dev.mnemos.profile.ProfilePromotions;
+import dev.mnemos.profile.ProfileTransaction;
+import dev.mnemos.profile.Tombstones;
 import dev.mnemos.profile.WriteContext;
 import dev.mnemos.session.Scope;
 import dev.mnemos.session.SessionEvent;
@@ -25,18 +27,35 @@ import java.util.Optional;
  * The Postgres half of ending a session, in one transaction under the user's profile lock: decide
  * every candidate, promote through the profile's merge path, store the decisions, audit them, and
  * archive the session with its report. A session already archived answers its stored report.
+ * A candidate the user forgot is rejected without being stored or quoted; at most
+ * {@link PromotionConfig#maxPerSession()} candidates are promoted and, when the profile is full, none
+ * that would add to it: those stay pending, with the reason.
  */
 @ApplicationScoped
 public class PromotionTransaction {
 
+    /** What a report shows in place of a candidate the user forgot. */
+    static final String FORGOTTEN_TEXT = "[forgotten]";
+
     private final ProfilePromotions profile;
     private final EvidenceReader evidence;
     private final EndedSessions archive;
+    private final PromotionConfig config;
 
-    public PromotionTransaction(ProfilePromotions profile, EvidenceReader evidence, EndedSessions archive) {
+    public PromotionTransaction(ProfilePromotions profile, EvidenceReader evidence, EndedSessions archive,
+            PromotionConfig config) {
         this.profile = profile;
         this.evidence = evidence;
         this.archive = archive;
+        this.config = config;
+    }
+
+    /** A candidate decided PROMOTE, before the profile takes it or leaves it out. */
+    private record Promotable(Candidate candidate, Decision decision, PromotionCandidate row, List<Long> same) {
+
+        NewFact fact() {
+            return new NewFact(candidate.category(), candidate.slot(), candidate.text(), decision.confidence());
+        }
     }
 
     @Transactional
@@ -55,35 +74,54 @@ public class PromotionTransaction {
         List<DecisionEntry> promoted = new ArrayList<>();
         List<DecisionEntry> pending = new ArrayList<>();
         List<DecisionEntry> rejected = new ArrayList<>();
-        List<NewFact> facts = new ArrayList<>();
-        WriteContext ctx = new WriteContext(userId, actor, state.sessionId(), WriteContext.Mode.AUTOMATIC,
+        List<Promotable> promotable = new ArrayList<>();
+        WriteContext ctx = new WriteContext(userId, actor, state.sessionId(), WriteContext.Mode.PROMOTION,
                 ProfileAction.PROMOTE, "promoted at the end of session " + state.sessionId());
+        Tombstones forgotten = profile.forgotten(userId);
         List<Candidate> lasting = unique.values().stream()
                 .filter(c -> policy.scopeOf(c) != Scope.TASK).toList();
         for (Candidate c : unique.values()) {
+            if (forgotten.covers(c.text(), c.embedding())) {
+                rejected.add(new DecisionEntry(null, c.observationId(), FORGOTTEN_TEXT, c.slot(), c.category(),
+                        Verdict.REJECT, c.scope(), 0, ProfileTransaction.FORGOTTEN));
+                profile.record(ctx, ProfileAction.REJECT, null, ProfileTransaction.FORGOTTEN);
+                continue;
+            }
             EvidenceReader.Found found = evidence.of(userId, state.sessionId(), c, lasting);
-            Decision d = policy.decide(c, found.evidence());
+            Decision d = withinSession(policy.decide(c, found.evidence()), promotable.size());
             PromotionCandidate row = store(state.sessionId(), userId, c, d, now);
-            DecisionEntry entry = new DecisionEntry(row.id, c.observationId(), c.text(), c.slot(), c.category(),
-                    d.verdict(), d.scope(), d.confidence(), d.reason());
             switch (d.verdict()) {
-                case PROMOTE -> {
-                    promoted.add(entry);
-                    facts.add(new NewFact(c.category(), c.slot(), c.text(), d.confidence()));
-                    evidence.settle(userId, found.same(), CandidateStatus.PROMOTED, now);
-                }
+                case PROMOTE -> promotable.add(new Promotable(c, d, row, found.same()));
                 case PENDING -> {
-                    pending.add(entry);
+                    pending.add(entry(row, c, d));
                     profile.record(ctx, ProfileAction.PENDING, c.text(), d.reason());
                 }
                 case REJECT -> {
-                    rejected.add(entry);
+                    rejected.add(entry(row, c, d));
                     profile.record(ctx, ProfileAction.REJECT, c.text(), d.reason());
                 }
             }
         }
-        List<Change> changes = facts.isEmpty() ? List.of()
-                : profile.promote(userId, state.sessionId(), actor, facts, ctx.reason(), policy.markers());
+        List<Change> changes = List.of();
+        if (!promotable.isEmpty()) {
+            ProfilePromotions.Promotion written = profile.promote(userId, state.sessionId(), actor,
+                    promotable.stream().map(Promotable::fact).toList(), ctx.reason(), policy.markers());
+            changes = written.changes();
+            for (int i = 0; i < promotable.size(); i++) {
+                Promotable p = promotable.get(i);
+                if (written.leftOut().contains(i)) {
+                    Decision d = full(p.decision());
+                    p.row().status = CandidateStatus.PENDING;
+                    p.row().reason = d.reason();
+                    p.row().decidedAt = null;
+                    pending.add(entry(p.row(), p.candidate(), d));
+                    profile.record(ctx, ProfileAction.PENDING, p.candidate().text(), d.reason());
+                } else {
+                    promoted.add(entry(p.row(), p.candidate(), p.decision()));
+                    evidence.settle(userId, p.same(), CandidateStatus.PROMOTED, now);
+                }
+            }
+        }
         PromotionReport report = new PromotionReport(state.sessionId(), userId, now, promoted, pending, rejected, changes);
         archive.save(new ArchiveEntry(state, events, traces, report, now));
         return report;
@@ -93,6 +131,26 @@ public class PromotionTransaction {
     @Transactional
     public Optional<PromotionReport> report(String sessionId) {
         return archive.report(sessionId, PromotionReport.class);
+    }
+
+    /** A promotion beyond the session's allowance waits for the user instead. */
+    private Decision withinSession(Decision d, int promotedSoFar) {
+        if (d.verdict() != Verdict.PROMOTE || promotedSoFar < config.maxPerSession()) {
+            return d;
+        }
+        return new Decision(Verdict.PENDING, d.scope(), d.confidence(), d.reason() + "; a session promotes at most "
+                + config.maxPerSession() + " facts (quarkus.mnemos.promotion.max-per-session): awaiting confirmation");
+    }
+
+    /** A promotion the full profile left out waits for the user, who makes room first. */
+    private Decision full(Decision d) {
+        return new Decision(Verdict.PENDING, d.scope(), d.confidence(), d.reason() + "; the profile holds its maximum of "
+                + profile.maxFacts() + " active facts: forget or correct one, then confirm this one");
+    }
+
+    private static DecisionEntry entry(PromotionCandidate row, Candidate c, Decision d) {
+        return new DecisionEntry(row.id, c.observationId(), c.text(), c.slot(), c.category(), d.verdict(), d.scope(),
+                d.confidence(), d.reason());
     }
 
     private PromotionCandidate store(String sessionId, String userId, Candidate c, Decision d, Instant now) {

@@ -17,19 +17,25 @@ import javax.crypto.SecretKey;
 
 /**
  * smallrye-jwt's parser, verifying each bearer token once per {@link VerifiedTokens#TTL} instead of on
- * every request (Quarkus' JWT authentication calls {@link #parse(String)}). Every other method is
- * passed on unchanged; a token that fails verification is never remembered.
+ * every request (Quarkus' JWT authentication calls {@link #parse(String)}), and never serving a token
+ * after its {@code exp} from the cache. Tokens are verified with {@link AuthConfig#clockSkew()} (not
+ * smallrye-jwt's own 60 s). Every other method is passed on unchanged; a token that fails verification
+ * is never remembered.
  */
 @Alternative
 @Priority(1)
 @ApplicationScoped
 public class CachingJwtParser implements JWTParser {
 
-    private final VerifiedTokens verified = new VerifiedTokens(Clock.systemUTC());
+    private final VerifiedTokens verified;
     private final JWTParser delegate;
 
-    public CachingJwtParser(JWTAuthContextInfo info) {
-        this.delegate = new DefaultJWTParser(info);
+    public CachingJwtParser(JWTAuthContextInfo info, AuthConfig config) {
+        JWTAuthContextInfo skewed = new JWTAuthContextInfo(info);
+        skewed.setExpGracePeriodSecs(0);
+        skewed.setClockSkew((int) config.clockSkew().toSeconds());
+        this.delegate = new DefaultJWTParser(skewed);
+        this.verified = new VerifiedTokens(Clock.systemUTC(), config.tokenCacheSize().asLongValue());
     }
 
     @Override

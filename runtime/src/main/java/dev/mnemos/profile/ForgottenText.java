@@ -1,0 +1,36 @@
+package dev.mnemos.profile;
+
+import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import org.hibernate.annotations.PartitionKey;
+
+import java.time.Instant;
+
+/** A text the user forgot, as its keyed digest and embedding: never its words ({@link ForgottenTexts}). */
+@Entity
+@Table(name = "profile_forgotten")
+public class ForgottenText extends PanacheEntityBase {
+
+    @Id
+    @GeneratedValue(strategy = GenerationType.IDENTITY)
+    public Long id;
+
+    /** The distribution key: Hibernate adds it to this row's UPDATE and DELETE (docs/operations.md, scale-out). */
+    @PartitionKey
+    @Column(name = "user_id")
+    public String userId;
+
+    /** HMAC-SHA-256 (hex) of the user and the normalised text. */
+    public String digest;
+
+    /** The text's embedding in {@link FactEmbeddings#encode} form; null without embeddings. */
+    public byte[] embedding;
+
+    @Column(name = "forgotten_at")
+    public Instant forgottenAt;
+}
