@@ -1,11 +1,14 @@
 package dev.mnemos.deployment;
 
+import dev.mnemos.injection.AiMethod;
 import dev.mnemos.injection.SessionMemory;
 import dev.mnemos.injection.SessionMemoryInterceptor;
 import dev.mnemos.profile.ProfileCache;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.BuildTimeConditionBuildItem;
 import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
+import io.quarkus.arc.deployment.ValidationPhaseBuildItem;
+import io.quarkus.arc.deployment.ValidationPhaseBuildItem.ValidationErrorBuildItem;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.builditem.CombinedIndexBuildItem;
@@ -13,8 +16,14 @@ import io.quarkus.deployment.builditem.FeatureBuildItem;
 import io.quarkus.deployment.builditem.IndexDependencyBuildItem;
 import io.quarkus.deployment.builditem.RunTimeConfigurationDefaultBuildItem;
 import io.quarkus.deployment.builditem.nativeimage.NativeImageResourceDirectoryBuildItem;
+import org.jboss.jandex.AnnotationInstance;
+import org.jboss.jandex.AnnotationTarget;
 import org.jboss.jandex.ClassInfo;
 import org.jboss.jandex.DotName;
+import org.jboss.jandex.MethodInfo;
+import org.jboss.jandex.Type;
+
+import java.util.List;
 
 /**
  * Build steps of the Mnemos extension: indexes the runtime jar (its beans, entities and AI
@@ -26,6 +35,7 @@ class MnemosProcessor {
     static final String FEATURE = "mnemos";
     static final String REST_PACKAGE = "dev.mnemos.rest";
     static final DotName EMBEDDING_MODEL = DotName.createSimple("dev.langchain4j.model.embedding.EmbeddingModel");
+    static final DotName SESSION_MEMORY = DotName.createSimple(SessionMemory.class);
 
     @BuildStep
     FeatureBuildItem feature() {
@@ -91,5 +101,39 @@ class MnemosProcessor {
 
     static boolean isRestApi(DotName name) {
         return REST_PACKAGE.equals(name.packagePrefix());
+    }
+
+    /**
+     * A {@link SessionMemory} method whose answer its step cannot collect ({@code Uni}, {@code CompletionStage},
+     * {@code TokenStream}, a {@code Multi} of anything but {@code String}: see {@link AiMethod#unsupported}) fails the
+     * build, naming the method, instead of its first call.
+     */
+    @BuildStep
+    void refuseUnsupportedResults(CombinedIndexBuildItem index, ValidationPhaseBuildItem validation,
+            BuildProducer<ValidationErrorBuildItem> errors) {
+        for (AnnotationInstance binding : index.getIndex().getAnnotations(SESSION_MEMORY)) {
+            for (MethodInfo method : methods(binding.target())) {
+                Type type = method.returnType();
+                String argument = type.kind() == Type.Kind.PARAMETERIZED_TYPE
+                        ? type.asParameterizedType().arguments().get(0).name().toString()
+                        : null;
+                if (AiMethod.unsupported(type.name().toString(), argument)) {
+                    errors.produce(new ValidationErrorBuildItem(new IllegalStateException(
+                            AiMethod.unsupportedMessage(method.declaringClass().name() + "." + method.name(),
+                                    type.toString()))));
+                }
+            }
+        }
+    }
+
+    /** The methods a binding covers: its method, or the abstract methods of the interface it is on. */
+    private static List<MethodInfo> methods(AnnotationTarget target) {
+        if (target.kind() == AnnotationTarget.Kind.METHOD) {
+            return List.of(target.asMethod());
+        }
+        if (target.kind() == AnnotationTarget.Kind.CLASS && target.asClass().isInterface()) {
+            return target.asClass().methods().stream().filter(m -> java.lang.reflect.Modifier.isAbstract(m.flags())).toList();
+        }
+        return List.of();
     }
 }

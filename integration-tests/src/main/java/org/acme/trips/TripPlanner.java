@@ -5,6 +5,7 @@ import dev.langchain4j.service.SystemMessage;
 import dev.langchain4j.service.UserMessage;
 import dev.mnemos.injection.SessionMemory;
 import io.quarkiverse.langchain4j.RegisterAiService;
+import io.smallrye.mutiny.Multi;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
@@ -20,4 +21,11 @@ public interface TripPlanner {
             You are a travel planner. Answer in at most two sentences and respect every constraint.
             {inject:memory.block}""")
     String suggest(@MemoryId String sessionId, @UserMessage String request);
+
+    /** The same question, its answer streamed token by token; the step is written once the stream completes. */
+    @SessionMemory(step = "suggest")
+    @SystemMessage("""
+            You are a travel planner. Answer in at most two sentences and respect every constraint.
+            {inject:memory.block}""")
+    Multi<String> stream(@MemoryId String sessionId, @UserMessage String request);
 }

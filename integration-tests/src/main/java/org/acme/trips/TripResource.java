@@ -1,5 +1,6 @@
 package org.acme.trips;
 
+import io.smallrye.mutiny.Multi;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.NotFoundException;
@@ -8,6 +9,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import org.jboss.resteasy.reactive.RestStreamElementType;
 
 /** The application's own endpoints. */
 @Path("/trips/{id}")
@@ -36,5 +38,18 @@ public class TripResource {
     @Produces(MediaType.TEXT_PLAIN)
     public String ask(@PathParam("id") String id, String question) {
         return planner.suggest("trip-" + get(id).id, question);
+    }
+
+    /**
+     * Asks the planner and streams its answer as server-sent events. The method returns a {@code Multi}, so Quarkus REST
+     * runs it on the event loop: it does no blocking lookup of its own.
+     */
+    @POST
+    @Path("/questions/stream")
+    @Consumes(MediaType.TEXT_PLAIN)
+    @Produces(MediaType.SERVER_SENT_EVENTS)
+    @RestStreamElementType(MediaType.TEXT_PLAIN)
+    public Multi<String> askStreamed(@PathParam("id") String id, String question) {
+        return planner.stream("trip-" + id, question);
     }
 }

@@ -118,7 +118,7 @@ class TripPlannerTest {
                 .containsExactly("1:db/migration/V1__trips.sql");
         assertThat(rows(
                 "select version from consumer_app.mnemos_schema_history where success and type = 'SQL' order by installed_rank"))
-                .containsExactly("1", "2", "3", "4");
+                .containsExactly("1", "2", "3", "4", "5");
         // Mnemos' tables are in the application's schema, next to its own
         assertThat(rows(
                 "select count(*) from information_schema.tables where table_schema = 'consumer_app' and table_name = 'session_archive'"))

@@ -5,6 +5,8 @@ import dev.langchain4j.service.UserMessage;
 
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -15,12 +17,26 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * @param memoryIdIndex position of the {@code @MemoryId} parameter
  * @param userMessageIndex position of the user's message ({@code @UserMessage}, else the only other String), or -1
+ * @param result how the answer arrives
  */
-public record AiMethod(Method method, SessionMemory binding, int memoryIdIndex, int userMessageIndex) {
+public record AiMethod(Method method, SessionMemory binding, int memoryIdIndex, int userMessageIndex, Result result) {
 
+    /** How a method's answer arrives, and so when its step is written. */
+    public enum Result {
+        /** A value returned by the call ({@code String}, a record, …): written before the call returns. */
+        VALUE,
+        /** A {@code Multi<String>} of tokens: loaded when subscribed, written once when the stream completes. */
+        STREAM
+    }
+
+    private static final String MULTI = "io.smallrye.mutiny.Multi";
+    private static final String TOKEN_STREAM = "dev.langchain4j.service.TokenStream";
     private static final Map<Method, AiMethod> CACHE = new ConcurrentHashMap<>();
 
-    /** @throws IllegalStateException when the method has no {@code @SessionMemory} or no {@code @MemoryId} parameter */
+    /**
+     * @throws IllegalStateException when the method has no {@code @SessionMemory} or no {@code @MemoryId} parameter, or
+     *         returns an asynchronous result other than {@code Multi<String>}
+     */
     public static AiMethod of(Method invoked) {
         return CACHE.computeIfAbsent(invoked, AiMethod::resolve);
     }
@@ -49,23 +65,57 @@ public record AiMethod(Method method, SessionMemory binding, int memoryIdIndex, 
         if (binding == null) {
             binding = declared.getDeclaringClass().getAnnotation(SessionMemory.class);
         }
-        if (isAsync(declared.getReturnType())) {
-            throw new IllegalStateException("@SessionMemory method " + declared + " returns "
-                    + declared.getReturnType().getSimpleName() + "; only blocking results (String, records, …) are supported");
-        }
+        Result result = result(declared);
         int memoryId = indexOf(declared, MemoryId.class);
         if (binding == null || memoryId < 0) {
             throw new IllegalStateException(
                     "@SessionMemory method " + declared + " needs a @MemoryId String sessionId parameter");
         }
-        return new AiMethod(declared, binding, memoryId, userMessageIndex(declared, memoryId));
+        return new AiMethod(declared, binding, memoryId, userMessageIndex(declared, memoryId), result);
     }
 
-    /** Streaming and asynchronous results finish after the interceptor returns, so they cannot be written back. */
-    private static boolean isAsync(Class<?> type) {
-        return type.getName().startsWith("io.smallrye.mutiny.") || java.util.concurrent.Future.class.isAssignableFrom(type)
-                || java.util.concurrent.CompletionStage.class.isAssignableFrom(type)
-                || type.getName().equals("dev.langchain4j.service.TokenStream");
+    /** @throws IllegalStateException for an asynchronous result whose answer this step cannot collect */
+    private static Result result(Method method) {
+        Class<?> type = method.getReturnType();
+        if (type.getName().equals(MULTI) && isOfString(method.getGenericReturnType())) {
+            return Result.STREAM;
+        }
+        if (unsupported(type)) {
+            throw new IllegalStateException(unsupportedMessage(method.toString(), method.getGenericReturnType().getTypeName()));
+        }
+        return Result.VALUE;
+    }
+
+    /**
+     * Whether a result of {@code type} (a class name) is one {@code @SessionMemory} refuses: asynchronous, and not
+     * {@code Multi<String>}. {@code typeArgument} is its first type argument's name, or null.
+     * <p>
+     * A {@code TokenStream} is refused: Quarkus LangChain4j 1.10 hands its complete response to the chat memory on
+     * the model client's event loop, where the session's chat memory in Redis cannot be read.
+     */
+    public static boolean unsupported(String type, String typeArgument) {
+        return switch (type) {
+            case MULTI -> !String.class.getName().equals(typeArgument);
+            default -> type.equals(TOKEN_STREAM) || type.startsWith("io.smallrye.mutiny.")
+                    || type.equals("java.util.concurrent.CompletionStage")
+                    || type.equals("java.util.concurrent.CompletableFuture") || type.equals("java.util.concurrent.Future")
+                    || type.startsWith("java.util.concurrent.Flow") || type.startsWith("org.reactivestreams.");
+        };
+    }
+
+    /** Why a method {@link #unsupported(String, String) returning} {@code returnType} is refused. */
+    public static String unsupportedMessage(String method, String returnType) {
+        return "@SessionMemory method " + method + " returns " + returnType
+                + ": a @SessionMemory method returns a value (String, a record, …) or streams a Multi<String>";
+    }
+
+    private static boolean unsupported(Class<?> type) {
+        return unsupported(type.getName(), null) || java.util.concurrent.Future.class.isAssignableFrom(type)
+                || java.util.concurrent.CompletionStage.class.isAssignableFrom(type);
+    }
+
+    private static boolean isOfString(Type type) {
+        return type instanceof ParameterizedType p && p.getActualTypeArguments()[0] == String.class;
     }
 
     private static Method declared(Method invoked) {

@@ -15,7 +15,9 @@ import java.lang.annotation.Target;
  * method has no {@code @MemoryId}). Before the call the
  * session and the user's profile are loaded and rendered into the block that a system message
  * reads with {@code {inject:memory.block}}; after the call the step is written back as a
- * compare-and-set on the version that was loaded.
+ * compare-and-set on the version that was loaded. A method returning {@code Multi<String>} is one
+ * step per subscription, written once when the stream completes ({@link StreamedSteps}); other
+ * asynchronous results, {@code TokenStream} included, fail the build.
  */
 @InterceptorBinding
 @Target({ ElementType.TYPE, ElementType.METHOD })

@@ -5,20 +5,29 @@ import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
 
-/** Runs every {@link SessionMemory} AI-service method inside one read-before-write {@link StepCycle}. */
+/**
+ * Runs every {@link SessionMemory} AI-service method inside one read-before-write {@link StepCycle}; a streamed answer
+ * is written when its stream ends ({@link StreamedSteps}).
+ */
 @SessionMemory
 @Interceptor
 @Priority(Interceptor.Priority.APPLICATION)
 public class SessionMemoryInterceptor {
 
     private final StepCycle cycle;
+    private final StreamedSteps streams;
 
-    public SessionMemoryInterceptor(StepCycle cycle) {
+    public SessionMemoryInterceptor(StepCycle cycle, StreamedSteps streams) {
         this.cycle = cycle;
+        this.streams = streams;
     }
 
     @AroundInvoke
     Object step(InvocationContext context) throws Exception {
-        return cycle.run(AiMethod.of(context.getMethod()), context.getParameters(), context::proceed);
+        AiMethod method = AiMethod.of(context.getMethod());
+        return switch (method.result()) {
+            case VALUE -> cycle.run(method, context.getParameters(), context::proceed);
+            case STREAM -> streams.stream(method, context.getParameters(), context::proceed);
+        };
     }
 }

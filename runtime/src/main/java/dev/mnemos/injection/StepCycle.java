@@ -11,7 +11,7 @@ import java.util.concurrent.Callable;
  * One read-before-write step around a model call: load and render, make the block current for
  * the system-message template, call, write back on the version read with the step's trace (one
  * atomic write: the step and its trace are stored together). When the model call fails nothing is
- * written.
+ * written. A step whose answer is streamed is started and finished apart ({@link StreamedSteps}).
  */
 @ApplicationScoped
 public class StepCycle {
@@ -46,6 +46,61 @@ public class StepCycle {
 
     private Object run(AiMethod method, Object[] args, Callable<Object> call, MnemosSpans.Active step)
             throws Exception {
+        LoadedStep loaded = load(method, args, step);
+        try (MemoryContext.Scope ignored = memory.enter(loaded.active())) {
+            long modelStart = System.nanoTime();
+            Object result = model(loaded, call, modelStart);
+            StepWriteBack.Result written = writeCurrent(method, args, loaded, result, System.nanoTime() - modelStart, null);
+            step.attribute(MnemosSpans.VERSION, written.version());
+            results.record(loaded.sessionId(), written.basis(), written.applied());
+            return result;
+        }
+    }
+
+    /**
+     * The start of a step whose answer arrives after the call returns ({@link StreamedSteps}): loads, makes the block
+     * current while {@code call} runs (the AI service renders its system message then) and returns what the call
+     * returned, the stream whose end {@link #finish} writes.
+     */
+    <T> Started<T> start(AiMethod method, Object[] args, Callable<T> call) throws Exception {
+        try (MnemosSpans.Active step = spans.start("mnemos.step", null).attribute(MnemosSpans.STEP, method.step())) {
+            try {
+                LoadedStep loaded = load(method, args, step);
+                try (MemoryContext.Scope ignored = memory.enter(loaded.active())) {
+                    long modelStart = System.nanoTime();
+                    return new Started<>(loaded, model(loaded, call, modelStart), modelStart);
+                }
+            } catch (Exception e) {
+                step.failed(e);
+                throw e;
+            }
+        }
+    }
+
+    /** A started step: what it loaded, what its call returned and when that call started ({@link System#nanoTime}). */
+    record Started<T>(LoadedStep loaded, T result, long modelStart) {
+    }
+
+    /**
+     * Writes a started step's whole answer, once its stream ended: the same write as a step whose answer is returned.
+     *
+     * @param modelNanos from the call to the end of the stream
+     * @param firstTokenNanos from the call to the first token, or null when none came
+     */
+    StepWriteBack.Result finish(AiMethod method, Object[] args, LoadedStep loaded, String answer, long modelNanos,
+            Long firstTokenNanos) {
+        try (MemoryContext.Scope ignored = memory.enter(loaded.active())) {
+            return writeCurrent(method, args, loaded, answer, modelNanos, firstTokenNanos);
+        }
+    }
+
+    /** Counts a started step whose stream failed after {@code modelNanos}: nothing is written. */
+    void streamFailed(long modelNanos) {
+        metrics.model(modelNanos, false);
+    }
+
+    /** The read half of a step, with its metrics and spans. */
+    private LoadedStep load(AiMethod method, Object[] args, MnemosSpans.Active step) {
         Instant loadStart = Instant.now();
         LoadedStep loaded;
         try {
@@ -65,46 +120,47 @@ public class StepCycle {
         if (loader.rendersAhead()) {
             metrics.renderedAhead(loaded.renderedAhead());
         }
-        try (MemoryContext.Scope ignored = memory.enter(loaded.active())) {
-            long modelStart = System.nanoTime();
-            Object result;
-            try (MnemosSpans.Active model = spans.start("mnemos.step.model", loaded.sessionId())) {
-                try {
-                    result = call.call();
-                } catch (Exception e) {
-                    model.failed(e);
-                    metrics.model(System.nanoTime() - modelStart, false);
-                    throw e;
-                }
-            }
-            long writeStart = System.nanoTime();
-            long modelNanos = writeStart - modelStart;
-            metrics.model(modelNanos, true);
-            StepWriteBack.Result written;
+        return loaded;
+    }
+
+    private <T> T model(LoadedStep loaded, Callable<T> call, long modelStart) throws Exception {
+        try (MnemosSpans.Active model = spans.start("mnemos.step.model", loaded.sessionId())) {
             try {
-                written = spans.in("mnemos.step.write", loaded.sessionId(),
-                        () -> writeBack.write(loaded, method, args, result,
-                                (patch, basedOn, version, retries, writeNanos) -> trace(method, loaded, patch, basedOn,
-                                        version, retries, modelNanos, writeNanos)));
-            } catch (RuntimeException e) {
-                metrics.writeFailed(e);
+                return call.call();
+            } catch (Exception e) {
+                model.failed(e);
+                metrics.model(System.nanoTime() - modelStart, false);
                 throw e;
             }
-            long writeNanos = System.nanoTime() - writeStart;
-            step.attribute(MnemosSpans.VERSION, written.version());
-            metrics.write(writeNanos);
-            metrics.written(written.retries());
-            results.record(loaded.sessionId(), written.basis(), written.applied());
-            if (loader.rendersAhead()) {
-                loader.renderAhead(loaded, written.applied().applyTo(written.basis()).orElse(null));
-            }
-            return result;
         }
+    }
+
+    /** The write half of a step, run with the step current on this thread ({@link MemoryContext#enter}). */
+    private StepWriteBack.Result writeCurrent(AiMethod method, Object[] args, LoadedStep loaded, Object result,
+            long modelNanos, Long firstTokenNanos) {
+        long writeStart = System.nanoTime();
+        metrics.model(modelNanos, true);
+        StepWriteBack.Result written;
+        try {
+            written = spans.in("mnemos.step.write", loaded.sessionId(),
+                    () -> writeBack.write(loaded, method, args, result,
+                            (patch, basedOn, version, retries, writeNanos) -> trace(method, loaded, patch, basedOn,
+                                    version, retries, modelNanos, firstTokenNanos, writeNanos)));
+        } catch (RuntimeException e) {
+            metrics.writeFailed(e);
+            throw e;
+        }
+        metrics.write(System.nanoTime() - writeStart);
+        metrics.written(written.retries());
+        if (loader.rendersAhead()) {
+            loader.renderAhead(loaded, written.applied().applyTo(written.basis()).orElse(null));
+        }
+        return written;
     }
 
     /** The trace the write of version {@code version} carries; written time: see {@link StepWriteBack.Tracer}. */
     private static StepTrace trace(AiMethod method, LoadedStep loaded, SessionPatch patch, long basedOn, long version,
-            int retries, long modelNanos, long writeNanos) {
+            int retries, long modelNanos, Long firstTokenNanos, long writeNanos) {
         MemoryBlock block = loaded.block();
         StepTrace.Read read = new StepTrace.Read(loaded.state().version(), loaded.profile().status(),
                 loaded.profile().cache(), loaded.profile().facts().size());
@@ -113,7 +169,7 @@ public class StepCycle {
                 block.text());
         StepTrace.Written write = new StepTrace.Written(basedOn, version, retries, Patches.fields(patch));
         StepTrace.Timings timings = new StepTrace.Timings(loaded.loadNanos() / 1000, loaded.renderNanos() / 1000,
-                modelNanos / 1000, writeNanos / 1000);
+                modelNanos / 1000, writeNanos / 1000, firstTokenNanos == null ? null : firstTokenNanos / 1000);
         return new StepTrace(loaded.sessionId(), loaded.state().userId(), version, method.step(),
                 method.method().getDeclaringClass().getSimpleName() + "." + method.method().getName(), Instant.now(),
                 read, injected, write, timings);

@@ -60,7 +60,16 @@ public record StepTrace(String sessionId, String userId, long version, String st
      * before that write's round trip: {@code writeMicros} is the write up to it (the writer, a due
      * summary fold, compare-and-set attempts lost); the whole write, round trip included, is the
      * {@code mnemos.step.write} span and the write timer.
+     *
+     * @param modelMicros the model call; for a streamed step, from the call to the stream's end
+     * @param firstTokenMicros for a streamed step, from the call to its first token (null when no token came); null for a
+     *        step whose answer is returned whole
      */
-    public record Timings(long loadMicros, long renderMicros, long modelMicros, long writeMicros) {
+    public record Timings(long loadMicros, long renderMicros, long modelMicros, long writeMicros, Long firstTokenMicros) {
+
+        /** The timings of a step whose answer is returned whole: no time to first token. */
+        public Timings(long loadMicros, long renderMicros, long modelMicros, long writeMicros) {
+            this(loadMicros, renderMicros, modelMicros, writeMicros, null);
+        }
     }
 }

@@ -481,7 +481,9 @@
     const t = trace.timings || {};
     const ms = (micros) => (micros / 1000).toFixed(1) + ' ms';
     box.append(el('h4', {}, 'Timings'));
-    box.append(fields([['load', ms(t.loadMicros || 0)], ['render', ms(t.renderMicros || 0)], ['model', ms(t.modelMicros || 0)], ['write (before its round trip)', ms(t.writeMicros || 0)]]));
+    const timings = [['load', ms(t.loadMicros || 0)], ['render', ms(t.renderMicros || 0)], ['model', ms(t.modelMicros || 0)], ['write (before its round trip)', ms(t.writeMicros || 0)]];
+    if (t.firstTokenMicros != null) timings.splice(3, 0, ['first token (streamed)', ms(t.firstTokenMicros)]);
+    box.append(fields(timings));
   }
 
   // ---- diff -----------------------------------------------------------------------------------

@@ -1,8 +1,10 @@
 package dev.mnemos.injection;
 
 import dev.langchain4j.service.MemoryId;
+import dev.langchain4j.service.TokenStream;
 import dev.langchain4j.service.UserMessage;
 import dev.langchain4j.service.V;
+import io.smallrye.mutiny.Multi;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.CompletableFuture;
@@ -26,8 +28,13 @@ class AiMethodTest {
 
     /** No LangChain4j annotations here: Quarkus LangChain4j would try to derive a JSON schema for the future at build time. */
     interface AsyncService {
-        @SessionMemory
+        // without @SessionMemory: the build refuses such methods (MnemosProcessor) before any call could
         CompletableFuture<String> async(String sessionId, String message);
+
+        TokenStream tokens(String sessionId, String message);
+
+        @SessionMemory
+        Multi<String> stream(@MemoryId String sessionId, String message);
     }
 
     /** Stands in for the generated {@code $$QuarkusImpl}, whose parameters carry no annotations. */
@@ -71,8 +78,23 @@ class AiMethodTest {
     }
 
     @Test
-    void asynchronousResultsAreRefused() {
+    void asynchronousResultsOtherThanAStreamOfStringsAreRefused() {
         assertThatThrownBy(() -> AiMethod.of(AsyncService.class.getMethod("async", String.class, String.class)))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("only blocking results");
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("AsyncService.async")
+                .hasMessageContaining("returns a value (String, a record, …) or streams a Multi<String>");
+        assertThatThrownBy(() -> AiMethod.of(AsyncService.class.getMethod("tokens", String.class, String.class)))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("TokenStream");
+        assertThat(AiMethod.unsupported("io.smallrye.mutiny.Uni", "java.lang.String")).isTrue();
+        assertThat(AiMethod.unsupported("io.smallrye.mutiny.Multi", "java.lang.Integer")).isTrue();
+        assertThat(AiMethod.unsupported("io.smallrye.mutiny.Multi", "java.lang.String")).isFalse();
+        assertThat(AiMethod.unsupported("java.lang.String", null)).isFalse();
+    }
+
+    @Test
+    void aStreamOfStringsIsAStreamedStepAndAValueIsNot() throws Exception {
+        assertThat(AiMethod.of(AsyncService.class.getMethod("stream", String.class, String.class)).result())
+                .isEqualTo(AiMethod.Result.STREAM);
+        assertThat(AiMethod.of(Impl.class.getMethod("implicit", String.class, String.class)).result())
+                .isEqualTo(AiMethod.Result.VALUE);
     }
 }
