@@ -7,7 +7,9 @@ import jakarta.persistence.GeneratedValue;
 import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
+import org.hibernate.annotations.JdbcTypeCode;
 import org.hibernate.annotations.PartitionKey;
+import org.hibernate.type.SqlTypes;
 
 import java.time.Instant;
 
@@ -26,6 +28,8 @@ public class ForgottenText extends PanacheEntityBase {
     public String userId;
 
     /** HMAC-SHA-256 (hex) of the user and the normalised text. */
+    @JdbcTypeCode(SqlTypes.CHAR)
+    @Column(length = 64)
     public String digest;
 
     /** The text's embedding in {@link FactEmbeddings#encode} form; null without embeddings. */
