@@ -3,6 +3,7 @@ package dev.mnemos.deployment;
 import io.quarkus.deployment.IsDevelopment;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
+import io.quarkus.deployment.builditem.RunTimeConfigurationDefaultBuildItem;
 import io.quarkus.devui.spi.page.CardPageBuildItem;
 import io.quarkus.devui.spi.page.Page;
 import io.quarkus.vertx.http.deployment.HttpRootPathBuildItem;
@@ -43,6 +44,25 @@ class InspectorProcessor {
             }
             resources.produce(new GeneratedStaticResourceBuildItem(PATH + file, content));
         }
+    }
+
+    /**
+     * The inspector shows a user's sessions: no other site may frame it (clickjacking). The headers are Quarkus HTTP
+     * filters given as configuration defaults, so an application can still change them; the Dev UI, on the same
+     * origin, still embeds the page.
+     */
+    @BuildStep
+    void frameHeaders(MnemosBuildConfig config, HttpRootPathBuildItem root,
+            BuildProducer<RunTimeConfigurationDefaultBuildItem> defaults) {
+        if (!config.rest().enabled()) {
+            return;
+        }
+        String filter = "quarkus.http.filter.mnemos-inspector.";
+        defaults.produce(
+                new RunTimeConfigurationDefaultBuildItem(filter + "matches", root.resolvePath(PATH.substring(1)) + ".*"));
+        defaults.produce(new RunTimeConfigurationDefaultBuildItem(filter + "header.\"X-Frame-Options\"", "SAMEORIGIN"));
+        defaults.produce(new RunTimeConfigurationDefaultBuildItem(filter + "header.\"Content-Security-Policy\"",
+                "frame-ancestors 'self'"));
     }
 
     @BuildStep(onlyIf = IsDevelopment.class)

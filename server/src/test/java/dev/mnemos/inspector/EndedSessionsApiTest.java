@@ -104,4 +104,12 @@ class EndedSessionsApiTest {
         // the page probes GET endpoints with HEAD (the dev token's): answered without a body
         as("head-" + UUID.randomUUID()).head("/v1/sessions/ended").then().statusCode(200);
     }
+
+    @Test
+    void noOtherSiteMayFrameTheInspector() {
+        for (String file : List.of("", "index.html", "inspector.js")) {
+            given().get("/mnemos/inspector/" + file).then().statusCode(200).header("X-Frame-Options", "SAMEORIGIN")
+                    .header("Content-Security-Policy", "frame-ancestors 'self'");
+        }
+    }
 }
