@@ -12,9 +12,11 @@ import jakarta.ws.rs.core.MediaType;
 public class ChatResource {
 
     private final TripPlanner planner;
+    private final TripWeather weather;
 
-    public ChatResource(TripPlanner planner) {
+    public ChatResource(TripPlanner planner, TripWeather weather) {
         this.planner = planner;
+        this.weather = weather;
     }
 
     @POST
@@ -22,5 +24,14 @@ public class ChatResource {
     @Produces(MediaType.TEXT_PLAIN)
     public String ask(@PathParam("sessionId") String sessionId, String question) {
         return planner.suggest(sessionId, question);
+    }
+
+    /** The same chat, answered after the model checked forecasts with the application's tool. */
+    @POST
+    @Path("/weather")
+    @Consumes(MediaType.TEXT_PLAIN)
+    @Produces(MediaType.TEXT_PLAIN)
+    public String weather(@PathParam("sessionId") String sessionId, String question) {
+        return weather.advise(sessionId, question);
     }
 }

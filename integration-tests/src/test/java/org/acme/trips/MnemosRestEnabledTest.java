@@ -16,6 +16,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.startsWith;
 import static org.hamcrest.Matchers.startsWithIgnoringCase;
@@ -62,6 +63,19 @@ class MnemosRestEnabledTest {
         given().get("/mnemos/inspector/index.html").then().statusCode(200).contentType(startsWith("text/html"))
                 .body(containsString("<meta name=\"mnemos-api-base\" content=\"../../\">"));
         given().get("/mnemos/inspector/inspector.js").then().statusCode(200);
+    }
+
+    @Test
+    void stepTraceOfTheApiListsTheToolsTheStepRan() {
+        String alice = "alice-" + UUID.randomUUID();
+        String id = "chat-" + UUID.randomUUID();
+        given().auth().preemptive().basic(alice, BasicUsers.PASSWORD).contentType("text/plain")
+                .body("Sunny places? [city:Braga]").post("/chat/{id}/weather", id).then().statusCode(200);
+
+        given().auth().preemptive().basic(alice, BasicUsers.PASSWORD).get("/v1/sessions/{id}/steps/2/trace", id).then()
+                .statusCode(200).body("tools.size()", equalTo(1)).body("tools[0].tool", equalTo(OpenAiStub.TOOL))
+                .body("tools[0].arguments", containsString("Braga")).body("tools[0].result", containsString("in Braga"))
+                .body("tools[0].durationMicros", greaterThan(0));
     }
 
     @Test

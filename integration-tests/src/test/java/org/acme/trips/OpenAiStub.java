@@ -2,6 +2,7 @@ package org.acme.trips;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -12,12 +13,15 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * An OpenAI-compatible chat endpoint on a free loopback port: it records every request body and
@@ -25,8 +29,10 @@ import java.util.concurrent.Executors;
  * with {@link #TOKENS} as server-sent chunks, then {@code data: [DONE]}. A streamed request whose user
  * message contains {@link #FAIL} gets two chunks and then its connection dropped; one that contains
  * {@link #SLOW} gets a chunk every 100 ms for {@link #SLOW_CHUNKS} chunks. How each stream ended is kept
- * by its user message ({@link #outcome}). The application reaches the stub through its ordinary OpenAI
- * configuration ({@code quarkus.langchain4j.openai.base-url}).
+ * by its user message ({@link #outcome}). A request that offers tools and carries no tool result yet is answered with
+ * one {@code tool_calls} entry for {@link #TOOL} per {@code [city:NAME]} in its user message (Lisbon when none); the
+ * follow-up that carries the results is answered with {@link #TOOL_ANSWER}. The application reaches the stub through
+ * its ordinary OpenAI configuration ({@code quarkus.langchain4j.openai.base-url}).
  */
 public class OpenAiStub implements QuarkusTestResourceLifecycleManager {
 
@@ -37,6 +43,9 @@ public class OpenAiStub implements QuarkusTestResourceLifecycleManager {
     static final String FAIL = "[fail-midway]";
     static final String SLOW = "[slow]";
     static final int SLOW_CHUNKS = 30;
+    static final String TOOL = "forecast";
+    static final String TOOL_ANSWER = "Stub planner: the forecasts are in; pack for sun.";
+    private static final Pattern CITY = Pattern.compile("\\[city:([^\\]]+)]");
 
     /** How a stream ended. */
     enum Outcome {
@@ -83,6 +92,8 @@ public class OpenAiStub implements QuarkusTestResourceLifecycleManager {
             JsonNode request = JSON.readTree(body);
             if (request.path("stream").asBoolean()) {
                 stream(exchange, lastUserMessage(request));
+            } else if (request.path("tools").size() > 0) {
+                respond(exchange, hasToolResult(request) ? completion(TOOL_ANSWER) : toolCalls(lastUserMessage(request)));
             } else {
                 complete(exchange);
             }
@@ -105,6 +116,57 @@ public class OpenAiStub implements QuarkusTestResourceLifecycleManager {
         exchange.sendResponseHeaders(200, answer.length);
         exchange.getResponseBody().write(answer);
         exchange.close();
+    }
+
+    private static void respond(HttpExchange exchange, String json) throws IOException {
+        byte[] answer = json.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().add("Content-Type", "application/json");
+        exchange.sendResponseHeaders(200, answer.length);
+        exchange.getResponseBody().write(answer);
+        exchange.close();
+    }
+
+    private static boolean hasToolResult(JsonNode request) {
+        for (JsonNode message : request.path("messages")) {
+            if ("tool".equals(message.path("role").asText())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** An assistant message asking for a forecast of each {@code [city:NAME]} of {@code message}. */
+    private static String toolCalls(String message) {
+        List<String> cities = new ArrayList<>();
+        Matcher city = CITY.matcher(message);
+        while (city.find()) {
+            cities.add(city.group(1));
+        }
+        if (cities.isEmpty()) {
+            cities.add("Lisbon");
+        }
+        ObjectNode reply = response();
+        ObjectNode choice = reply.putArray("choices").addObject().put("index", 0).put("finish_reason", "tool_calls");
+        ArrayNode calls = choice.putObject("message").put("role", "assistant").putNull("content").putArray("tool_calls");
+        for (int i = 0; i < cities.size(); i++) {
+            calls.addObject().put("id", "call_" + i).put("type", "function").putObject("function").put("name", TOOL)
+                    .put("arguments", JSON.createObjectNode().put("city", cities.get(i)).toString());
+        }
+        return reply.toString();
+    }
+
+    private static String completion(String content) {
+        ObjectNode reply = response();
+        reply.putArray("choices").addObject().put("index", 0).put("finish_reason", "stop").putObject("message")
+                .put("role", "assistant").put("content", content);
+        return reply.toString();
+    }
+
+    private static ObjectNode response() {
+        ObjectNode reply = JSON.createObjectNode().put("id", "chatcmpl-3").put("object", "chat.completion")
+                .put("created", 1700000000).put("model", "stub-model");
+        reply.putObject("usage").put("prompt_tokens", 10).put("completion_tokens", 5).put("total_tokens", 15);
+        return reply;
     }
 
     private static void stream(HttpExchange exchange, String message) throws IOException {

@@ -16,9 +16,21 @@ import java.util.List;
  * @param step the step name: the annotation's {@code step()} or the method name
  * @param output TEXT or PLAN
  * @param userMessage the user's message of this step, or null when the method has none
+ * @param tools the tools the model call ran, in order ({@link ToolRun}); empty when none ran or they were not recorded
+ *        (a streamed step)
  */
 public record StepCall(Method method, List<Object> args, Object result, SessionState state,
-        String step, StepOutput output, String userMessage) {
+        String step, StepOutput output, String userMessage, List<ToolRun> tools) {
+
+    /** A call that ran no tools. */
+    public StepCall(Method method, List<Object> args, Object result, SessionState state, String step, StepOutput output,
+            String userMessage) {
+        this(method, args, result, state, step, output, userMessage, List.of());
+    }
+
+    public StepCall {
+        tools = tools == null ? List.of() : List.copyOf(tools);
+    }
 
     /** The step index the pointer moves to: one past the loaded one. */
     public int nextIndex() {

@@ -3,8 +3,10 @@ package dev.mnemos.injection;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.tracing.MnemosSpans;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
@@ -22,10 +24,19 @@ public class StepCycle {
     private final InjectionMetrics metrics;
     private final MnemosSpans spans;
     private final StepResults results;
+    private final ToolRuns tools;
 
+    /** A cycle that records the tools of its steps in a recorder of its own (for tests without a container). */
     public StepCycle(StepLoader loader, StepWriteBack writeBack, MemoryContext memory, InjectionMetrics metrics,
             MnemosSpans spans, StepResults results) {
+        this(loader, writeBack, memory, metrics, spans, results, new ToolRuns());
+    }
+
+    @Inject
+    public StepCycle(StepLoader loader, StepWriteBack writeBack, MemoryContext memory, InjectionMetrics metrics,
+            MnemosSpans spans, StepResults results, ToolRuns tools) {
         this.results = results;
+        this.tools = tools;
         this.loader = loader;
         this.writeBack = writeBack;
         this.memory = memory;
@@ -49,8 +60,14 @@ public class StepCycle {
         LoadedStep loaded = load(method, args, step);
         try (MemoryContext.Scope ignored = memory.enter(loaded.active())) {
             long modelStart = System.nanoTime();
-            Object result = model(loaded, call, modelStart);
-            StepWriteBack.Result written = writeCurrent(method, args, loaded, result, System.nanoTime() - modelStart, null);
+            Object result;
+            List<ToolRun> ran;
+            try (ToolRuns.Recording recording = tools.record(loaded.sessionId())) {
+                result = model(loaded, call, modelStart);
+                ran = recording.runs();
+            }
+            StepWriteBack.Result written = writeCurrent(method, args, loaded, result, ran, System.nanoTime() - modelStart,
+                    null);
             step.attribute(MnemosSpans.VERSION, written.version());
             results.record(loaded.sessionId(), written.basis(), written.applied());
             return result;
@@ -90,7 +107,7 @@ public class StepCycle {
     StepWriteBack.Result finish(AiMethod method, Object[] args, LoadedStep loaded, String answer, long modelNanos,
             Long firstTokenNanos) {
         try (MemoryContext.Scope ignored = memory.enter(loaded.active())) {
-            return writeCurrent(method, args, loaded, answer, modelNanos, firstTokenNanos);
+            return writeCurrent(method, args, loaded, answer, null, modelNanos, firstTokenNanos);
         }
     }
 
@@ -135,17 +152,21 @@ public class StepCycle {
         }
     }
 
-    /** The write half of a step, run with the step current on this thread ({@link MemoryContext#enter}). */
+    /**
+     * The write half of a step, run with the step current on this thread ({@link MemoryContext#enter}).
+     *
+     * @param ran the tools the model call ran, or null when they were not recorded (a streamed step)
+     */
     private StepWriteBack.Result writeCurrent(AiMethod method, Object[] args, LoadedStep loaded, Object result,
-            long modelNanos, Long firstTokenNanos) {
+            List<ToolRun> ran, long modelNanos, Long firstTokenNanos) {
         long writeStart = System.nanoTime();
         metrics.model(modelNanos, true);
         StepWriteBack.Result written;
         try {
             written = spans.in("mnemos.step.write", loaded.sessionId(),
-                    () -> writeBack.write(loaded, method, args, result,
+                    () -> writeBack.write(loaded, method, args, result, ran == null ? List.of() : ran,
                             (patch, basedOn, version, retries, writeNanos) -> trace(method, loaded, patch, basedOn,
-                                    version, retries, modelNanos, firstTokenNanos, writeNanos)));
+                                    version, retries, modelNanos, firstTokenNanos, writeNanos, ran)));
         } catch (RuntimeException e) {
             metrics.writeFailed(e);
             throw e;
@@ -160,7 +181,7 @@ public class StepCycle {
 
     /** The trace the write of version {@code version} carries; written time: see {@link StepWriteBack.Tracer}. */
     private static StepTrace trace(AiMethod method, LoadedStep loaded, SessionPatch patch, long basedOn, long version,
-            int retries, long modelNanos, Long firstTokenNanos, long writeNanos) {
+            int retries, long modelNanos, Long firstTokenNanos, long writeNanos, List<ToolRun> ran) {
         MemoryBlock block = loaded.block();
         StepTrace.Read read = new StepTrace.Read(loaded.state().version(), loaded.profile().status(),
                 loaded.profile().cache(), loaded.profile().facts().size());
@@ -172,6 +193,6 @@ public class StepCycle {
                 modelNanos / 1000, writeNanos / 1000, firstTokenNanos == null ? null : firstTokenNanos / 1000);
         return new StepTrace(loaded.sessionId(), loaded.state().userId(), version, method.step(),
                 method.method().getDeclaringClass().getSimpleName() + "." + method.method().getName(), Instant.now(),
-                read, injected, write, timings);
+                read, injected, write, timings, ran);
     }
 }

@@ -10,9 +10,17 @@ import java.util.List;
  * @param version the session version this step wrote
  * @param step the step name
  * @param method {@code Interface.method} of the AI service
+ * @param tools the tools the step's model call ran, in order (empty when none ran); null when they were not recorded
+ *        (a streamed step, or a trace written before tools were recorded)
  */
 public record StepTrace(String sessionId, String userId, long version, String step, String method, Instant at,
-        Read read, Injected injected, Written written, Timings timings) {
+        Read read, Injected injected, Written written, Timings timings, List<ToolRun> tools) {
+
+    /** A trace without recorded tool runs. */
+    public StepTrace(String sessionId, String userId, long version, String step, String method, Instant at, Read read,
+            Injected injected, Written written, Timings timings) {
+        this(sessionId, userId, version, step, method, at, read, injected, written, timings, null);
+    }
 
     /**
      * @param sessionVersion the version loaded before the model call
@@ -43,7 +51,7 @@ public record StepTrace(String sessionId, String userId, long version, String st
         return new StepTrace(sessionId, userId, version, step, method, at, read,
                 new Injected(i.sha256(), i.chars(), i.tokens(), i.budget(), i.overBudget(), i.plans(), i.profileFacts(),
                         i.overrides(), block),
-                written, timings);
+                written, timings, tools);
     }
 
     /**

@@ -17,6 +17,7 @@ import org.jboss.logging.Logger;
 
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 
@@ -76,14 +77,15 @@ public class StepWriteBack {
         StepTrace trace(SessionPatch patch, long basedOn, long version, int retries, long writeNanos);
     }
 
-    Result write(LoadedStep loaded, AiMethod method, Object[] args, Object result, Tracer tracer) {
+    Result write(LoadedStep loaded, AiMethod method, Object[] args, Object result, List<ToolRun> tools, Tracer tracer) {
         long start = System.nanoTime();
         StepWriter writer = writers.get(method.binding().writer());
         SessionState basis = loaded.state();
         Idempotency idem = new Idempotency("step:" + SessionIds.newId(), "internal");
         for (int attempt = 0;; attempt++) {
             SessionGuard.checkWrite(loaded.state(), method.sessionId(args), basis, memory.current(), actingUser.restrictedTo());
-            SessionPatch patch = complete(writer.patch(call(method, args, result, basis, loaded.userMessage())), basis, loaded,
+            SessionPatch patch = complete(writer.patch(call(method, args, result, basis, loaded.userMessage(), tools)), basis,
+                    loaded,
                     method.step());
             try {
                 StepTraceEntry trace = traces.entry(
@@ -134,9 +136,10 @@ public class StepWriteBack {
         }
     }
 
-    private static StepCall call(AiMethod method, Object[] args, Object result, SessionState basis, String message) {
+    private static StepCall call(AiMethod method, Object[] args, Object result, SessionState basis, String message,
+            List<ToolRun> tools) {
         return new StepCall(method.method(), Collections.unmodifiableList(Arrays.asList(args)), result, basis,
-                method.step(), method.binding().output(), message);
+                method.step(), method.binding().output(), message, tools);
     }
 
     /** The writer's patch plus the step pointer (when the writer set none), override observations and a due fold. */

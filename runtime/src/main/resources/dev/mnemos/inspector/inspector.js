@@ -480,6 +480,13 @@
     if (ev.patch) box.append(el('details', {}, el('summary', {}, 'Patch as written'), text('pre', JSON.stringify(ev.patch, null, 2), { id: 'trace-patch' })));
     const t = trace.timings || {};
     const ms = (micros) => (micros / 1000).toFixed(1) + ' ms';
+    if (trace.tools) {
+      box.append(el('h4', {}, 'Tools'));
+      box.append(trace.tools.length ? el('table', { id: 'trace-tools' }, el('thead', {}, el('tr', {}, el('th', {}, 'Tool'), el('th', {}, 'Arguments'), el('th', {}, 'Result or error'), el('th', {}, 'Duration'))),
+        el('tbody', {}, trace.tools.map((run) => el('tr', {}, text('td', run.tool), text('td', run.arguments || ''),
+          run.error != null ? text('td', 'failed: ' + run.error, { class: 'text warn' }) : text('td', run.result || ''), el('td', {}, ms(run.durationMicros || 0))))))
+        : el('p', { class: 'empty', id: 'no-tools' }, 'The model call ran no tools.'));
+    }
     box.append(el('h4', {}, 'Timings'));
     const timings = [['load', ms(t.loadMicros || 0)], ['render', ms(t.renderMicros || 0)], ['model', ms(t.modelMicros || 0)], ['write (before its round trip)', ms(t.writeMicros || 0)]];
     if (t.firstTokenMicros != null) timings.splice(3, 0, ['first token (streamed)', ms(t.firstTokenMicros)]);
