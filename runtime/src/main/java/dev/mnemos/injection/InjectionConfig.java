@@ -69,7 +69,19 @@ public interface InjectionConfig {
     @WithDefault("DETERMINISTIC")
     SummaryMode summaryMode();
 
-    /** Chat messages kept per session in the Redis chat memory (a sliding window). */
+    /** Whose chat history an AI service sees in a session. */
+    enum ChatWindow {
+        /** Each AI service keeps its own window in the session: a critic does not receive a planner's turns. */
+        PER_SERVICE,
+        /** One window a session, shared by every AI service that calls it. */
+        PER_SESSION
+    }
+
+    /** One chat window per (session, AI service), or one per session. */
+    @WithDefault("per-service")
+    ChatWindow chatWindow();
+
+    /** Chat messages kept per chat window in the Redis chat memory (a sliding window). */
     @WithDefault("20")
     int chatMaxMessages();
 

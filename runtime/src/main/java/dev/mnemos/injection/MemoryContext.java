@@ -17,8 +17,22 @@ import java.util.Optional;
 @ApplicationScoped
 public class MemoryContext {
 
-    /** The session and block of one running call. */
-    public record ActiveStep(String sessionId, String userId, long readVersion, MemoryBlock block) {
+    /**
+     * The session and block of one running call.
+     *
+     * @param chatWindow the name of the call's own chat window in the session (its AI service's), used when
+     *        {@link InjectionConfig#chatWindow()} is per service; null when unknown
+     */
+    public record ActiveStep(String sessionId, String userId, long readVersion, MemoryBlock block, String chatWindow) {
+
+        public ActiveStep(String sessionId, String userId, long readVersion, MemoryBlock block) {
+            this(sessionId, userId, readVersion, block, null);
+        }
+
+        /** This step, keeping its chat history in {@code window}. */
+        public ActiveStep inChatWindow(String window) {
+            return new ActiveStep(sessionId, userId, readVersion, block, window);
+        }
     }
 
     private final ThreadLocal<Deque<ActiveStep>> active = ThreadLocal.withInitial(ArrayDeque::new);

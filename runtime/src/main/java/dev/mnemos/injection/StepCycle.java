@@ -58,7 +58,7 @@ public class StepCycle {
     private Object run(AiMethod method, Object[] args, Callable<Object> call, MnemosSpans.Active step)
             throws Exception {
         LoadedStep loaded = load(method, args, step);
-        try (MemoryContext.Scope ignored = memory.enter(loaded.active())) {
+        try (MemoryContext.Scope ignored = memory.enter(loaded.active().inChatWindow(chatWindow(method)))) {
             long modelStart = System.nanoTime();
             Object result;
             List<ToolRun> ran;
@@ -83,7 +83,7 @@ public class StepCycle {
         try (MnemosSpans.Active step = spans.start("mnemos.step", null).attribute(MnemosSpans.STEP, method.step())) {
             try {
                 LoadedStep loaded = load(method, args, step);
-                try (MemoryContext.Scope ignored = memory.enter(loaded.active())) {
+                try (MemoryContext.Scope ignored = memory.enter(loaded.active().inChatWindow(chatWindow(method)))) {
                     long modelStart = System.nanoTime();
                     return new Started<>(loaded, model(loaded, call, modelStart), modelStart);
                 }
@@ -106,9 +106,14 @@ public class StepCycle {
      */
     StepWriteBack.Result finish(AiMethod method, Object[] args, LoadedStep loaded, String answer, long modelNanos,
             Long firstTokenNanos) {
-        try (MemoryContext.Scope ignored = memory.enter(loaded.active())) {
+        try (MemoryContext.Scope ignored = memory.enter(loaded.active().inChatWindow(chatWindow(method)))) {
             return writeCurrent(method, args, loaded, answer, null, modelNanos, firstTokenNanos);
         }
+    }
+
+    /** The chat window of {@code method}'s calls: named after its AI service ({@link SessionChatMemoryProvider}). */
+    private static String chatWindow(AiMethod method) {
+        return method.method().getDeclaringClass().getName();
     }
 
     /** Counts a started step whose stream failed after {@code modelNanos}: nothing is written. */

@@ -28,9 +28,12 @@ public final class SessionKeys {
         return tag(sessionId) + ":events";
     }
 
-    /** The session's chat history (LangChain4j messages as one JSON string). */
+    /**
+     * The session's chat windows: a hash of window name → LangChain4j messages as one JSON string (one window per
+     * AI service, or one shared window). Before 0.1 it was a string at {@code …:chat}, left to expire.
+     */
     public static String chat(String sessionId) {
-        return tag(sessionId) + ":chat";
+        return tag(sessionId) + ":chats";
     }
 
     /** The session's step traces: a hash of written version → trace JSON. */

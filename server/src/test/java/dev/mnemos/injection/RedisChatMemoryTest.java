@@ -81,8 +81,15 @@ class RedisChatMemoryTest {
         String id = session();
         applicationScoped.chat(id, "remember the cherry blossoms");
 
-        List<ChatMessage> restored = new SessionChatMemoryProvider(chatStore, config).get(id).messages();
+        MemoryContext steps = new MemoryContext();
+        List<ChatMessage> restored;
+        try (MemoryContext.Scope ignored = steps.enter(
+                new MemoryContext.ActiveStep(id, "u", 1, null, TripAi.class.getName()))) {
+            restored = new SessionChatMemoryProvider(chatStore, config, steps).get(id).messages();
+        }
         assertThat(restored).contains(UserMessage.from("remember the cherry blossoms"), AiMessage.from("answer 1"));
+        // the service's turns are in its own window, not in the session's shared one
+        assertThat(new SessionChatMemoryProvider(chatStore, config).get(id).messages()).isEmpty();
     }
 
     @Test

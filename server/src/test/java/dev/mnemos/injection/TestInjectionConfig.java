@@ -35,6 +35,11 @@ record TestInjectionConfig(int tokenBudget, Duration writeConflictWait, SummaryM
     }
 
     @Override
+    public ChatWindow chatWindow() {
+        return ChatWindow.PER_SERVICE;
+    }
+
+    @Override
     public int chatMaxMessages() {
         return 20;
     }

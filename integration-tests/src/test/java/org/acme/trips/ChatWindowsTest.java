@@ -1,0 +1,53 @@
+package org.acme.trips;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Two AI services on one session: each keeps its own chat window (quarkus.mnemos.injection.chat-window's default). */
+@QuarkusTest
+@QuarkusTestResource(OpenAiStub.class)
+class ChatWindowsTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Inject
+    TripPlanner planner;
+    @Inject
+    TripWeather weather;
+
+    @Test
+    void aSecondServiceOnTheSessionDoesNotReceiveTheFirstServicesTurns() throws Exception {
+        String id = "trip-" + UUID.randomUUID();
+        planner.suggest(id, "Plan a week in Crete");
+        int before = OpenAiStub.bodies().size();
+
+        weather.advise(id, "Will it rain?");
+        planner.suggest(id, "And the second week?");
+
+        List<String> bodies = Bodies.since(before);
+        List<String> weatherTurns = userTurns(bodies.get(0));
+        List<String> plannerTurns = userTurns(bodies.get(bodies.size() - 1));
+        assertThat(weatherTurns).containsExactly("Will it rain?");
+        assertThat(plannerTurns).containsExactly("Plan a week in Crete", "And the second week?");
+    }
+
+    private static List<String> userTurns(String body) throws Exception {
+        List<String> turns = new ArrayList<>();
+        for (JsonNode message : JSON.readTree(body).path("messages")) {
+            if ("user".equals(message.path("role").asText())) {
+                turns.add(message.path("content").asText());
+            }
+        }
+        return turns;
+    }
+}
