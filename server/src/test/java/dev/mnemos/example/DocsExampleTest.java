@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The guide's Java snippets are the code that runs: every {@code java} block of
  * docs/add-mnemos-to-your-ai-service.md appears, up to whitespace, in the example (run by
- * {@link TripAssistantTest}) or in the agent it cites.
+ * {@link TripAssistantTest}), in the agent it cites or in the consumer app of integration-tests/.
  */
 class DocsExampleTest {
 
@@ -25,7 +25,8 @@ class DocsExampleTest {
     @Test
     void everyJavaSnippetOfTheGuideIsCompiledCode() throws IOException {
         String guide = Files.readString(Path.of("../docs/add-mnemos-to-your-ai-service.md"));
-        String code = squash(sources(Path.of("src/test/java/dev/mnemos/example"), Path.of("src/main/java/dev/mnemos/agent")));
+        String code = squash(sources(Path.of("src/test/java/dev/mnemos/example"), Path.of("src/main/java/dev/mnemos/agent"),
+                Path.of("../integration-tests/src/main/java/org/acme/trips")));
         List<String> snippets = new ArrayList<>();
         Matcher m = JAVA_BLOCK.matcher(guide);
         while (m.find()) {
