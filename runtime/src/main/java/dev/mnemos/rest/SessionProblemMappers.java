@@ -1,6 +1,7 @@
 package dev.mnemos.rest;
 
 import dev.mnemos.session.InvalidPatchException;
+import dev.mnemos.session.RedisDurabilityException;
 import dev.mnemos.session.SessionEndedException;
 import dev.mnemos.session.SessionNotFoundException;
 import dev.mnemos.session.SessionStoreUnavailableException;
@@ -64,6 +65,15 @@ public class SessionProblemMappers {
     public Response unavailable(SessionStoreUnavailableException e, Request request, UriInfo uri) {
         LOG.warn("session store unavailable", e);
         return unavailable(request, uri, e.outcomeUnknown() ? Outcome.UNKNOWN : Outcome.NOT_WRITTEN);
+    }
+
+    /** Redis runs an evicting policy: nothing was written, and retrying soon will not help until it changes. */
+    @ServerExceptionMapper
+    public Response evicting(RedisDurabilityException e) {
+        Response problem = Problem.of(Response.Status.SERVICE_UNAVAILABLE, e.getMessage())
+                .withExtras(Map.of("reason", "redis-evicting", "maxmemoryPolicy", e.policy())).toResponse();
+        // about the default interval of the background check that notices the policy changed back
+        return Response.fromResponse(problem).header("Retry-After", "10").build();
     }
 
     @ServerExceptionMapper

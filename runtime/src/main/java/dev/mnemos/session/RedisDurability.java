@@ -4,15 +4,20 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Live sessions exist only in Redis until they end, so their durability is Redis' configuration:
@@ -59,6 +64,11 @@ public class RedisDurability {
             return "always".equals(appendfsync) || "everysec".equals(appendfsync);
         }
 
+        /** An eviction policy is known to be set: Redis may drop session keys under memory pressure. */
+        public boolean evicting() {
+            return !UNKNOWN.equals(maxmemoryPolicy) && !"noeviction".equals(maxmemoryPolicy);
+        }
+
         public boolean known() {
             return !UNKNOWN.equals(appendonly) && !UNKNOWN.equals(appendfsync) && !UNKNOWN.equals(maxmemoryPolicy);
         }
@@ -81,10 +91,17 @@ public class RedisDurability {
     private final RedisDataSource redis;
     private final DurabilityCheck mode;
     private final MultiGauge gauge;
+    private final boolean acceptEviction;
+    private final Duration interval;
+    /** The last settings read; null before the first check. */
+    private volatile Report current;
+    private ScheduledExecutorService timer;
 
     public RedisDurability(RedisDataSource redis, MeterRegistry registry, RedisDurabilityConfig config) {
         this.redis = redis;
         this.mode = config.durabilityCheck();
+        this.acceptEviction = config.acceptEviction();
+        this.interval = config.checkInterval();
         this.gauge = MultiGauge.builder(GAUGE)
                 .description("Redis durability settings that decide whether live sessions survive a restart;"
                         + " one row per setting, tagged with its value and whether it is safe")
@@ -93,6 +110,15 @@ public class RedisDurability {
 
     void onStart(@Observes StartupEvent start) {
         Report report = check();
+        if (!interval.isZero() && !interval.isNegative()) {
+            timer = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread thread = new Thread(r, "mnemos-redis-durability");
+                thread.setDaemon(true);
+                return thread;
+            });
+            long millis = interval.toMillis();
+            timer.scheduleWithFixedDelay(this::check, millis, millis, TimeUnit.MILLISECONDS);
+        }
         if (report.risks().isEmpty() && report.known()) {
             LOG.infof("Redis durability: %s", report.assessment());
         } else if (mode == DurabilityCheck.ACCEPTED) {
@@ -111,9 +137,47 @@ public class RedisDurability {
         }
     }
 
-    /** Reads the settings now and updates the gauge. Never throws. */
+    void onStop(@Observes ShutdownEvent stop) {
+        if (timer != null) {
+            timer.shutdownNow();
+        }
+    }
+
+    /**
+     * Whether session writes are refused under these settings: an evicting policy, not accepted with
+     * {@code quarkus.mnemos.redis.accept-eviction}. An unknown policy (no {@code CONFIG}) refuses nothing.
+     */
+    public boolean refusesWrites(Report report) {
+        return !acceptEviction && report.evicting();
+    }
+
+    /**
+     * Throws {@link RedisDurabilityException} (nothing written, 503) while the last check found an evicting
+     * policy that is not accepted. Costs no round trip: the settings are read at start-up, by readiness probes
+     * and every {@code quarkus.mnemos.redis.check-interval}.
+     */
+    public void refuseWritesIfEvicting() {
+        Report report = current;
+        if (report != null && refusesWrites(report)) {
+            throw new RedisDurabilityException(report.maxmemoryPolicy());
+        }
+    }
+
+    /** Reads the settings now and updates the gauge and whether writes are refused. Never throws. */
     public Report check() {
         Report report = Report.of(setting("appendonly"), setting("appendfsync"), setting("maxmemory-policy"));
+        Report before = current;
+        current = report;
+        boolean refusing = refusesWrites(report);
+        if (before == null ? refusing : refusing != refusesWrites(before)) {
+            if (refusing) {
+                LOG.errorf("Redis maxmemory-policy is %s: session writes answer 503 and readiness is DOWN until it is"
+                        + " noeviction (or quarkus.mnemos.redis.accept-eviction=true accepts the risk)",
+                        report.maxmemoryPolicy());
+            } else {
+                LOG.infof("Redis maxmemory-policy is %s: session writes are accepted again", report.maxmemoryPolicy());
+            }
+        }
         gauge.register(List.of(row("appendonly", report.appendonly(), "yes".equals(report.appendonly())),
                 row("appendfsync", report.appendfsync(), Report.fsyncSafe(report.appendfsync())),
                 row("maxmemory-policy", report.maxmemoryPolicy(), "noeviction".equals(report.maxmemoryPolicy()))),

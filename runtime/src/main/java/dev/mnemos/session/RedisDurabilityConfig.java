@@ -17,4 +17,21 @@ public interface RedisDurabilityConfig {
      */
     @WithDefault("warn")
     DurabilityCheck durabilityCheck();
+
+    /**
+     * Whether session writes go on while Redis' {@code maxmemory-policy} evicts ({@code allkeys-*},
+     * {@code volatile-*}): by default they answer 503 and readiness is DOWN, since an evicted session loses
+     * writes already acknowledged. {@code true} accepts that risk (a Redis used as a cache of sessions that
+     * may be lost). Independent of {@link #durabilityCheck()}.
+     */
+    @WithDefault("false")
+    boolean acceptEviction();
+
+    /**
+     * How often Redis' settings are read again in the background, so that a policy changed at runtime
+     * ({@code CONFIG SET maxmemory-policy}) stops (or resumes) writes without a readiness probe; 0 turns the
+     * background check off (start-up and readiness probes still check).
+     */
+    @WithDefault("10s")
+    java.time.Duration checkInterval();
 }

@@ -64,8 +64,17 @@ public class RedisSessionStore implements SessionStore {
     private final Guard fast;
     private final Guard slow;
     private final StepConnections direct;
+    /** Refuses writes while Redis runs an evicting policy; null: never refuses (a store built by hand). */
+    private final RedisDurability durability;
 
     public RedisSessionStore(RedisDataSource redis, SessionConfig config, ObjectMapper json, StepConnections direct) {
+        this(redis, config, json, direct, null);
+    }
+
+    @jakarta.inject.Inject
+    public RedisSessionStore(RedisDataSource redis, SessionConfig config, ObjectMapper json, StepConnections direct,
+            RedisDurability durability) {
+        this.durability = durability;
         this.redis = redis;
         this.direct = direct;
         this.reactive = redis.getReactive();
@@ -75,6 +84,13 @@ public class RedisSessionStore implements SessionStore {
         this.log = new RedisReplayLog(redis, direct, config, fields);
         this.fast = timeout("mnemos session store", config.redisTimeout());
         this.slow = timeout("mnemos session history", config.slowRedisTimeout());
+    }
+
+    /** Nothing is written while Redis may evict session keys ({@link RedisDurability#refuseWritesIfEvicting()}). */
+    private void refuseIfEvicting() {
+        if (durability != null) {
+            durability.refuseWritesIfEvicting();
+        }
     }
 
     private static Guard timeout(String description, Duration limit) {
@@ -90,6 +106,7 @@ public class RedisSessionStore implements SessionStore {
 
     @Override
     public SessionState create(String userId, SessionPatch initial, String actor, Idempotency idem) {
+        refuseIfEvicting();
         return fast.get(() -> doCreate(userId, initial, actor, idem), SessionState.class);
     }
 
@@ -117,6 +134,7 @@ public class RedisSessionStore implements SessionStore {
 
     @Override
     public Optional<SessionState> createIfAbsent(String sessionId, String userId, SessionPatch initial, String actor) {
+        refuseIfEvicting();
         SessionState state = initialState(SessionIds.require("sessionId", sessionId), userId, initial);
         return fast.get(() -> SessionStoreUnavailableException.guard(
                 () -> insert(state, actor) ? Optional.of(state) : Optional.<SessionState> empty()), CREATED);
@@ -421,6 +439,7 @@ public class RedisSessionStore implements SessionStore {
 
     private AppliedPatch doWrite(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion,
             String note, String actor, Idempotency idem, StepTraceEntry trace) {
+        refuseIfEvicting();
         Step step = step(patch, expectedVersion, note, actor, trace);
         long[] reply = patchReply(sessionId, owner, expectedVersion, step.event(), step.ops(), step.at(), idem);
         if (reply[0] == REPLAYED) {
@@ -467,6 +486,7 @@ public class RedisSessionStore implements SessionStore {
         }
         Step step;
         try {
+            refuseIfEvicting();
             step = step(patch, expectedVersion, note, actor, null);
         } catch (RuntimeException e) {
             return Uni.createFrom().failure(e);
@@ -544,6 +564,7 @@ public class RedisSessionStore implements SessionStore {
     @Override
     public SessionState rollback(String sessionId, long toVersion, OptionalLong expectedVersion, String actor,
             Idempotency idem) {
+        refuseIfEvicting();
         return slow.get(() -> doRollback(sessionId, toVersion, expectedVersion, actor, idem), SessionState.class);
     }
 
@@ -591,6 +612,7 @@ public class RedisSessionStore implements SessionStore {
 
     /** With an {@code owner}, another user's session fails as a missing one, before anything is written or answered. */
     private SessionState doFork(String sessionId, long fromVersion, String actor, Idempotency idem, String owner) {
+        refuseIfEvicting();
         String forkId = idem == null ? SessionIds.newId() : idem.derivedId("fork", sessionId);
         if (owner != null && idem != null) {
             requireOwner(sessionId, owner);

@@ -10,6 +10,7 @@ import dev.mnemos.profile.ProfileUnavailableException;
 import dev.mnemos.promotion.CandidateNotFoundException;
 import dev.mnemos.rest.Caller;
 import dev.mnemos.session.InvalidPatchException;
+import dev.mnemos.session.RedisDurabilityException;
 import dev.mnemos.session.SessionEndedException;
 import dev.mnemos.session.SessionHistory;
 import dev.mnemos.session.SessionIds;
@@ -113,6 +114,9 @@ class McpCalls {
                     + " active facts; forget one first (forget_fact). Nothing was written.", Map.of("maxFacts", e.maxFacts()));
         } catch (NotAuthenticated e) {
             return error("unauthenticated", null, "this call carries no user token.", Map.of());
+        } catch (RedisDurabilityException e) {
+            return error("unavailable", null, e.getMessage(), Map.of("reason", "redis-evicting", "maxmemoryPolicy",
+                    e.policy(), "retryAfterSeconds", 10));
         } catch (SessionStoreUnavailableException | SessionMemoryUnavailableException | ProfileUnavailableException
                 | TimeoutException e) {
             LOG.warnf(e, "MCP tool %s: a store is unavailable", tool);

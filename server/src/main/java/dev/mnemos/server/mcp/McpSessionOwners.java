@@ -1,0 +1,106 @@
+package dev.mnemos.server.mcp;
+
+import io.quarkiverse.mcp.server.runtime.ConnectionManager;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.quarkus.vertx.http.runtime.filters.Filters;
+import io.quarkus.vertx.http.runtime.security.QuarkusHttpUser;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import org.eclipse.microprofile.jwt.JsonWebToken;
+import org.jboss.logging.Logger;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Binds each MCP session (Streamable HTTP, {@code Mcp-Session-Id}) to the subject whose token opened it. A
+ * request to {@code /mcp} carrying a session id answers 404, as for an unknown session, unless its token has
+ * that subject: another user's token can neither use nor {@code DELETE} the session. Runs as an HTTP filter
+ * after authentication and authorization. Session ids are logged at DEBUG only.
+ */
+@ApplicationScoped
+public class McpSessionOwners {
+
+    static final String SESSION_HEADER = "Mcp-Session-Id";
+    /** Below {@code SecurityHandlerPriorities.AUTHORIZATION} (100): the caller is known and allowed on /mcp. */
+    private static final int PRIORITY = 50;
+    private static final Logger LOG = Logger.getLogger(McpSessionOwners.class);
+
+    private final ConnectionManager connections;
+    private final Map<String, String> owners = new ConcurrentHashMap<>();
+    /** Size of {@link #owners} after the last sweep of ended sessions. */
+    private final AtomicInteger swept = new AtomicInteger();
+
+    McpSessionOwners(ConnectionManager connections) {
+        this.connections = connections;
+    }
+
+    void register(@Observes Filters filters) {
+        filters.register(this::check, PRIORITY);
+    }
+
+    void check(RoutingContext ctx) {
+        String path = ctx.normalizedPath();
+        if (!"/mcp".equals(path) && !"/mcp/".equals(path)) {
+            ctx.next();
+            return;
+        }
+        String subject = subject(ctx);
+        String session = ctx.request().getHeader(SESSION_HEADER);
+        if (session == null) {
+            if (subject != null && ctx.request().method() == HttpMethod.POST) {
+                // an initialize: the server names the new session in its answer's header
+                ctx.addHeadersEndHandler(v -> {
+                    String opened = ctx.response().headers().get(SESSION_HEADER);
+                    if (opened != null) {
+                        bind(opened, subject);
+                    }
+                });
+            }
+            ctx.next();
+            return;
+        }
+        String owner = owners.get(session);
+        if (owner == null || !owner.equals(subject)) {
+            LOG.debugf("MCP session %s refused to a subject that did not open it", session);
+            ctx.fail(404);
+            return;
+        }
+        if (ctx.request().method() == HttpMethod.DELETE) {
+            ctx.addBodyEndHandler(v -> {
+                if (!connections.has(session)) {
+                    owners.remove(session);
+                }
+            });
+        }
+        ctx.next();
+    }
+
+    private void bind(String session, String subject) {
+        owners.putIfAbsent(session, subject);
+        int size = owners.size();
+        int last = swept.get();
+        if (size > 2 * last + 1024 && swept.compareAndSet(last, size)) {
+            // sessions the server ended (idle timeout, DELETE) leave here in bulk, amortised over new ones
+            owners.keySet().removeIf(id -> !connections.has(id));
+            swept.set(owners.size());
+        }
+    }
+
+    private static String subject(RoutingContext ctx) {
+        if (!(ctx.user() instanceof QuarkusHttpUser user)) {
+            return null;
+        }
+        SecurityIdentity identity = user.getSecurityIdentity();
+        if (identity == null || identity.isAnonymous()) {
+            return null;
+        }
+        if (identity.getPrincipal() instanceof JsonWebToken jwt && jwt.getSubject() != null) {
+            return jwt.getSubject();
+        }
+        return identity.getPrincipal().getName();
+    }
+}
