@@ -1,5 +1,6 @@
 package dev.mnemos.promotion;
 
+import dev.mnemos.session.FreePorts;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 import java.io.IOException;
@@ -20,7 +21,7 @@ import java.util.stream.Stream;
  */
 public class TestPostgres implements QuarkusTestResourceLifecycleManager {
 
-    static final int PORT = 5441;
+    static final int PORT = FreePorts.one();
     private static Path dir;
 
     @Override

@@ -5,18 +5,17 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.util.Map;
 
 /**
- * An {@link OwnedRedis} for one test's Quarkus instance (port 6391, append-only file fsynced on
+ * An {@link OwnedRedis} for one test's Quarkus instance (on a free port, append-only file fsynced on
  * every write), which the test can kill and start again on the same data. It is stopped when the
  * test's Quarkus instance shuts down.
  */
 public class TestRedis implements QuarkusTestResourceLifecycleManager {
 
-    static final int PORT = 6391;
     private static OwnedRedis redis;
 
     @Override
     public Map<String, String> start() {
-        redis = new OwnedRedis(PORT).start();
+        redis = new OwnedRedis(FreePorts.one()).start();
         return Map.of("quarkus.redis.hosts", redis.url());
     }
 

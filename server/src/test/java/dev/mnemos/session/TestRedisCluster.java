@@ -7,17 +7,19 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
- * A 3-master Redis Cluster on loopback ports 7101-7103, owned by one test: started with
+ * A 3-master Redis Cluster on three free loopback ports, owned by one test: started with
  * redis-server and redis-cli, stopped (and its files removed) when the test's Quarkus instance stops.
  */
 public class TestRedisCluster implements QuarkusTestResourceLifecycleManager {
 
-    static final int[] PORTS = { 7101, 7102, 7103 };
+    private final int[] ports = { FreePorts.withClusterBus(), FreePorts.withClusterBus(), FreePorts.withClusterBus() };
 
     private final List<Process> nodes = new ArrayList<>();
     private Path dir;
@@ -26,7 +28,7 @@ public class TestRedisCluster implements QuarkusTestResourceLifecycleManager {
     public Map<String, String> start() {
         try {
             dir = Files.createTempDirectory("mnemos-cluster");
-            for (int port : PORTS) {
+            for (int port : ports) {
                 if (listening(port)) {
                     throw new IllegalStateException("port " + port + " is taken: the test must own its cluster");
                 }
@@ -35,11 +37,11 @@ public class TestRedisCluster implements QuarkusTestResourceLifecycleManager {
                         "--dir", dir.toString(), "--save", "", "--appendonly", "no")
                         .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start());
             }
-            for (int port : PORTS) {
+            for (int port : ports) {
                 waitFor(() -> listening(port), "node " + port + " listening");
             }
             List<String> create = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
-            for (int port : PORTS) {
+            for (int port : ports) {
                 create.add("127.0.0.1:" + port);
             }
             create.addAll(List.of("--cluster-replicas", "0", "--cluster-yes"));
@@ -48,14 +50,15 @@ public class TestRedisCluster implements QuarkusTestResourceLifecycleManager {
             if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
                 throw new IllegalStateException("redis-cli --cluster create failed");
             }
-            for (int port : PORTS) {
+            for (int port : ports) {
                 waitFor(() -> clusterOk(port), "cluster_state:ok on " + port);
             }
         } catch (IOException | InterruptedException e) {
             stop();
             throw new IllegalStateException("cannot start the test Redis Cluster", e);
         }
-        return Map.of("quarkus.redis.hosts", "redis://127.0.0.1:7101,redis://127.0.0.1:7102,redis://127.0.0.1:7103",
+        return Map.of("quarkus.redis.hosts", Arrays.stream(ports).mapToObj(port -> "redis://127.0.0.1:" + port)
+                .collect(Collectors.joining(",")),
                 "quarkus.redis.client-type", "cluster");
     }
 

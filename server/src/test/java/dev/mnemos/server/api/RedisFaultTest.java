@@ -3,6 +3,7 @@ package dev.mnemos.server.api;
 import dev.mnemos.injection.SessionMemoryUnavailableException;
 import dev.mnemos.injection.TripAi;
 import dev.mnemos.llm.ScriptedChatModel;
+import dev.mnemos.session.FreePorts;
 import dev.mnemos.session.OwnedRedis;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.quarkus.test.junit.QuarkusTest;
@@ -30,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Faults on a redis-server this test owns (port 6392, append-only file fsynced on every write):
+ * Faults on a redis-server this test owns (on a free port, append-only file fsynced on every write):
  * paused with SIGSTOP under concurrent writes, then killed with SIGKILL and restarted on its data.
  * Each fault is counted: acknowledged writes present afterwards, writes answered 503 applied exactly
  * once after a retry with the same Idempotency-Key, no answer of 500 or more other than 503, a
@@ -40,7 +41,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @TestProfile(RedisFaultTest.Faults.class)
 class RedisFaultTest {
 
-    static final int PORT = 6392;
     static final int WRITERS = 8;
 
     public static class Faults implements QuarkusTestProfile {
@@ -61,7 +61,7 @@ class RedisFaultTest {
 
         @Override
         public Map<String, String> start() {
-            redis = new OwnedRedis(PORT).start();
+            redis = new OwnedRedis(FreePorts.one()).start();
             return Map.of("quarkus.redis.hosts", redis.url());
         }
 
