@@ -13,7 +13,10 @@ import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Two AI services on one session: each keeps its own chat window (quarkus.mnemos.injection.chat-window's default). */
+/**
+ * Two AI services on one session: each keeps its own chat window (quarkus.mnemos.injection.chat-window's default),
+ * and a stored answer reaches a prompt once.
+ */
 @QuarkusTest
 @QuarkusTestResource(OpenAiStub.class)
 class ChatWindowsTest {
@@ -39,6 +42,53 @@ class ChatWindowsTest {
         List<String> plannerTurns = userTurns(bodies.get(bodies.size() - 1));
         assertThat(weatherTurns).containsExactly("Will it rain?");
         assertThat(plannerTurns).containsExactly("Plan a week in Crete", "And the second week?");
+    }
+
+    @Test
+    void anEarlierAnswerReachesThePromptOnce() throws Exception {
+        String id = "trip-" + UUID.randomUUID();
+        planner.suggest(id, "Plan a week in Crete");
+        int before = OpenAiStub.bodies().size();
+
+        planner.suggest(id, "And the second week?");
+
+        String body = Bodies.since(before).get(0);
+        assertThat(copies(body, OpenAiStub.ANSWER)).isEqualTo(1);
+        assertThat(systemMessage(body)).contains("\"answer.suggest\": (in the conversation above)");
+    }
+
+    @Test
+    void aPlanStepsAnswerReachesThePromptOnce() throws Exception {
+        String id = "trip-" + UUID.randomUUID();
+        planner.itinerary(id, "Three days in Lisbon");
+        int before = OpenAiStub.bodies().size();
+
+        planner.itinerary(id, "Make day two slower");
+
+        String body = Bodies.since(before).get(0);
+        assertThat(copies(body, OpenAiStub.ANSWER)).isEqualTo(1);
+        assertThat(systemMessage(body)).contains("plan v1 (latest): (in the conversation above)")
+                .contains("\"answer.itinerary\": (plan v1 above)");
+    }
+
+    private static int copies(String body, String text) throws Exception {
+        int copies = 0;
+        for (JsonNode message : JSON.readTree(body).path("messages")) {
+            String content = message.path("content").asText();
+            for (int at = content.indexOf(text); at >= 0; at = content.indexOf(text, at + 1)) {
+                copies++;
+            }
+        }
+        return copies;
+    }
+
+    private static String systemMessage(String body) throws Exception {
+        for (JsonNode message : JSON.readTree(body).path("messages")) {
+            if ("system".equals(message.path("role").asText())) {
+                return message.path("content").asText();
+            }
+        }
+        return "";
     }
 
     private static List<String> userTurns(String body) throws Exception {

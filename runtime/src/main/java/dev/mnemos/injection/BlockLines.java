@@ -127,6 +127,11 @@ final class BlockLines {
         return false;
     }
 
+    /** The line added last. */
+    String last() {
+        return lines.get(lines.size() - 1);
+    }
+
     String text() {
         List<String> all = new ArrayList<>(lines);
         if (closing != null) {

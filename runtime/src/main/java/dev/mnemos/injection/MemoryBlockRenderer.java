@@ -1,5 +1,6 @@
 package dev.mnemos.injection;
 
+import dev.mnemos.injection.MemoryBlock.StoredLine;
 import dev.mnemos.session.Constraint;
 import dev.mnemos.session.Observation;
 import dev.mnemos.session.PlanVersion;
@@ -8,6 +9,7 @@ import dev.mnemos.session.SessionState;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Renders the bounded memory block for one step: pure, deterministic, no I/O. Goal, step pointer,
@@ -16,7 +18,8 @@ import java.util.Map;
  * the newest plan, the one before it, profile facts by relevance to the goal and message then confidence, collected
  * values, the tail of the rolling summary, the previous plan, the context. Older plans appear only
  * through the summary. Every stored value is quoted by {@link BlockText} inside a
- * {@code <memory-data>} frame, so stored text that reads like an instruction stays inert.
+ * {@code <memory-data>} frame, so stored text that reads like an instruction stays inert. A stored text
+ * appears once: a collected value that is a plan shown above names that plan instead.
  */
 public final class MemoryBlockRenderer {
 
@@ -28,6 +31,8 @@ public final class MemoryBlockRenderer {
     public static final String RESERVED_PREFIX = "_mnemos.";
     /** A collected value longer than this is cut in the block (the session keeps it whole). */
     static final int COLLECTED_VALUE_TOKENS = 120;
+    /** What a line quoting a stored text says instead when the prompt carries that text elsewhere. */
+    static final String ELSEWHERE = "(in the conversation above)";
 
     private final int budget;
     private final int plansShown;
@@ -104,9 +109,13 @@ public final class MemoryBlockRenderer {
         List<String> overridden = overrides(out, s.observations(), overrides);
         out.reserve(CLOSE);
         out.section("open questions:", s.openQuestions().stream().map(q -> "- " + out.quote(q)).toList(), 10);
-        List<Integer> plans = plans(out, s);
+        List<StoredLine> stored = new ArrayList<>();
+        List<Integer> plans = plans(out, s, stored);
         List<String> shown = profile(out, ordered, overridden);
-        out.section("collected:", collected(out, s.collected()), 15);
+        List<PlanVersion> plansAbove = s.plans().stream().filter(plan -> plans.contains(plan.version())).toList();
+        List<StoredLine> collected = collected(out, s.collected(), plansAbove);
+        int collectedShown = out.section("collected:", collected.stream().map(StoredLine::line).toList(), 15);
+        collected.subList(0, collectedShown).stream().filter(line -> line.value() != null).forEach(stored::add);
         if (s.summary() != null && !s.summary().isBlank()) {
             out.tail("summary of earlier steps: ", s.summary(), 15);
         }
@@ -116,7 +125,8 @@ public final class MemoryBlockRenderer {
         // the block's size as its budget measured it, line by line: counting the joined text again
         // would tokenize it whole on every step, since its version line always changes
         int count = out.used();
-        return new Rendered(new MemoryBlock(out.text(), count, budget, count > budget, plans, shown, ordered.size()),
+        return new Rendered(
+                new MemoryBlock(out.text(), count, budget, count > budget, plans, shown, ordered.size(), stored),
                 memo.next());
     }
 
@@ -149,7 +159,7 @@ public final class MemoryBlockRenderer {
         return slots;
     }
 
-    private List<Integer> plans(BlockLines out, SessionState s) {
+    private List<Integer> plans(BlockLines out, SessionState s, List<StoredLine> stored) {
         List<Integer> shown = new ArrayList<>();
         PlanVersion latest = s.latestPlan();
         if (latest == null) {
@@ -162,16 +172,20 @@ public final class MemoryBlockRenderer {
             out.optional("plans: " + latest.version() + " versions; the " + older
                     + " oldest are only in the summary of earlier steps");
         }
-        if (out.head(planLabel(out, latest, "latest"), latest.content(), 30)) {
-            shown.add(latest.version());
-        }
+        plan(out, latest, "latest", 30, shown, stored);
         if (s.plans().size() > 1 && plansShown > 1) {
-            PlanVersion previous = s.plans().get(s.plans().size() - 2);
-            if (out.head(planLabel(out, previous, "previous"), previous.content(), 10)) {
-                shown.add(previous.version());
-            }
+            plan(out, s.plans().get(s.plans().size() - 2), "previous", 10, shown, stored);
         }
         return shown;
+    }
+
+    private static void plan(BlockLines out, PlanVersion plan, String which, int capPercent, List<Integer> shown,
+            List<StoredLine> stored) {
+        String label = planLabel(out, plan, which);
+        if (out.head(label, plan.content(), capPercent)) {
+            shown.add(plan.version());
+            stored.add(new StoredLine(plan.content(), out.last(), label + ELSEWHERE));
+        }
     }
 
     private static String planLabel(BlockLines out, PlanVersion plan, String which) {
@@ -203,20 +217,26 @@ public final class MemoryBlockRenderer {
     /**
      * One line per collected value, a value cut to {@value #COLLECTED_VALUE_TOKENS} tokens when its
      * line costs more than that beyond the line of an empty value. Deciding from the line's cost,
-     * which the section counts anyway, tokenizes a value that changed since the last step once.
+     * which the section counts anyway, tokenizes a value that changed since the last step once. A value
+     * that is a plan shown above (a plan step's answer) names that plan: its line has no stored value.
      */
-    private static List<String> collected(BlockLines out, Map<String, String> collected) {
-        List<String> lines = new ArrayList<>(collected.size());
+    private static List<StoredLine> collected(BlockLines out, Map<String, String> collected, List<PlanVersion> plans) {
+        List<StoredLine> lines = new ArrayList<>(collected.size());
         collected.forEach((key, value) -> {
             if (key.startsWith(RESERVED_PREFIX)) {
                 return;
             }
             String label = "- " + out.quote(key) + ": ";
+            PlanVersion plan = plans.stream().filter(p -> Objects.equals(p.content(), value)).findFirst().orElse(null);
+            if (plan != null) {
+                lines.add(new StoredLine(null, label + "(plan v" + plan.version() + " above)", null));
+                return;
+            }
             String line = label + out.quote(value);
             if (out.cost(line) - out.cost(label + "\"\"") > COLLECTED_VALUE_TOKENS) {
                 line = label + out.quote(out.cut(value, COLLECTED_VALUE_TOKENS));
             }
-            lines.add(line);
+            lines.add(new StoredLine(value, line, label + ELSEWHERE));
         });
         return lines;
     }

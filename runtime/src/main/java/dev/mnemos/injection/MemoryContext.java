@@ -22,16 +22,27 @@ public class MemoryContext {
      *
      * @param chatWindow the name of the call's own chat window in the session (its AI service's), used when
      *        {@link InjectionConfig#chatWindow()} is per service; null when unknown
+     * @param chat the answers of the chat window sent with the block, once read
      */
-    public record ActiveStep(String sessionId, String userId, long readVersion, MemoryBlock block, String chatWindow) {
+    public record ActiveStep(String sessionId, String userId, long readVersion, MemoryBlock block, String chatWindow,
+            OncePerPrompt.ChatTurns chat) {
 
         public ActiveStep(String sessionId, String userId, long readVersion, MemoryBlock block) {
             this(sessionId, userId, readVersion, block, null);
         }
 
+        public ActiveStep(String sessionId, String userId, long readVersion, MemoryBlock block, String chatWindow) {
+            this(sessionId, userId, readVersion, block, chatWindow, new OncePerPrompt.ChatTurns());
+        }
+
         /** This step, keeping its chat history in {@code window}. */
         public ActiveStep inChatWindow(String window) {
-            return new ActiveStep(sessionId, userId, readVersion, block, window);
+            return new ActiveStep(sessionId, userId, readVersion, block, window, chat);
+        }
+
+        /** The block's text as this step's prompt carries it: each stored text once ({@link OncePerPrompt}). */
+        String blockText() {
+            return block == null ? "" : OncePerPrompt.text(block, chat.answers());
         }
     }
 
@@ -39,12 +50,12 @@ public class MemoryContext {
 
     /** The block of the current call, or "" when no {@link SessionMemory} call is running here. */
     public String block() {
-        return current().map(step -> step.block().text()).orElse("");
+        return current().map(ActiveStep::blockText).orElse("");
     }
 
     /** The block of the current call when it is for {@code sessionId}, or "". */
     public String block(String sessionId) {
-        return current().filter(step -> step.sessionId().equals(sessionId)).map(step -> step.block().text()).orElse("");
+        return current().filter(step -> step.sessionId().equals(sessionId)).map(ActiveStep::blockText).orElse("");
     }
 
     public Optional<ActiveStep> current() {

@@ -9,14 +9,20 @@ import java.util.List;
  * A chat memory whose {@link #clear()} only lets go of it in this process. Quarkus LangChain4j
  * clears the chat memories of a request-scoped AI service at the end of every request and of an
  * application-scoped one at shutdown; for a session's history that must survive both, deleting
- * is a deliberate call to {@link RedisChatMemoryStore#deleteMessages}.
+ * is a deliberate call to {@link RedisChatMemoryStore#deleteMessages}. Read in a {@link SessionMemory} step of its
+ * session, it tells the step which answers the prompt's chat turns carry ({@link OncePerPrompt}).
  */
 final class RetainedChatMemory implements ChatMemory {
 
     private final ChatMemory delegate;
+    private final String sessionId;
+    /** The running steps; null: none is ever seen. */
+    private final MemoryContext steps;
 
-    RetainedChatMemory(ChatMemory delegate) {
+    RetainedChatMemory(ChatMemory delegate, String sessionId, MemoryContext steps) {
         this.delegate = delegate;
+        this.sessionId = sessionId;
+        this.steps = steps;
     }
 
     @Override
@@ -36,7 +42,11 @@ final class RetainedChatMemory implements ChatMemory {
 
     @Override
     public List<ChatMessage> messages() {
-        return delegate.messages();
+        List<ChatMessage> messages = delegate.messages();
+        if (steps != null) {
+            steps.current().filter(step -> step.sessionId().equals(sessionId)).ifPresent(step -> step.chat().read(messages));
+        }
+        return messages;
     }
 
     @Override

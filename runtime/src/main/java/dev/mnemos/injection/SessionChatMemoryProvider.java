@@ -51,7 +51,7 @@ public class SessionChatMemoryProvider implements ChatMemoryProvider {
     @Override
     public ChatMemory get(Object memoryId) {
         if (isSessionId(memoryId)) {
-            return new RetainedChatMemory(window(windowOf((String) memoryId), redis));
+            return new RetainedChatMemory(window(windowOf((String) memoryId), redis), (String) memoryId, memory);
         }
         return window(memoryId, local);
     }

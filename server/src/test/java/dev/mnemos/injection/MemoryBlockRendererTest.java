@@ -91,6 +91,23 @@ class MemoryBlockRendererTest {
     }
 
     @Test
+    void aPlanStepsAnswerIsQuotedOnceAndEveryOtherStoredLineCanBecomeAReference() {
+        String plan = "1. Fushimi Inari 2. Arashiyama";
+        SessionState s = States.state("g", List.of(), List.of(States.plan(1, plan)), null,
+                Map.of("answer.plan", plan, "answer.critic", "too rushed"), List.of());
+
+        MemoryBlock block = renderer.render(s, List.of(), List.of(), null);
+
+        assertThat(block.text().split(plan, -1)).hasSize(2);
+        assertThat(block.text()).contains("- \"answer.plan\": (plan v1 above)", "- \"answer.critic\": \"too rushed\"");
+        assertThat(block.stored()).extracting(MemoryBlock.StoredLine::value).containsExactlyInAnyOrder(plan, "too rushed");
+        assertThat(OncePerPrompt.text(block, List.of("too rushed")))
+                .contains("- \"answer.critic\": (in the conversation above)")
+                .doesNotContain("\"too rushed\"").contains(plan);
+        assertThat(OncePerPrompt.text(block, List.of("something else"))).isEqualTo(block.text());
+    }
+
+    @Test
     void confidenceIsRenderedWithTwoDecimals() {
         assertThat(MemoryBlockRenderer.confidence(0.9)).isEqualTo("0.90");
         assertThat(MemoryBlockRenderer.confidence(0.055)).isEqualTo("0.06");
