@@ -60,4 +60,8 @@ if [ "${IN_PROCESS:-1}" = 1 ]; then
   # LOCOMO=<absolute path to locomo10.json> adds the LoCoMo replay (CC BY-NC 4.0, not in this repository)
   ./mvnw -B -q -Pbench test -pl server -am ${LOCOMO:+-Dbench.locomo=$LOCOMO} > /tmp/mnemos-bench-mvn.log 2>&1 || { tail -40 /tmp/mnemos-bench-mvn.log; exit 1; }
   cat server/target/bench/session.txt server/target/bench/session-bytes.txt server/target/bench/injection.txt server/target/bench/render.txt
+  # a streamed step's time to first token, with and without Mnemos, in the consumer app against its OpenAI stub
+  ./mvnw -B -q test -pl integration-tests -am -Dtest=StreamedFirstTokenBenchmark -Dsurefire.failIfNoSpecifiedTests=false \
+    > /tmp/mnemos-bench-ttft.log 2>&1 || { tail -40 /tmp/mnemos-bench-ttft.log; exit 1; }
+  cat integration-tests/target/bench/first-token.txt
 fi
