@@ -64,7 +64,7 @@ class AgenticWorkflowTest {
     }
 
     @Test
-    void theWorkflowsScopeIsKeptInTheSessionOutOfTheBlock() {
+    void theWorkflowsScopeIsKeptInTheSessionOutOfTheBlockUntilEvicted() {
         String id = freshId();
 
         breakdown.breakDown(id, "A weekend in Lisbon");
@@ -76,6 +76,9 @@ class AgenticWorkflowTest {
         int before = OpenAiStub.bodies().size();
         polishLoop.polish(id, "keep it short");
         assertThat(Bodies.system(Bodies.since(before).get(0))).doesNotContain(SCOPE_KEY);
+
+        assertThat(breakdown.evictAgenticScope(id)).isTrue();
+        assertThat(sessions.get(id).collected()).doesNotContainKey(SCOPE_KEY).containsKey("answer.review");
     }
 
     @Test

@@ -39,7 +39,7 @@ import java.util.stream.Stream;
  * <p>
  * Scopes without a memory id (ephemeral, one call long) and memory ids that are not session ids are not stored. A scope
  * whose JSON is longer than the session's longest collected value ({@code quarkus.mnemos.session.max-text-chars}) is
- * refused and logged; the workflow runs on with the scope in memory.
+ * refused and logged; the workflow runs on, and its next call starts from the last scope stored.
  */
 @ApplicationScoped
 public class SessionAgenticScopeStore implements AgenticScopeStore {
