@@ -28,7 +28,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * Runs every {@link SessionMemory} {@code @Agent} method of an agentic workflow as one step of the session the
  * workflow's memory id names: LangChain4j agentic calls this listener on the agent's thread right before the agent
  * (load, render, make the block current for its {@code {inject:memory.block}}) and right after it (write one
- * versioned step with its answer and the tools it ran), so the next agent's block shows what this one wrote. The
+ * versioned step with its answer and its trace), so the next agent's block shows what this one wrote. The
  * agents are built by LangChain4j agentic, not by CDI, so the {@code @SessionMemory} interceptor never sees them;
  * {@link AgenticRecorder} hands this listener to every workflow bean, and its sub-agents inherit it.
  * <p>
