@@ -26,8 +26,10 @@ import java.util.regex.Pattern;
  * instead of at the first call:
  * <ul>
  * <li>an error when the annotation sits on a class or interface that is not a {@code @RegisterAiService}
- * interface (or one it extends): the read-before-write only runs around AI-service methods;</li>
- * <li>an error when an annotated method has no {@code @MemoryId} parameter: no session to read or write;</li>
+ * interface (or one it extends) nor an agent interface of LangChain4j agentic (one with {@code @Agent} methods): the
+ * read-before-write only runs around AI-service methods and agents of a workflow;</li>
+ * <li>an error when an annotated AI-service method has no {@code @MemoryId} parameter: no session to read or write (an
+ * {@code @Agent} method needs none: its session is its workflow's memory id);</li>
  * <li>a warning when none of an annotated method's prompt templates ({@code @SystemMessage} on the method, else
  * on its interface, and {@code @UserMessage}) holds {@code {inject:memory.block}} or
  * {@code {inject:memory.block(...)}}: the block is loaded for every call and never reaches the model.</li>
@@ -42,6 +44,7 @@ final class SessionMemoryUsage {
     static final DotName SYSTEM_MESSAGE = DotName.createSimple(SystemMessage.class);
     static final DotName USER_MESSAGE = DotName.createSimple(UserMessage.class);
     static final DotName INTERCEPTOR = DotName.createSimple("jakarta.interceptor.Interceptor");
+    static final DotName AGENT = DotName.createSimple("dev.langchain4j.agentic.Agent");
     /** The memory block placeholder; {@code cdi:} is Qute's other name for the {@code inject:} namespace. */
     static final Pattern PLACEHOLDER = Pattern.compile("\\{\\s*(inject|cdi):memory\\.block\\b");
 
@@ -90,16 +93,22 @@ final class SessionMemoryUsage {
         if (type.hasDeclaredAnnotation(INTERCEPTOR)) {
             return false; // the binding on Mnemos' own interceptor
         }
-        if (aiServiceTypes.contains(type.name())) {
+        if (aiServiceTypes.contains(type.name()) || isAgentType(type)) {
             return true;
         }
-        errors.add(named + ": @SessionMemory is on " + type.name() + ", which is not a @RegisterAiService interface;"
-                + " the read-before-write runs only around the methods of an AI service");
+        errors.add(named + ": @SessionMemory is on " + type.name() + ", which is not a @RegisterAiService interface"
+                + " nor an @Agent interface; the read-before-write runs only around the methods of an AI service or the"
+                + " agents of a workflow");
         return false;
     }
 
+    /** An agent interface of LangChain4j agentic: an interface with an {@code @Agent} method. */
+    private static boolean isAgentType(ClassInfo type) {
+        return type.isInterface() && type.methods().stream().anyMatch(m -> m.hasDeclaredAnnotation(AGENT));
+    }
+
     private void checkMethod(MethodInfo method) {
-        if (method.annotations(MEMORY_ID).stream()
+        if (!method.hasDeclaredAnnotation(AGENT) && method.annotations(MEMORY_ID).stream()
                 .noneMatch(a -> a.target().kind() == AnnotationTarget.Kind.METHOD_PARAMETER)) {
             errors.add(name(method) + ": a @SessionMemory method needs a @MemoryId parameter, the id of the session"
                     + " the step reads and writes (for example @MemoryId String sessionId)");

@@ -32,6 +32,7 @@ public record AiMethod(Method method, SessionMemory binding, int memoryIdIndex, 
     private static final String MULTI = "io.smallrye.mutiny.Multi";
     private static final String TOKEN_STREAM = "dev.langchain4j.service.TokenStream";
     private static final Map<Method, AiMethod> CACHE = new ConcurrentHashMap<>();
+    private static final Map<Method, AiMethod> AGENTS = new ConcurrentHashMap<>();
 
     /**
      * @throws IllegalStateException when the method has no {@code @SessionMemory} or no {@code @MemoryId} parameter, or
@@ -39,6 +40,27 @@ public record AiMethod(Method method, SessionMemory binding, int memoryIdIndex, 
      */
     public static AiMethod of(Method invoked) {
         return CACHE.computeIfAbsent(invoked, AiMethod::resolve);
+    }
+
+    /**
+     * An {@code @Agent} method of an agentic workflow run as a {@link SessionMemory} step: its session is the
+     * workflow's memory id, which the caller appends after the method's own arguments ({@code memoryIdIndex} is the
+     * method's parameter count), so the method itself needs no {@code @MemoryId}.
+     *
+     * @throws IllegalStateException when neither the method nor its interface has {@code @SessionMemory}
+     */
+    public static AiMethod ofAgent(Method agent) {
+        return AGENTS.computeIfAbsent(agent, m -> {
+            SessionMemory binding = m.getAnnotation(SessionMemory.class);
+            if (binding == null) {
+                binding = m.getDeclaringClass().getAnnotation(SessionMemory.class);
+            }
+            if (binding == null) {
+                throw new IllegalStateException("agent method " + m + " has no @SessionMemory");
+            }
+            int memoryId = m.getParameterCount();
+            return new AiMethod(m, binding, memoryId, userMessageIndex(m, memoryId), result(m));
+        });
     }
 
     public String step() {

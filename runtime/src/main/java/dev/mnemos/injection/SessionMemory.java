@@ -18,6 +18,9 @@ import java.lang.annotation.Target;
  * compare-and-set on the version that was loaded. A method returning {@code Multi<String>} is one
  * step per subscription, written once when the stream completes ({@link StreamedSteps}); other
  * asynchronous results, {@code TokenStream} included, fail the build.
+ * <p>
+ * On an {@code @Agent} method of a LangChain4j agentic workflow it needs no {@code @MemoryId}: each call of the agent
+ * is one step of the session the workflow's memory id names ({@code dev.mnemos.injection.agentic.AgentSteps}).
  */
 @InterceptorBinding
 @Target({ ElementType.TYPE, ElementType.METHOD })

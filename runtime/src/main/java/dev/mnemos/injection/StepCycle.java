@@ -111,6 +111,82 @@ public class StepCycle {
         }
     }
 
+    /**
+     * Starts a step whose call this cycle does not make but runs between two callbacks (an agent of an agentic
+     * workflow, whose framework calls back before and after it): loads, makes the block current on this thread and
+     * records the tools the call runs, until {@link #close} or {@link #abandon}, on this thread, ends it.
+     */
+    public Opened open(AiMethod method, Object[] args) {
+        MnemosSpans.Active step = spans.start("mnemos.step", null).attribute(MnemosSpans.STEP, method.step());
+        try {
+            LoadedStep loaded = load(method, args, step);
+            MemoryContext.Scope scope = memory.enter(loaded.active().inChatWindow(chatWindow(method)));
+            return new Opened(method, args, loaded, step, scope, tools.record(loaded.sessionId()), System.nanoTime());
+        } catch (RuntimeException e) {
+            step.failed(e);
+            step.close();
+            throw e;
+        }
+    }
+
+    /** Writes an {@linkplain #open opened} step whose call returned {@code result}: the write of every step. */
+    public long close(Opened opened, Object result) {
+        try (opened) {
+            List<ToolRun> ran = opened.recording.runs();
+            StepWriteBack.Result written = writeCurrent(opened.method, opened.args, opened.loaded, result, ran,
+                    System.nanoTime() - opened.modelStart, null);
+            opened.step.attribute(MnemosSpans.VERSION, written.version());
+            results.record(opened.loaded.sessionId(), written.basis(), written.applied());
+            return written.version();
+        } catch (RuntimeException e) {
+            opened.step.failed(e);
+            throw e;
+        }
+    }
+
+    /** Ends an {@linkplain #open opened} step whose call failed with {@code error}: nothing is written. */
+    public void abandon(Opened opened, Throwable error) {
+        try (opened) {
+            metrics.model(System.nanoTime() - opened.modelStart, false);
+            opened.step.failed(error);
+        }
+    }
+
+    /** A step between {@link #open} and {@link #close} or {@link #abandon}; its session is {@link #sessionId()}. */
+    public static final class Opened implements AutoCloseable {
+
+        private final AiMethod method;
+        private final Object[] args;
+        private final LoadedStep loaded;
+        private final MnemosSpans.Active step;
+        private final MemoryContext.Scope scope;
+        private final ToolRuns.Recording recording;
+        private final long modelStart;
+
+        private Opened(AiMethod method, Object[] args, LoadedStep loaded, MnemosSpans.Active step,
+                MemoryContext.Scope scope, ToolRuns.Recording recording, long modelStart) {
+            this.method = method;
+            this.args = args;
+            this.loaded = loaded;
+            this.step = step;
+            this.scope = scope;
+            this.recording = recording;
+            this.modelStart = modelStart;
+        }
+
+        public String sessionId() {
+            return loaded.sessionId();
+        }
+
+        /** Stops recording tools, leaves the block and ends the span, in that order. */
+        @Override
+        public void close() {
+            recording.close();
+            scope.close();
+            step.close();
+        }
+    }
+
     /** The chat window of {@code method}'s calls: named after its AI service ({@link SessionChatMemoryProvider}). */
     private static String chatWindow(AiMethod method) {
         return method.method().getDeclaringClass().getName();

@@ -1,0 +1,180 @@
+package dev.mnemos.injection.agentic;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.langchain4j.agentic.scope.AgenticScopeKey;
+import dev.langchain4j.agentic.scope.AgenticScopeSerializer;
+import dev.langchain4j.agentic.scope.AgenticScopeStore;
+import dev.langchain4j.agentic.scope.DefaultAgenticScope;
+import dev.mnemos.injection.ActingUser;
+import dev.mnemos.injection.InjectionConfig;
+import dev.mnemos.injection.MemoryBlockRenderer;
+import dev.mnemos.injection.SessionChatMemoryProvider;
+import dev.mnemos.session.InvalidPatchException;
+import dev.mnemos.session.SessionNotFoundException;
+import dev.mnemos.session.SessionPatch;
+import dev.mnemos.session.SessionState;
+import dev.mnemos.session.SessionStore;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * LangChain4j agentic's persistence SPI backed by the sessions: the {@code AgenticScope} of a workflow whose memory id
+ * is a session id is kept in that session, as JSON under {@code collected["_mnemos.agentic.<workflow>"]} (hidden from
+ * the memory block). Every save is one versioned write of the session, so the scope has the session's history:
+ * rolling the session back rolls the scope back, and a fork carries the scope as it was at the forked version (loaded
+ * under the fork's id). A session that does not exist yet is started by the first save, owned like one started by a
+ * step ({@link InjectionConfig#anonymousUser()} without an authenticated caller).
+ * <p>
+ * Scopes without a memory id (ephemeral, one call long) and memory ids that are not session ids are not stored. A scope
+ * whose JSON is longer than the session's longest collected value ({@code quarkus.mnemos.session.max-text-chars}) is
+ * refused and logged; the workflow runs on, and its next call starts from the last scope stored.
+ */
+@ApplicationScoped
+public class SessionAgenticScopeStore implements AgenticScopeStore {
+
+    private static final Logger LOG = Logger.getLogger(SessionAgenticScopeStore.class);
+    /** The collected key prefix of stored scopes; reserved, so the memory block does not show them. */
+    public static final String KEY_PREFIX = MemoryBlockRenderer.RESERVED_PREFIX + "agentic.";
+    static final String ACTOR = "mnemos-agentic";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final SessionStore store;
+    private final ActingUser actingUser;
+    private final String anonymousUser;
+    /** Memory ids of the persistent scopes saved or loaded here: the workflows that run on a session. */
+    private final Cache<Object, Boolean> persistent = Caffeine.newBuilder().maximumSize(100_000)
+            .expireAfterAccess(Duration.ofHours(12)).executor(Runnable::run).build();
+
+    public SessionAgenticScopeStore(SessionStore store, ActingUser actingUser, InjectionConfig config) {
+        this.store = store;
+        this.actingUser = actingUser;
+        this.anonymousUser = config.anonymousUser();
+    }
+
+    /** The collected key a workflow's scope is kept under. */
+    public static String key(String agentId) {
+        return KEY_PREFIX + agentId.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9._-]", "-");
+    }
+
+    /** Whether {@code memoryId} names a persistent scope this store keeps in its session (not an ephemeral one). */
+    public boolean holds(Object memoryId) {
+        return memoryId != null && persistent.getIfPresent(memoryId) != null;
+    }
+
+    @Override
+    public boolean save(AgenticScopeKey key, DefaultAgenticScope agenticScope) {
+        if (!SessionChatMemoryProvider.isSessionId(key.memoryId())) {
+            return false;
+        }
+        String json = AgenticScopeSerializer.toJson(agenticScope);
+        if (!isPersistent(json)) {
+            return false;
+        }
+        persistent.put(key.memoryId(), Boolean.TRUE);
+        String sessionId = (String) key.memoryId();
+        SessionPatch patch = SessionPatch.builder().putCollected(key(key.agentId()), json).build();
+        try {
+            write(sessionId, patch, "agentic scope " + key.agentId());
+            return true;
+        } catch (InvalidPatchException e) {
+            LOG.warnf("the agentic scope of %s in session %s was not stored: %s", key.agentId(), sessionId, e.getMessage());
+            return false;
+        }
+    }
+
+    @Override
+    public Optional<DefaultAgenticScope> load(AgenticScopeKey key) {
+        if (!SessionChatMemoryProvider.isSessionId(key.memoryId())) {
+            return Optional.empty();
+        }
+        String sessionId = (String) key.memoryId();
+        Optional<String> json = stored(sessionId, key.agentId());
+        json.ifPresent(found -> persistent.put(key.memoryId(), Boolean.TRUE));
+        return json.map(found -> AgenticScopeSerializer.fromJson(underId(found, sessionId)));
+    }
+
+    @Override
+    public boolean delete(AgenticScopeKey key) {
+        if (!SessionChatMemoryProvider.isSessionId(key.memoryId())) {
+            return false;
+        }
+        String sessionId = (String) key.memoryId();
+        if (stored(sessionId, key.agentId()).isEmpty()) {
+            return false;
+        }
+        write(sessionId, SessionPatch.builder().removeCollected(key(key.agentId())).build(),
+                "agentic scope " + key.agentId() + " evicted");
+        return true;
+    }
+
+    /** The keys of the scopes this process saved or loaded and whose sessions still hold them. */
+    @Override
+    public Set<AgenticScopeKey> getAllKeys() {
+        return persistent.asMap().keySet().stream().map(String.class::cast).flatMap(sessionId -> {
+            try {
+                return store.get(sessionId).collected().keySet().stream().filter(k -> k.startsWith(KEY_PREFIX))
+                        .map(k -> new AgenticScopeKey(k.substring(KEY_PREFIX.length()), sessionId));
+            } catch (SessionNotFoundException e) {
+                return Stream.<AgenticScopeKey> empty();
+            }
+        }).collect(Collectors.toSet());
+    }
+
+    private Optional<String> stored(String sessionId, String agentId) {
+        try {
+            SessionState state = store.get(sessionId);
+            if (actingUser.restrictedTo().filter(user -> !user.equals(state.userId())).isPresent()) {
+                return Optional.empty();
+            }
+            return Optional.ofNullable(state.collected().get(key(agentId)));
+        } catch (SessionNotFoundException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** One versioned write on whatever is current; starts the session when it does not exist yet. */
+    private void write(String sessionId, SessionPatch patch, String note) {
+        String owner = actingUser.restrictedTo().orElse(null);
+        try {
+            store.write(sessionId, owner, patch, OptionalLong.empty(), note, ACTOR);
+            return;
+        } catch (SessionNotFoundException e) {
+            // a workflow's first save: its session starts here, unless a concurrent call started it
+        }
+        String creator = actingUser.authenticated().orElse(anonymousUser);
+        if (store.createIfAbsent(sessionId, creator, patch, ACTOR).isEmpty()) {
+            store.write(sessionId, owner, patch, OptionalLong.empty(), note, ACTOR);
+        }
+    }
+
+    private static boolean isPersistent(String json) {
+        try {
+            return DefaultAgenticScope.Kind.PERSISTENT.name().equals(JSON.readTree(json).path("kind").asText());
+        } catch (JsonProcessingException e) {
+            return false;
+        }
+    }
+
+    /** A stored scope's JSON with {@code sessionId} as its memory id: a forked session's scope is the fork's own. */
+    private static String underId(String json, String sessionId) {
+        try {
+            ObjectNode scope = (ObjectNode) JSON.readTree(json);
+            scope.put("memoryId", sessionId);
+            return JSON.writeValueAsString(scope);
+        } catch (JsonProcessingException | ClassCastException e) {
+            throw new IllegalStateException("the agentic scope kept in session " + sessionId + " is not a JSON object", e);
+        }
+    }
+}
