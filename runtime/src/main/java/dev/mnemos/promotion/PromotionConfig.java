@@ -43,4 +43,15 @@ public interface PromotionConfig {
     /** Whether facts are also extracted from the user's own chat messages at task end (only with a configured model). */
     @WithDefault("true")
     boolean extractAtEnd();
+
+    /**
+     * How often sessions a crash left ENDED without an archive are ended again (promoted, archived, cleared), the first
+     * time at start-up ({@link EndSweep}); 0 turns the sweep off.
+     */
+    @WithDefault("5m")
+    java.time.Duration endSweepInterval();
+
+    /** How long a session must have been ENDED before the sweep completes its end: an end still running is left alone. */
+    @WithDefault("1m")
+    java.time.Duration endSweepGrace();
 }

@@ -17,6 +17,8 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
 public class Caller {
 
     public static final String SERVICE_ROLE = "service";
+    /** The field a subject that is no user id is refused under. */
+    public static final String SUBJECT = "sub";
 
     private final SecurityIdentity identity;
     /** The user named by a {@code /v1/users/{userId}/sessions/{id}/…} path ({@link UserPathRewrite}); null otherwise. */
@@ -30,12 +32,16 @@ public class Caller {
      * The user id: the token's {@code sub} claim. Not {@code getName()}, which smallrye-jwt takes from
      * {@code upn} or {@code preferred_username} first, claims a user may be able to choose. A token
      * without a subject never gets this far ({@link SubjectRequired}).
+     *
+     * @throws dev.mnemos.session.InvalidPatchException (400 naming {@code sub}) unless the subject follows
+     *         {@link SessionIds#USER_GRAMMAR}: checked here, once, so the profile and the session paths (and MCP)
+     *         accept and refuse the same subjects
      */
     public String userId() {
-        if (identity.getPrincipal() instanceof JsonWebToken jwt && jwt.getSubject() != null) {
-            return jwt.getSubject();
-        }
-        return identity.getPrincipal().getName();
+        String subject = identity.getPrincipal() instanceof JsonWebToken jwt && jwt.getSubject() != null
+                ? jwt.getSubject()
+                : identity.getPrincipal().getName();
+        return SessionIds.requireUser(SUBJECT, subject);
     }
 
     public boolean isService() {

@@ -18,7 +18,8 @@ import java.util.Map;
 
 /**
  * The HTTP layer below the REST resources: requests whose URI or headers exceed
- * {@link RestConfig#maxUriLength()} / {@link RestConfig#maxHeaderBytes()} answer 414 / 431, and a failure
+ * {@link RestConfig#maxUriLength()} / {@link RestConfig#maxHeaderBytes()} answer 414 / 431, an empty
+ * {@code Idempotency-Key} header answers 400 naming it (it is not the same as none), and a failure
  * that never reaches a resource (a Vert.x handler's error) answers its status, all as
  * {@code application/problem+json} rather than an empty body. Applies to Mnemos' paths, or to every path
  * with {@link RestConfig#problemsForAllPaths()}.
@@ -58,6 +59,13 @@ public class HttpEdge {
         if (headers > config.maxHeaderBytes()) {
             send(ctx, 431, "the request headers have " + headers + " bytes; at most " + config.maxHeaderBytes()
                     + " are accepted", "headers");
+            return;
+        }
+        String key = ctx.request().getHeader(SessionResource.IDEMPOTENCY_KEY);
+        if (key != null && key.isBlank() && BodySizeFilter.isMnemosPath(ctx.normalizedPath())) {
+            // an empty header is a key the client meant to send, not none: refused as every malformed key is
+            send(ctx, 400, SessionResource.IDEMPOTENCY_KEY + ": expected 1 to 255 visible ASCII characters (the header"
+                    + " is empty)", SessionResource.IDEMPOTENCY_KEY);
             return;
         }
         String length = ctx.request().getHeader("Content-Length");

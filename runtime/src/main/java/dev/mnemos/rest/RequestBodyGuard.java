@@ -9,6 +9,7 @@ import jakarta.inject.Inject;
 import jakarta.ws.rs.ConstrainedTo;
 import jakarta.ws.rs.NotSupportedException;
 import jakarta.ws.rs.RuntimeType;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.ext.Provider;
 import jakarta.ws.rs.ext.ReaderInterceptor;
 import jakarta.ws.rs.ext.ReaderInterceptorContext;
@@ -22,7 +23,8 @@ import java.util.Map;
 
 /**
  * The one check every request body passes after it is parsed and before a resource sees it: a body must
- * be present (an empty body or a JSON {@code null} answers 400 naming {@code body}), and no string in it,
+ * be present (an empty body or a JSON {@code null} answers 400 naming {@code body}) and declared JSON (a body
+ * without {@code Content-Type}, or of another type, answers 415), and no string in it,
  * value or map key, may hold a NUL character or an unpaired UTF-16 surrogate (Postgres refuses NUL, and a
  * lone surrogate would be stored as {@code ?}): 400 naming the field, e.g. {@code patch.addConstraints[0].text}.
  * Applies to Mnemos' paths ({@code /v1/…}), or to every path with {@link RestConfig#problemsForAllPaths()}; never to
@@ -68,7 +70,8 @@ public class RequestBodyGuard implements ReaderInterceptor {
         if (!problemsForAllPaths() && !api) {
             return context.proceed();
         }
-        boolean json = context.getMediaType() != null
+        // without a Content-Type, REST would read the body as the resource's @Consumes type: JSON
+        boolean json = request.getHeader(HttpHeaders.CONTENT_TYPE) != null && context.getMediaType() != null
                 && context.getMediaType().getSubtype().toLowerCase(Locale.ROOT).endsWith("json");
         if (api && !json) {
             // without this, a text/plain body would reach a record with a one-string constructor as raw text
@@ -159,8 +162,8 @@ public class RequestBodyGuard implements ReaderInterceptor {
         }
     }
 
-    /** The index of the first NUL or unpaired surrogate in {@code text}, or -1. */
-    static int firstUnsafe(CharSequence text) {
+    /** The index of the first NUL or unpaired surrogate in {@code text}, or -1; also the MCP tools' rule. */
+    public static int firstUnsafe(CharSequence text) {
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
             if (c == '\0' || Character.isLowSurrogate(c)) {

@@ -63,6 +63,10 @@ public class SessionProblemMappers {
 
     @ServerExceptionMapper
     public Response unavailable(SessionStoreUnavailableException e, Request request, UriInfo uri) {
+        if (e.outOfMemory()) {
+            LOG.warnf("session store full: %s", e.getMessage());
+            return unavailable(request, uri, Outcome.OUT_OF_MEMORY);
+        }
         LOG.warn("session store unavailable", e);
         return unavailable(request, uri, e.outcomeUnknown() ? Outcome.UNKNOWN : Outcome.NOT_WRITTEN);
     }
@@ -84,7 +88,9 @@ public class SessionProblemMappers {
 
     private enum Outcome {
         UNKNOWN,
-        NOT_WRITTEN
+        NOT_WRITTEN,
+        /** Redis refused the write at maxmemory: nothing was written. */
+        OUT_OF_MEMORY
     }
 
     /**
@@ -97,13 +103,19 @@ public class SessionProblemMappers {
         boolean keyed = path.startsWith("/v1/sessions") || path.matches("/v1/users/[^/]+/sessions.*");
         boolean read = "GET".equals(request.getMethod()) || "HEAD".equals(request.getMethod());
         String detail = read ? "session memory did not answer; retry after " + RETRY_AFTER_SECONDS + " seconds"
-                : outcome == Outcome.NOT_WRITTEN
-                        ? "session memory is unreachable; nothing was written; retry after " + RETRY_AFTER_SECONDS
-                                + " seconds"
-                        : "session memory did not answer in time: the write may or may not have been applied;"
+                : outcome == Outcome.OUT_OF_MEMORY
+                        ? "session memory is full (Redis refused the write at its maxmemory); nothing was written;"
                                 + " retry after " + RETRY_AFTER_SECONDS + " seconds"
-                                + (keyed ? " with the same Idempotency-Key to apply it exactly once" : "");
+                        : outcome == Outcome.NOT_WRITTEN
+                                ? "session memory is unreachable; nothing was written; retry after " + RETRY_AFTER_SECONDS
+                                        + " seconds"
+                                : "session memory did not answer in time: the write may or may not have been applied;"
+                                        + " retry after " + RETRY_AFTER_SECONDS + " seconds"
+                                        + (keyed ? " with the same Idempotency-Key to apply it exactly once" : "");
         Problem problem = Problem.of(Response.Status.SERVICE_UNAVAILABLE, detail);
+        if (outcome == Outcome.OUT_OF_MEMORY && !read) {
+            problem = problem.withExtras(Map.of("reason", "redis-oom"));
+        }
         return Response.fromResponse(problem.toResponse()).header("Retry-After", RETRY_AFTER_SECONDS).build();
     }
 }

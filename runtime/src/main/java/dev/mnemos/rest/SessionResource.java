@@ -15,6 +15,7 @@ import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.DefaultValue;
@@ -41,6 +42,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import java.net.URI;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.function.Supplier;
 
 /** Session memory over HTTP (docs/http-api.md). Another user's session answers 404. */
 @Path("/v1")
@@ -204,7 +206,9 @@ public class SessionResource {
         OptionalLong expected = optional("expectedVersion", body.expectedVersion());
         Idempotency idem = idempotency(key, "step", id, body);
         // on the event loop: the write is one script sent without blocking (no worker thread hop)
-        return meters.restStepWrite(store.applyAsync(id, owner, body.patch(), expected, body.note(), caller.userId(), idem))
+        return meters.restStepWrite(store.applyAsync(id, owner, body.patch(), expected, body.note(), caller.userId(), idem)
+                .onFailure(SessionNotFoundException.class)
+                .recoverWithUni(missing -> endedOrMissing((SessionNotFoundException) missing, owner)))
                 .map(applied -> new SessionRequests.Written(id, applied.version()));
     }
 
@@ -226,7 +230,9 @@ public class SessionResource {
         }
         SessionPatch patch = SessionPatch.builder().addObservation(body.observation()).build();
         Idempotency idem = idempotency(key, "observation", id, body);
-        long version = store.write(owned(id), null, patch, OptionalLong.empty(), "observation", caller.userId(), idem);
+        String owned = owned(id);
+        long version = live(() -> store.write(owned, null, patch, OptionalLong.empty(), "observation", caller.userId(),
+                idem));
         return new SessionRequests.Written(id, version);
     }
 
@@ -328,8 +334,10 @@ public class SessionResource {
             throw new InvalidRequestException("toVersion", "the version to roll back to, 1 or more");
         }
         positive("toVersion", body.toVersion());
-        return store.rollback(owned(id), body.toVersion(), optional("expectedVersion", body.expectedVersion()),
-                caller.userId(), idempotency(key, "rollback", id, body));
+        String owned = owned(id);
+        OptionalLong expected = optional("expectedVersion", body.expectedVersion());
+        Idempotency idem = idempotency(key, "rollback", id, body);
+        return live(() -> store.rollback(owned, body.toVersion(), expected, caller.userId(), idem));
     }
 
     @Operation(summary = "Fork a session", description = "Creates a new live session from the state at `fromVersion`; answers 201 with the fork and its Location.")
@@ -384,6 +392,25 @@ public class SessionResource {
         history.refuseEnded(idem, "create", userId);
         SessionState state = store.create(userId, patch, caller.userId(), idem);
         return Response.created(URI.create("/v1/sessions/" + state.sessionId())).entity(state).build();
+    }
+
+    /**
+     * Runs a write to a session the caller owns: a session that is no longer live answers 409 when it ended
+     * (docs/http-api.md), else 404 as before.
+     */
+    private <T> T live(Supplier<T> write) {
+        try {
+            return write.get();
+        } catch (SessionNotFoundException missing) {
+            throw history.missingOrEnded(missing, caller.sessionUser());
+        }
+    }
+
+    /** The step write's {@link #live} twin: the archive is read on a worker thread, never on the event loop. */
+    private <T> Uni<T> endedOrMissing(SessionNotFoundException missing, String owner) {
+        return Uni.createFrom().item(() -> history.missingOrEnded(missing, owner))
+                .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
+                .onItem().transformToUni(refusal -> Uni.createFrom().failure(refusal));
     }
 
     /** The session id, once the caller is known to own it (or act as a service); else 404. */

@@ -29,6 +29,16 @@ public class SessionHistory {
     }
 
     /**
+     * Why a write found no live session: {@link SessionEndedException} (409) when the session ended and is
+     * archived as {@code owner}'s, as a write to an ended session is documented to answer; else {@code missing}
+     * itself, so another user's session still fails exactly as a missing one.
+     */
+    public RuntimeException missingOrEnded(SessionNotFoundException missing, String owner) {
+        String id = missing.sessionId();
+        return archive.owner(id).filter(owner::equals).isPresent() ? new SessionEndedException(id) : missing;
+    }
+
+    /**
      * Refuses a keyed create ({@code kind} "create", {@code scope} the user) or fork ("fork", the
      * source session) whose session has ended and is archived: the key derives that session's id,
      * which must not start again beside its archive. (While the cleared session's ended marker lives,

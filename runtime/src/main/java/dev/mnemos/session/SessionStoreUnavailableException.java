@@ -6,22 +6,49 @@ package dev.mnemos.session;
  */
 public class SessionStoreUnavailableException extends RuntimeException {
 
+    /** How Redis refuses a write while {@code used_memory} exceeds {@code maxmemory} under {@code noeviction}. */
+    private static final String OOM = "OOM command not allowed";
+
     private final boolean outcomeUnknown;
+    private final boolean outOfMemory;
 
     public SessionStoreUnavailableException(String message, Throwable cause) {
         super(message, cause);
-        this.outcomeUnknown = !neverSent(cause);
+        this.outOfMemory = outOfMemory(cause);
+        this.outcomeUnknown = !outOfMemory && !neverSent(cause);
     }
 
     /** A failure whose outcome the caller knows: {@code outcomeUnknown} false when the command was never sent. */
     public SessionStoreUnavailableException(String message, Throwable cause, boolean outcomeUnknown) {
         super(message, cause);
+        this.outOfMemory = false;
         this.outcomeUnknown = outcomeUnknown;
     }
 
-    /** False only when Redis certainly never received the command (the connection was refused). */
+    /**
+     * False only when Redis certainly applied nothing: the connection was refused, or Redis refused the write
+     * for lack of memory ({@link #outOfMemory()}).
+     */
     public boolean outcomeUnknown() {
         return outcomeUnknown;
+    }
+
+    /**
+     * Redis answered OOM: it is at {@code maxmemory} and refuses writes. Nothing was written: Redis refuses a
+     * write command before running it, and a Mnemos script at its first write, before it changed anything (a
+     * script that has written is never refused midway).
+     */
+    public boolean outOfMemory() {
+        return outOfMemory;
+    }
+
+    private static boolean outOfMemory(Throwable cause) {
+        for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t.getMessage() != null && t.getMessage().contains(OOM)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean neverSent(Throwable cause) {

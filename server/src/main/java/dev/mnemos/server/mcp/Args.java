@@ -1,10 +1,13 @@
 package dev.mnemos.server.mcp;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mnemos.session.Idempotency;
 
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.TreeMap;
 
 /** A tool call's arguments after {@link Input} checked them: every value has the type its schema says. */
 final class Args {
@@ -41,6 +44,25 @@ final class Args {
     <T> Optional<T> as(String name, Class<T> type) {
         Object v = values.get(name);
         return v == null ? Optional.empty() : Optional.of(mapper.convertValue(v, type));
+    }
+
+    /**
+     * The write's idempotency record from its optional {@code idempotencyKey}, or null without one: the key with a digest
+     * of what the call asks ({@code kind}, {@code target}, every other argument), as the REST API builds it from the
+     * {@code Idempotency-Key} header.
+     */
+    Idempotency idempotency(String kind, String target) {
+        String key = (String) values.get(ToolInputs.IDEMPOTENCY_KEY);
+        if (key == null) {
+            return null;
+        }
+        Map<String, Object> request = new TreeMap<>(values);
+        request.remove(ToolInputs.IDEMPOTENCY_KEY);
+        try {
+            return Idempotency.of(key, kind, target, mapper.writeValueAsString(request));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     <T> T as(String name, com.fasterxml.jackson.core.type.TypeReference<T> type) {

@@ -1,5 +1,7 @@
 package dev.mnemos.server.mcp;
 
+import dev.mnemos.rest.RequestBodyGuard;
+
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -13,7 +15,8 @@ import java.util.regex.Pattern;
  * publishes, and {@link Type#check} holds a call's arguments to exactly that schema, naming the first
  * field at fault ({@code patch.addConstraints[1].scope}). Objects reject unknown fields (a typo such as
  * {@code expectedversion} must never turn a compare-and-set into a blind write); strings never carry
- * NUL (U+0000), which Postgres cannot store and no text needs. A JSON {@code null} for an optional field
+ * NUL (U+0000), which Postgres cannot store and no text needs, nor an unpaired surrogate, which would be stored as
+ * {@code ?}. A JSON {@code null} for an optional field
  * is the same as leaving it out; for a required one it is missing.
  */
 final class Input {
@@ -143,7 +146,7 @@ final class Input {
             if (!(value instanceof String s)) {
                 throw wrong(path, "a string", value);
             }
-            noNul(path, s);
+            safeText(path, s);
             if (nonBlank && s.isBlank()) {
                 throw new ToolInputException(path, "a non-blank string");
             }
@@ -156,10 +159,12 @@ final class Input {
             return s;
         }
 
-        static void noNul(String path, String s) {
-            int at = s.indexOf('\u0000');
+        /** The REST API's rule ({@link RequestBodyGuard#firstUnsafe}): a lone surrogate would be stored as {@code ?}. */
+        static void safeText(String path, String s) {
+            int at = RequestBodyGuard.firstUnsafe(s);
             if (at >= 0) {
-                throw new ToolInputException(path, "a string without NUL (U+0000) characters; found one at index " + at);
+                throw new ToolInputException(path, "a string without NUL (U+0000) characters or unpaired surrogates;"
+                        + " found one at index " + at);
             }
         }
     }
@@ -307,7 +312,7 @@ final class Input {
             Map<String, Object> out = new LinkedHashMap<>();
             for (Map.Entry<?, ?> e : map.entrySet()) {
                 String key = String.valueOf(e.getKey());
-                Str.noNul(path, key);
+                Str.safeText(path, key);
                 out.put(key, values.check(path + "." + key, e.getValue()));
             }
             return out;

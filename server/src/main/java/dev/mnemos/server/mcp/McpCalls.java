@@ -9,6 +9,8 @@ import dev.mnemos.profile.ProfileFullException;
 import dev.mnemos.profile.ProfileUnavailableException;
 import dev.mnemos.promotion.CandidateNotFoundException;
 import dev.mnemos.rest.Caller;
+import dev.mnemos.session.IdempotencyKeyEndedException;
+import dev.mnemos.session.IdempotencyKeyReusedException;
 import dev.mnemos.session.InvalidPatchException;
 import dev.mnemos.session.RedisDurabilityException;
 import dev.mnemos.session.SessionEndedException;
@@ -33,6 +35,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -98,6 +101,12 @@ class McpCalls {
         } catch (SessionEndedException e) {
             return error("session_ended", "sessionId", e.getMessage() + ". An ended task cannot change; start_task "
                     + "or fork_task to go on.", Map.of());
+        } catch (IdempotencyKeyReusedException e) {
+            return error("idempotency_key_reused", ToolInputs.IDEMPOTENCY_KEY, e.getMessage() + ". Nothing was written. "
+                    + "Send a new key for a new request, or the same arguments to get the first answer.", Map.of());
+        } catch (IdempotencyKeyEndedException e) {
+            return error("idempotency_key_ended", ToolInputs.IDEMPOTENCY_KEY, e.getMessage() + ". Nothing was written. "
+                    + "Send a new key for a new task.", Map.of("sessionId", e.sessionId()));
         } catch (VersionGoneException e) {
             return error("version_gone", "version", "version " + e.version() + " is older than the retention window; "
                     + "the oldest version kept is " + e.oldest() + ".", Map.of("oldestVersion", e.oldest()));
@@ -131,6 +140,18 @@ class McpCalls {
         } catch (RuntimeException e) {
             LOG.errorf(e, "MCP tool %s failed", tool);
             return failed();
+        }
+    }
+
+    /**
+     * Runs a write to one of {@code user}'s sessions: one that is no longer live fails as ended when it ended (and was
+     * archived), else as not found, as over REST.
+     */
+    <T> T live(String user, Supplier<T> write) {
+        try {
+            return write.get();
+        } catch (SessionNotFoundException missing) {
+            throw history.missingOrEnded(missing, user);
         }
     }
 

@@ -39,14 +39,16 @@ public class ProfileTools {
             + "you inferred or that hold for this task only: use add_observation in a task instead. Returns the "
             + "changes made and the profile after them.", annotations = @Tool.Annotations(title = "Remember", readOnlyHint = false, destructiveHint = false, idempotentHint = false, openWorldHint = false), inputSchema = @Tool.InputSchema(generator = ToolSchemas.class))
     ToolResponse remember(RawMessage call) {
-        return calls.run("remember", call, (user, args) -> profiles.instruct(user, user, args.string("instruction")));
+        return calls.run("remember", call, (user, args) -> profiles.instruct(user, user, args.string("instruction"),
+                args.idempotency("profile instruct", user)));
     }
 
     @Tool(name = "forget_fact", description = "Forgets one profile fact by id (from get_profile) when the user asks "
             + "for it: its text is removed everywhere and the audit trail keeps only that it was forgotten. Returns the "
             + "change and the profile after it.", annotations = @Tool.Annotations(title = "Forget a fact", readOnlyHint = false, destructiveHint = true, idempotentHint = false, openWorldHint = false), inputSchema = @Tool.InputSchema(generator = ToolSchemas.class))
     ToolResponse forgetFact(RawMessage call) {
-        return calls.run("forget_fact", call, (user, args) -> profiles.forget(user, user, args.number("factId")));
+        return calls.run("forget_fact", call, (user, args) -> profiles.forget(user, user, args.number("factId"),
+                args.idempotency("profile forget " + args.number("factId"), user)));
     }
 
     @Tool(name = "list_pending_candidates", description = "Lists preferences that ended tasks suggested but did not "

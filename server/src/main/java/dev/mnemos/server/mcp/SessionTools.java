@@ -4,6 +4,7 @@ import dev.mnemos.injection.MemoryBlock;
 import dev.mnemos.promotion.PromotionService;
 import dev.mnemos.rest.SessionRequests;
 import dev.mnemos.session.Constraint;
+import dev.mnemos.session.Idempotency;
 import dev.mnemos.session.Observation;
 import dev.mnemos.session.PlanVersion;
 import dev.mnemos.session.Scope;
@@ -79,7 +80,9 @@ public class SessionTools {
             });
             SessionPatch patch = new SessionPatch(args.string("goal"), args.optionalString("context").orElse(null), null,
                     constraints, null, null, null, null, null, null, null, null, null);
-            return store.create(user, patch, user);
+            Idempotency idem = args.idempotency("create", user);
+            history.refuseEnded(idem, "create", user);
+            return store.create(user, patch, user, idem);
         });
     }
 
@@ -131,8 +134,10 @@ public class SessionTools {
             String id = args.string("sessionId");
             SessionPatch patch = args.as("patch", SessionPatch.class).orElseThrow();
             OptionalLong expected = args.optionalNumber("expectedVersion");
-            long version = store.write(id, user, patch, expected, args.optionalString("note").orElse(null), user);
-            return new SessionRequests.Written(id, version);
+            String note = args.optionalString("note").orElse(null);
+            Idempotency idem = args.idempotency("step", id);
+            return new SessionRequests.Written(id, calls.live(user, () -> store.write(id, user, patch, expected, note, user,
+                    idem)));
         });
     }
 
@@ -166,7 +171,9 @@ public class SessionTools {
     ToolResponse rollbackTask(RawMessage call) {
         return calls.run("rollback_task", call, (user, args) -> {
             String id = calls.owned(user, args.string("sessionId"));
-            return store.rollback(id, args.number("toVersion"), args.optionalNumber("expectedVersion"), user);
+            Idempotency idem = args.idempotency("rollback", id);
+            return calls.live(user,
+                    () -> store.rollback(id, args.number("toVersion"), args.optionalNumber("expectedVersion"), user, idem));
         });
     }
 
@@ -176,7 +183,9 @@ public class SessionTools {
     ToolResponse forkTask(RawMessage call) {
         return calls.run("fork_task", call, (user, args) -> {
             String id = calls.owned(user, args.string("sessionId"));
-            return store.fork(id, args.number("fromVersion"), user);
+            Idempotency idem = args.idempotency("fork", id);
+            history.refuseEnded(idem, "fork", id);
+            return store.fork(id, args.number("fromVersion"), user, idem);
         });
     }
 
@@ -195,7 +204,9 @@ public class SessionTools {
                     args.optionalString("slot").orElse(null), args.flag("explicit"),
                     args.optionalString("evidence").orElse(null));
             SessionPatch patch = SessionPatch.builder().addObservation(observation).build();
-            return new SessionRequests.Written(id, store.write(id, user, patch, OptionalLong.empty(), "observation", user));
+            Idempotency idem = args.idempotency("observation", id);
+            return new SessionRequests.Written(id, calls.live(user,
+                    () -> store.write(id, user, patch, OptionalLong.empty(), "observation", user, idem)));
         });
     }
 

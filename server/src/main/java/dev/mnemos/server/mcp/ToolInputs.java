@@ -82,6 +82,14 @@ final class ToolInputs {
             .optional("answerOpenQuestions", array("Open questions (their exact text) now answered.", text("A question.")))
             .optional("addObservations", array("Observations about the user (see add_observation).", OBSERVATION));
 
+    /** The REST API's {@code Idempotency-Key} as an argument of every write tool; its syntax is that header's. */
+    static final String IDEMPOTENCY_KEY = "idempotencyKey";
+    static final Input.Str KEY = string("Optional: a key you choose for this write (a UUID, say) that makes retrying it "
+            + "safe. The same key with the same arguments writes once and answers the first result again; the same key "
+            + "with other arguments is an idempotency_key_reused error and writes nothing. Send one whenever a write may "
+            + "be retried (a timeout, an unavailable error).").matching("[\\x21-\\x7E]{1,255}",
+                    "1 to 255 visible ASCII characters");
+
     static final Input.Int VERSION = integer("A session version, 1 or more.", 1, Long.MAX_VALUE);
     static final Input.Int EXPECTED_VERSION = integer("The version you last read (get_task_state, or the version a "
             + "write returned). The write happens only if the session is still at this version; otherwise you get a "
@@ -94,7 +102,8 @@ final class ToolInputs {
             Map.entry("start_task", object(null)
                     .required("goal", text("What the user wants done, in their words."))
                     .optional("context", string("Background that helps (who, where, why)."))
-                    .optional("constraints", array("Constraints known at the start.", CONSTRAINT))),
+                    .optional("constraints", array("Constraints known at the start.", CONSTRAINT))
+                    .optional(IDEMPOTENCY_KEY, KEY)),
             Map.entry("get_task_state", object(null).required("sessionId", SESSION_ID)),
             Map.entry("get_memory_block", object(null)
                     .required("sessionId", SESSION_ID)
@@ -103,7 +112,8 @@ final class ToolInputs {
                     .required("sessionId", SESSION_ID)
                     .optional("expectedVersion", EXPECTED_VERSION)
                     .required("patch", PATCH)
-                    .optional("note", string("A short note for the version history, e.g. \"collected dates\"."))),
+                    .optional("note", string("A short note for the version history, e.g. \"collected dates\"."))
+                    .optional(IDEMPOTENCY_KEY, KEY)),
             Map.entry("list_versions", object(null)
                     .required("sessionId", SESSION_ID)
                     .optional("fromVersion", integer("First version to list (default 1).", 1, Long.MAX_VALUE))
@@ -114,10 +124,12 @@ final class ToolInputs {
             Map.entry("rollback_task", object(null)
                     .required("sessionId", SESSION_ID)
                     .required("toVersion", integer("The version whose content becomes current again.", 1, Long.MAX_VALUE))
-                    .optional("expectedVersion", EXPECTED_VERSION)),
+                    .optional("expectedVersion", EXPECTED_VERSION)
+                    .optional(IDEMPOTENCY_KEY, KEY)),
             Map.entry("fork_task", object(null)
                     .required("sessionId", SESSION_ID)
-                    .required("fromVersion", integer("The version the new session starts from.", 1, Long.MAX_VALUE))),
+                    .required("fromVersion", integer("The version the new session starts from.", 1, Long.MAX_VALUE))
+                    .optional(IDEMPOTENCY_KEY, KEY)),
             Map.entry("add_observation", object(null)
                     .required("sessionId", SESSION_ID)
                     .required("text", text("The preference or fact, in the user's words where possible."))
@@ -126,14 +138,17 @@ final class ToolInputs {
                     .optional("slot", SLOT)
                     .optional("explicit", bool("true only when the user said it in so many words "
                             + "(\"from now on answer in Chinese\"); false (default) when you inferred it."))
-                    .optional("evidence", string("The user's words, or why you inferred it."))),
+                    .optional("evidence", string("The user's words, or why you inferred it."))
+                    .optional(IDEMPOTENCY_KEY, KEY)),
             Map.entry("end_task", object(null).required("sessionId", SESSION_ID)),
             Map.entry("get_profile", object(null)),
             Map.entry("remember", object(null)
                     .required("instruction", text("The user's instruction as they said it: \"remember I live in Shanghai\", "
-                            + "\"from now on answer in Chinese\", \"I no longer eat meat\", \"forget that I live in Paris\"."))),
+                            + "\"from now on answer in Chinese\", \"I no longer eat meat\", \"forget that I live in Paris\"."))
+                    .optional(IDEMPOTENCY_KEY, KEY)),
             Map.entry("forget_fact", object(null)
-                    .required("factId", integer("The fact's id from get_profile.", 1, Long.MAX_VALUE))),
+                    .required("factId", integer("The fact's id from get_profile.", 1, Long.MAX_VALUE))
+                    .optional(IDEMPOTENCY_KEY, KEY)),
             Map.entry("list_pending_candidates", object(null)),
             Map.entry("confirm_candidate", object(null)
                     .required("candidateId",

@@ -1,0 +1,118 @@
+package dev.mnemos.promotion;
+
+import dev.mnemos.session.SessionEvent;
+import dev.mnemos.session.SessionState;
+import dev.mnemos.session.SessionStore;
+import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.redis.datasource.keys.KeyScanArgs;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import org.jboss.logging.Logger;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Completes the ends a crash cut short. {@link PromotionService#end} marks a session ENDED in Redis before it
+ * promotes and archives it in Postgres; a process that dies in between leaves the session ENDED without an
+ * archive, and its keys would expire unpromoted unless a client retried {@code /end}. At start-up and then every
+ * {@link PromotionConfig#endSweepInterval()}, every session that has been ENDED for longer than
+ * {@link PromotionConfig#endSweepGrace()} is ended again through {@link PromotionService#end}, the path
+ * {@code /end} takes: it is idempotent and safe with several instances sweeping at once (the Postgres half runs
+ * under the user's profile lock and answers the stored report when another instance archived the session
+ * first; clearing the keys again is harmless). The sessions are found with {@code SCAN} over the state keys.
+ */
+@ApplicationScoped
+public class EndSweep {
+
+    private static final Logger LOG = Logger.getLogger(EndSweep.class);
+    private static final String PREFIX = "mnemos:{s:";
+    private static final String SUFFIX = "}:state";
+    /** Who ends a session whose END event names nobody. */
+    static final String ACTOR = "mnemos-end-sweep";
+
+    private final RedisDataSource redis;
+    private final SessionStore store;
+    private final PromotionService promotion;
+    private final PromotionConfig config;
+    private ScheduledExecutorService timer;
+
+    public EndSweep(RedisDataSource redis, SessionStore store, PromotionService promotion, PromotionConfig config) {
+        this.redis = redis;
+        this.store = store;
+        this.promotion = promotion;
+        this.config = config;
+    }
+
+    void onStart(@Observes StartupEvent start) {
+        Duration interval = config.endSweepInterval();
+        if (interval.isZero() || interval.isNegative()) {
+            return;
+        }
+        timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "mnemos-end-sweep");
+            thread.setDaemon(true);
+            return thread;
+        });
+        // the first sweep right away, off the start-up thread
+        timer.scheduleWithFixedDelay(this::sweepQuietly, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    void onStop(@Observes ShutdownEvent stop) {
+        if (timer != null) {
+            timer.shutdownNow();
+        }
+    }
+
+    private void sweepQuietly() {
+        try {
+            sweep();
+        } catch (RuntimeException e) {
+            if (!timer.isShutdown()) {
+                // not when the application stops under a running sweep
+                LOG.warnf("the sweep for unfinished session ends failed; it runs again in %s: %s",
+                        config.endSweepInterval(), e.toString());
+            }
+        }
+    }
+
+    /** Ends every session ENDED longer than the grace period and not yet archived. @return how many it completed */
+    public int sweep() {
+        Instant before = Instant.now().minus(config.endSweepGrace());
+        int completed = 0;
+        for (String key : redis.key().scan(new KeyScanArgs().match(PREFIX + "*" + SUFFIX).count(500)).toIterable()) {
+            String sessionId = key.substring(PREFIX.length(), key.length() - SUFFIX.length());
+            if (!unfinished(redis.hash(String.class).hmget(key, "status", "updatedAt"), before)) {
+                continue;
+            }
+            try {
+                promotion.end(sessionId, actor(sessionId));
+                completed++;
+                LOG.infof("completed the end of session %s, left ended without an archive", sessionId);
+            } catch (RuntimeException e) {
+                LOG.warnf("could not complete the end of session %s (retried by the next sweep): %s", sessionId,
+                        e.toString());
+            }
+        }
+        return completed;
+    }
+
+    private static boolean unfinished(Map<String, String> fields, Instant before) {
+        String updated = fields.get("updatedAt");
+        return SessionState.Status.ENDED.name().equals(fields.get("status")) && updated != null
+                && Instant.ofEpochMilli(Long.parseLong(updated)).isBefore(before);
+    }
+
+    /** Who ended the session: its END event's actor, as the promotion's audit names it. */
+    private String actor(String sessionId) {
+        SessionState state = store.get(sessionId);
+        return store.events(sessionId, state.version(), 1).stream().filter(e -> e.type() == SessionEvent.Type.END)
+                .map(SessionEvent::actor).filter(a -> a != null && !a.isBlank()).findFirst().orElse(ACTOR);
+    }
+}
