@@ -64,6 +64,13 @@ class AgenticProcessor {
                 AGENTIC_PACKAGE + ".SessionAgenticScopeStore");
     }
 
+    /** The wiring looks every workflow bean up at start-up, used by the application's code or not. */
+    @BuildStep(onlyIf = Present.class)
+    UnremovableBeanBuildItem keepWorkflows(CombinedIndexBuildItem index) {
+        return UnremovableBeanBuildItem.beanTypes(workflows(index).stream().map(DotName::createSimple).toList()
+                .toArray(DotName[]::new));
+    }
+
     @BuildStep(onlyIf = Present.class)
     @Record(ExecutionTime.RUNTIME_INIT)
     void wire(CombinedIndexBuildItem index, BeanContainerBuildItem beans, AgenticRecorder recorder) {

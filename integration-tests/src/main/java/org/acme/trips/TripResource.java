@@ -16,9 +16,11 @@ import org.jboss.resteasy.reactive.RestStreamElementType;
 public class TripResource {
 
     private final TripPlanner planner;
+    private final TripBreakdown breakdown;
 
-    public TripResource(TripPlanner planner) {
+    public TripResource(TripPlanner planner, TripBreakdown breakdown) {
         this.planner = planner;
+        this.breakdown = breakdown;
     }
 
     @GET
@@ -51,5 +53,14 @@ public class TripResource {
     @RestStreamElementType(MediaType.TEXT_PLAIN)
     public Multi<String> askStreamed(@PathParam("id") String id, String question) {
         return planner.stream("trip-" + id, question);
+    }
+
+    /** Breaks the trip into steps with the draft-then-review workflow; each agent is a step of the trip's session. */
+    @POST
+    @Path("/breakdown")
+    @Consumes(MediaType.TEXT_PLAIN)
+    @Produces(MediaType.TEXT_PLAIN)
+    public String breakDown(@PathParam("id") String id, String request) {
+        return breakdown.breakDown("trip-" + get(id).id, request);
     }
 }
