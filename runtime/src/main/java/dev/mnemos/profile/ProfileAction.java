@@ -2,7 +2,9 @@ package dev.mnemos.profile;
 
 /**
  * The audit trail's verbs. PENDING records a promotion candidate left for the user to confirm,
- * REJECT one that was not promoted (or a rejected new fact), each with its reason.
+ * REJECT one that was not promoted (or a rejected new fact), each with its reason. Undoing a session's
+ * promotion writes UNDO (the undo itself, and an evidence count put back), RETRACT (a fact the session promoted,
+ * no longer served) and RESTORE (a fact it superseded or removed, served again).
  */
 public enum ProfileAction {
     ADD,
@@ -12,5 +14,8 @@ public enum ProfileAction {
     FORGET,
     PROMOTE,
     PENDING,
-    REJECT
+    REJECT,
+    UNDO,
+    RETRACT,
+    RESTORE
 }

@@ -51,6 +51,13 @@ public class ProfileEvent extends PanacheEntityBase {
 
     public Instant at;
 
+    /** The event this one reverts (undo of a session's promotion); null otherwise. */
+    public Long undoes;
+
+    /** On a RESTORE event: the {@code valid_to} the restored fact had, where the gap in its validity starts. */
+    @Column(name = "prior_valid_to")
+    public Instant priorValidTo;
+
     public HistoryEntry view() {
         return new HistoryEntry(id, factId, action, before, after, reason, actor, sessionId, at);
     }

@@ -3,8 +3,11 @@ package dev.mnemos.rest;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mnemos.profile.HistoryEntry;
+import dev.mnemos.profile.ProfileAsOf;
+import dev.mnemos.profile.ProfileDiff;
 import dev.mnemos.profile.ProfileImporter;
 import dev.mnemos.profile.ProfileService;
+import dev.mnemos.profile.ProfileTimeline;
 import dev.mnemos.profile.WriteResult;
 import dev.mnemos.promotion.PendingCandidate;
 import dev.mnemos.promotion.PendingCandidates;
@@ -30,6 +33,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -46,6 +50,7 @@ public class ProfileOperations {
     private final dev.mnemos.metrics.MnemosMeters meters;
     private final ObjectMapper json;
     private RestConfig config;
+    private ProfileTimeline timeline;
 
     ProfileOperations(String user, String actor, ProfileService profiles, ProfileImporter importer,
             PendingCandidates pending, dev.mnemos.metrics.MnemosMeters meters, ObjectMapper json) {
@@ -73,20 +78,48 @@ public class ProfileOperations {
         }
     }
 
+    /** The profile as of an instant ({@code asOf}, {@code diff}). */
+    ProfileOperations timed(ProfileTimeline timeline) {
+        this.timeline = timeline;
+        return this;
+    }
+
     /** The page sizes of the list endpoints. */
     ProfileOperations paged(RestConfig config) {
         this.config = config;
         return this;
     }
 
-    @Operation(summary = "Read the profile", description = "The user's active long-term facts.")
+    @Operation(summary = "Read the profile", description = "The user's active long-term facts; with `asOf` (an ISO-8601 instant such as 2026-12-04T10:15:30Z) the facts valid at that instant, each with the period of its validity and the audit event that made it.")
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "404", description = ApiDocs.FORBIDDEN_USER, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "503", description = ApiDocs.POSTGRES_DOWN, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "200", description = "The active facts.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = ProfileResponse.class)))
+    @APIResponse(responseCode = "200", description = "The active facts; with `asOf`, the profile as of that instant.", content = @Content(mediaType = "application/json", schema = @Schema(oneOf = {
+            ProfileResponse.class, ProfileAsOf.class })))
     @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @GET
-    public ProfileResponse profile() {
+    public Object profile(@QueryParam("asOf") String asOf) {
+        if (asOf != null) {
+            return timeline.asOf(user, Instants.parse("asOf", asOf));
+        }
         return new ProfileResponse(user, profiles.activeFacts(user));
+    }
+
+    @Operation(summary = "Compare the profile at two instants", description = "The facts removed and added from `from` to `to` (ISO-8601 instants, `from` not after `to`), each with the audit event that did it (which session or call), and the audit events in between, oldest first (at most 1000; `moreEvents` when there were more).")
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "404", description = ApiDocs.FORBIDDEN_USER, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = ApiDocs.POSTGRES_DOWN, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "200", description = "The changes between the two instants.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = ProfileDiff.class)))
+    @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
+    @GET
+    @Path("/diff")
+    public ProfileDiff diff(@QueryParam("from") String from, @QueryParam("to") String to) {
+        Instant start = Instants.parse("from", from);
+        Instant end = Instants.parse("to", to);
+        if (start.isAfter(end)) {
+            throw new InvalidRequestException("to", "an instant not before from (" + start + ")");
+        }
+        return timeline.diff(user, start, end);
     }
 
     @Operation(summary = "Add a fact", description = "Adds one fact to the profile; answers 201 with the write result. A fact in an already-taken slot supersedes the old one."

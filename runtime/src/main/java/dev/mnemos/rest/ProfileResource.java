@@ -3,6 +3,7 @@ package dev.mnemos.rest;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mnemos.profile.ProfileImporter;
 import dev.mnemos.profile.ProfileService;
+import dev.mnemos.profile.ProfileTimeline;
 import dev.mnemos.promotion.PendingCandidates;
 import io.quarkus.security.Authenticated;
 import jakarta.ws.rs.Path;
@@ -24,9 +25,11 @@ public class ProfileResource {
     private final dev.mnemos.metrics.MnemosMeters meters;
     private final RestConfig config;
     private final ObjectMapper json;
+    private final ProfileTimeline timeline;
 
     public ProfileResource(ProfileService profiles, ProfileImporter importer, PendingCandidates pending, Caller caller,
-            dev.mnemos.metrics.MnemosMeters meters, RestConfig config, ObjectMapper json) {
+            dev.mnemos.metrics.MnemosMeters meters, RestConfig config, ObjectMapper json, ProfileTimeline timeline) {
+        this.timeline = timeline;
         this.meters = meters;
         this.json = json;
         this.config = config;
@@ -38,12 +41,13 @@ public class ProfileResource {
 
     @Path("/profile")
     public ProfileOperations mine() {
-        return new ProfileOperations(caller.userId(), caller.userId(), profiles, importer, pending, meters, json).paged(config);
+        return new ProfileOperations(caller.userId(), caller.userId(), profiles, importer, pending, meters, json).paged(config)
+                .timed(timeline);
     }
 
     @Path("/users/{userId}/profile")
     public ProfileOperations of(@PathParam("userId") String userId) {
         return new ProfileOperations(caller.actFor(userId), caller.userId(), profiles, importer, pending, meters, json)
-                .paged(config);
+                .paged(config).timed(timeline);
     }
 }

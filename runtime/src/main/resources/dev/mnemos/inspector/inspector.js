@@ -616,16 +616,95 @@
   async function loadReport(id) {
     const box = clear($('report'));
     $('report-section').hidden = false;
+    $('undo-actions').hidden = true;
+    $('undo-force-btn').hidden = true;
+    clear($('undo-result'));
     try {
       const report = await get('v1/sessions/' + enc(id) + '/report');
       box.append(el('p', {}, 'Ended ', when(report.endedAt)));
       box.append(el('h4', {}, 'Promoted'), decisionTable('report-promoted', report.promoted));
       box.append(el('h4', {}, 'Pending (waiting for the user)'), decisionTable('report-pending', report.pending));
       box.append(el('h4', {}, 'Rejected'), decisionTable('report-rejected', report.rejected));
+      $('undo-actions').hidden = false;
     } catch (e) {
       box.append(el('p', { class: 'empty' }, e.status === 404 ? 'No promotion report was stored for this session.' : 'Not available: ' + e.message));
     }
   }
+
+  // ---- undo a promotion -----------------------------------------------------------------------
+
+  /** Undoes the shown session's promotion; a 409 names the facts later changes touched and offers "Undo anyway". */
+  async function undoPromotion(force) {
+    const id = current.id;
+    if (!(await confirmAction(force
+      ? 'Undo the promotion of session ' + id + ' anyway? What later changes made to those facts stays; the rest is reverted.'
+      : 'Undo the promotion of session ' + id + '? The facts it promoted are removed, the facts it replaced come back and its pending candidates are dropped.'))) return;
+    const box = clear($('undo-result'));
+    try {
+      const report = (await api('v1/sessions/' + enc(id) + '/promotion/undo' + (force ? '?force=true' : ''), { method: 'POST' })).body;
+      $('undo-force-btn').hidden = true;
+      const reverted = report.changes.filter((c) => c.action === 'RETRACT' || c.action === 'RESTORE').length;
+      show((report.repeated ? 'Already undone: ' : 'Undone: ') + reverted + ' facts reverted, ' + report.kept.length + ' left as they are.', 'info');
+      box.append(el('table', { id: 'undo-changes' },
+          el('thead', {}, el('tr', {}, ['Action', 'Fact', 'Before', 'After', 'Reason'].map((h) => el('th', { scope: 'col' }, h)))),
+          el('tbody', {}, report.changes.map((c) => el('tr', { 'data-action': c.action }, el('td', {}, c.action),
+              el('td', {}, c.factId == null ? '' : String(c.factId)), text('td', c.before || ''), text('td', c.after || ''), text('td', c.reason || ''))))));
+      if (report.kept.length) {
+        box.append(el('ul', { id: 'undo-kept' }, report.kept.map((k) => el('li', { 'data-fact': k.factId }, 'fact ' + k.factId + ': ', text('span', k.reason)))));
+      }
+    } catch (e) {
+      if (e.status === 409) {
+        $('undo-force-btn').hidden = false;
+        show('Not undone: ' + e.message);
+        box.append(el('ul', { id: 'undo-conflicts' }, (e.problem.conflicts || []).map((c) => el('li', { 'data-fact': c.factId }, 'fact ' + c.factId + ': ', text('span', c.reason)))));
+      } else {
+        failure(e, 'Undo');
+      }
+    }
+  }
+
+  $('undo-btn').addEventListener('click', () => undoPromotion(false));
+  $('undo-force-btn').addEventListener('click', () => undoPromotion(true));
+
+  // ---- profile over time ----------------------------------------------------------------------
+
+  const times = { instants: [], index: -1 };
+
+  /** Steps through the instants of the audit trail: the profile as of each, and what changed at it. */
+  async function timeStep(index) {
+    if (index < 0 || index >= times.instants.length) return;
+    times.index = index;
+    const at = times.instants[index];
+    const before = index > 0 ? times.instants[index - 1] : '1970-01-01T00:00:00Z';
+    $('time-at').textContent = at;
+    $('time-step').textContent = 'change ' + (index + 1) + ' of ' + times.instants.length;
+    $('time-earlier').disabled = index === 0;
+    $('time-later').disabled = index === times.instants.length - 1;
+    let profile;
+    let diff;
+    try {
+      [profile, diff] = await Promise.all([get('v1/profile?asOf=' + enc(at)), get('v1/profile/diff?from=' + enc(before) + '&to=' + enc(at))]);
+    } catch (e) {
+      failure(e, 'Reading the profile as of ' + at);
+      return;
+    }
+    if (times.index !== index) return; // a later step was asked for meanwhile
+    const madeBy = (h) => h ? [h.action.toLowerCase(), ' by ', text('span', h.actor || '—'), h.sessionId ? [' in ', sessionLink(h.sessionId)] : ''] : '';
+    const facts = clear($('time-facts').tBodies[0]);
+    for (const fact of profile.facts) {
+      facts.append(el('tr', { 'data-fact': fact.id }, text('td', fact.text), text('td', fact.slot || ''), el('td', {}, when(fact.validFrom)), el('td', {}, madeBy(fact.madeBy))));
+    }
+    $('time-empty').hidden = profile.facts.length > 0;
+    const changes = clear($('time-changes').tBodies[0]);
+    for (const change of diff.changes) {
+      const by = change.by;
+      changes.append(el('tr', { 'data-change': change.change, 'data-fact': change.fact.id }, el('td', {}, change.change), text('td', change.fact.text),
+          el('td', {}, by ? by.action : ''), text('td', by ? by.actor : ''), el('td', {}, by && by.sessionId ? sessionLink(by.sessionId) : '')));
+    }
+  }
+
+  $('time-earlier').addEventListener('click', () => timeStep(times.index - 1));
+  $('time-later').addEventListener('click', () => timeStep(times.index + 1));
 
   // ---- profile --------------------------------------------------------------------------------
 
@@ -660,6 +739,11 @@
               el('button', { type: 'button', class: 'reject', onclick: () => decide(c, 'reject') }, 'Reject'))));
     }
     $('pending-empty').hidden = pending.length > 0;
+    times.instants = [...new Set(history.events.map((h) => h.at))].sort((a, b) => Date.parse(a) - Date.parse(b) || (a < b ? -1 : 1));
+    clear($('time-facts').tBodies[0]);
+    clear($('time-changes').tBodies[0]);
+    $('time-controls').hidden = times.instants.length === 0;
+    timeStep(times.instants.length - 1);
     const log = $('history').tBodies[0];
     for (const h of history.events) {
       log.append(el('tr', {}, el('td', {}, when(h.at)), el('td', {}, h.action), text('td', h.before || ''), text('td', h.after || ''),

@@ -115,5 +115,26 @@ class UserKeyedSqlTest {
         assertThat(pending).hasSize(2);
         as().post("/v1/profile/pending/{id}/confirm", pending.get(0)).then().statusCode(200);
         as().post("/v1/profile/pending/{id}/reject", pending.get(1)).then().statusCode(200);
+        undoAndTimeTravel();
+    }
+
+    /** A session end that supersedes a fact, undone (retract, restore, dropped candidate), and the profile as of then. */
+    private void undoAndTimeTravel() {
+        String before = java.time.Instant.now().toString();
+        as().body(Map.of("text", "Answer in English", "slot", "output.language")).post("/v1/profile/facts").then()
+                .statusCode(201);
+        String session = as().body(Map.of("goal", "a chat")).post("/v1/sessions").then().statusCode(201).extract()
+                .path("sessionId");
+        as().body(Map.of("text", "From now on answer in Chinese", "kind", "PREFERENCE", "explicit", true, "slot",
+                "output.language")).post("/v1/sessions/{id}/observations", session).then().statusCode(200);
+        as().body(Map.of("text", "Likes night trains", "kind", "PREFERENCE", "explicit", false))
+                .post("/v1/sessions/{id}/observations", session).then().statusCode(200);
+        as().post("/v1/sessions/{id}/end", session).then().statusCode(200);
+        as().post("/v1/sessions/{id}/promotion/undo", session).then().statusCode(200)
+                .body("changes.action", org.hamcrest.Matchers.hasItems("RETRACT", "RESTORE", "REJECT"));
+        as().post("/v1/sessions/{id}/promotion/undo", session).then().statusCode(200);
+        String now = java.time.Instant.now().toString();
+        as().get("/v1/profile?asOf={t}", now).then().statusCode(200);
+        as().get("/v1/profile/diff?from={f}&to={t}", before, now).then().statusCode(200);
     }
 }

@@ -7,6 +7,7 @@ import dev.mnemos.profile.FactNotFoundException;
 import dev.mnemos.profile.InvalidFactException;
 import dev.mnemos.profile.ProfileFullException;
 import dev.mnemos.profile.ProfileUnavailableException;
+import dev.mnemos.profile.UndoConflictException;
 import dev.mnemos.promotion.CandidateNotFoundException;
 import dev.mnemos.rest.Caller;
 import dev.mnemos.session.IdempotencyKeyEndedException;
@@ -37,6 +38,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
+import java.util.stream.Collectors;
 
 /**
  * Runs one tool call: the caller must be an authenticated user (the token's subject, as
@@ -118,6 +120,11 @@ class McpCalls {
         } catch (CandidateNotFoundException e) {
             return error("not_found", "candidateId", "this user has no pending candidate " + e.candidateId()
                     + "; call list_pending_candidates for the ids.", Map.of());
+        } catch (UndoConflictException e) {
+            return error("conflict", "force", "later changes touched facts this task's end changed: " + e.conflicts().stream()
+                    .map(c -> "fact " + c.factId() + " (" + c.reason() + ")").collect(Collectors.joining("; "))
+                    + ". Nothing was undone. Ask the user; call again with force=true to undo the rest and keep the later "
+                    + "changes.", Map.of("factIds", e.factIds()));
         } catch (ProfileFullException e) {
             return error("profile_full", null, "the profile already holds the maximum of " + e.maxFacts()
                     + " active facts; forget one first (forget_fact). Nothing was written.", Map.of("maxFacts", e.maxFacts()));

@@ -154,6 +154,11 @@ final class ToolInputs {
                     .required("candidateId",
                             integer("The candidate's id from list_pending_candidates or an end_task report.", 1,
                                     Long.MAX_VALUE))),
+            Map.entry("undo_task_promotion", object(null)
+                    .required("sessionId", SESSION_ID.withDescription("The ended task's session id, as end_task or "
+                            + "list_tasks returned it."))
+                    .optional("force", bool("true to undo even though later changes touched the same facts (the call "
+                            + "failed with error \"conflict\" before): the later changes stay. Only when the user agreed."))),
             Map.entry("reject_candidate", object(null)
                     .required("candidateId", integer("The candidate's id from list_pending_candidates or an end_task report.",
                             1, Long.MAX_VALUE))));

@@ -26,7 +26,8 @@ class McpServerTest {
 
     static final List<String> TOOLS = List.of("list_tasks", "start_task", "get_task_state", "get_memory_block",
             "record_step", "list_versions", "get_version", "rollback_task", "fork_task", "add_observation", "end_task",
-            "get_profile", "remember", "forget_fact", "list_pending_candidates", "confirm_candidate", "reject_candidate");
+            "get_profile", "remember", "forget_fact", "list_pending_candidates", "confirm_candidate", "reject_candidate",
+            "undo_task_promotion");
 
     @TestHTTPResource("/")
     URI root;
