@@ -68,7 +68,8 @@ logGrow = logGrow + #ARGV[3] + 96 + (ikey ~= '' and #ikey + #ARGV[#ARGV - 1] + #
 local freed, keep, record = trimmed(snap, events, version, every, retention, legacy)
 if grow > 0 and size + grow > tonumber(ARGV[8]) then return {-10, size + grow} end
 local footprint = size + grow + log + logGrow - freed
-if ARGV[9] == '1' and footprint > granted then return {-9, footprint - granted} end
+-- a write that does not grow the session needs no grant (a session over its grant can still shrink)
+if ARGV[9] == '1' and footprint > granted and grow + logGrow > freed then return {-9, footprint - granted} end
 
 -- the write
 planSeq = tonumber(head[4] or '0')

@@ -98,7 +98,7 @@ if newSize > tonumber(ARGV[7]) and newSize > size then return {-10, newSize} end
 local logGrow = #ARGV[4] + 16 * #listed + 64 + (creating and 0 or changed)
   + (ikey ~= '' and #ikey + #ARGV[#ARGV - 1] + #ARGV[#ARGV] + 24 or 0)
 local footprint = newSize + log + logGrow - freed
-if grant ~= '' and footprint > granted then return {-9, footprint - granted} end
+if grant ~= '' and footprint > granted and (creating or footprint > size + log) then return {-9, footprint - granted} end
 
 -- the write
 if creating then

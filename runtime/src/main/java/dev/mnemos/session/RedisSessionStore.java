@@ -932,24 +932,19 @@ public class RedisSessionStore implements SessionStore {
         });
         idempotencyArgs(args, idem, result);
         boolean creating = mode.equals("create");
-        long granted = 0;
         if (creating && budgeted()) {
-            granted = grant(state.userId(), state.sessionId(), estimate(args));
-            args.set(GRANT_ARG, Long.toString(granted));
+            args.set(GRANT_ARG, Long.toString(grant(state.userId(), state.sessionId(), estimate(args))));
         }
-        long[] reply = longs(REWRITE, SessionKeys.allAndEnded(state.sessionId()), args);
-        for (int i = 0; reply[0] == NEEDS_BYTES && i < 3; i++) {
-            if (creating) {
-                granted += grant(state.userId(), state.sessionId(), reply[1]);
-                args.set(GRANT_ARG, Long.toString(granted));
-            } else {
-                topUp(state.sessionId(), state.userId(), reply[1]);
-            }
-            reply = longs(REWRITE, SessionKeys.allAndEnded(state.sessionId()), args);
+        long[] reply;
+        try {
+            reply = rewriteGranted(creating, state, args);
+        } catch (UserBytesExceededException e) {
+            returnGrant(creating, state, args);
+            throw e;
         }
-        if (reply[0] < 0 && granted > 0) {
-            // nothing was written: the new session's grant goes back to its user
-            budget(state.userId(), "return", state.sessionId(), granted);
+        if (reply[0] < 0) {
+            // nothing was written: a new session's grant goes back to its user
+            returnGrant(creating, state, args);
         }
         if (reply[0] == -5 || reply[0] == -8 || reply[0] == REPLAYED) {
             return reply;
@@ -968,6 +963,31 @@ public class RedisSessionStore implements SessionStore {
                 unreserve(state.userId(), state.sessionId());
             }
             throw e;
+        }
+    }
+
+    /**
+     * Runs session-rewrite.lua, asking the user's budget for more bytes while the session needs them: a
+     * new session's grant grows in {@code args} (its grant argument), a live session's is recorded in it.
+     */
+    private long[] rewriteGranted(boolean creating, SessionState state, List<String> args) {
+        long[] reply = longs(REWRITE, SessionKeys.allAndEnded(state.sessionId()), args);
+        for (int i = 0; reply[0] == NEEDS_BYTES && i < 3; i++) {
+            if (creating) {
+                long more = grant(state.userId(), state.sessionId(), reply[1]);
+                args.set(GRANT_ARG, Long.toString(Long.parseLong(args.get(GRANT_ARG)) + more));
+            } else {
+                topUp(state.sessionId(), state.userId(), reply[1]);
+            }
+            reply = longs(REWRITE, SessionKeys.allAndEnded(state.sessionId()), args);
+        }
+        return reply;
+    }
+
+    /** Gives back to the user what a new session that was not written had been granted. */
+    private void returnGrant(boolean creating, SessionState state, List<String> args) {
+        if (creating && budgeted()) {
+            budget(state.userId(), "return", state.sessionId(), Long.parseLong(args.get(GRANT_ARG)));
         }
     }
 
@@ -1058,6 +1078,8 @@ public class RedisSessionStore implements SessionStore {
             case -3 -> new SessionEndedException(sessionId);
             case -4 -> new SessionNotFoundException(sessionId);
             case -10 -> new SessionTooLargeException(sessionId, reply[1], config.maxSessionBytes());
+            case -9 -> new IllegalStateException("session " + sessionId + " still needs " + reply[1]
+                    + " bytes after three grants from its user's budget (concurrent writes took them)");
             default -> new IllegalStateException("session " + sessionId + " already exists");
         };
     }
