@@ -1,7 +1,9 @@
--- Reads what a past version is rebuilt from, in one round trip and without the current state:
--- the nearest checkpoint at or below it (with the bodies of its plans) and the replay entries after it.
+-- Reads a past version in one round trip: the current state with the undo records of the versions after
+-- it applied (session-common.lua), with the bodies of its plans; for a session written before undo
+-- records, the nearest checkpoint at or below it (with the bodies of its plans) and the replay entries after it.
 -- KEYS: state, snap, events, plans. ARGV: version, checkpointEvery, retention, latestPlans (-1: all).
--- Returns {0, current, {checkpoint fields …}, {replay entries …}, {body id, plan body …}} (the bodies of
+-- Returns {0, current, {fields …}, {replay entries …}, {body id, plan body …}} (the version's fields and no
+-- entries, or a checkpoint's fields and the entries after it, with the bodies of
 -- the plans the entries added or rewrote, which their events refer to by id: p and b) (no checkpoint below the first
 -- interval: empty fields, entries from version 1; the version itself is current: the state's fields,
 -- no entries) or {errorCode, detail}: -4 missing, -6 no such version (current), -7 gone (oldest).
@@ -17,20 +19,49 @@ local base, entries = {}, {}
 if version == current then
   base = redis.call('HGETALL', state)
 else
-  local cp = math.floor(version / every) * every
-  -- a session written under another checkpoint-every setting may lack this checkpoint: take an older one
-  while cp >= 1 do
-    local packed = redis.call('HGET', snap, cp)
-    if packed then
-      base = cmsgpack.unpack(packed)
+  -- the current state with the undo records after the version applied, newest first
+  local before, complete = {}, true
+  for v = current, version + 1, -1 do
+    local packed = redis.call('HGET', snap, 'u' .. v)
+    if not packed then
+      complete = false
       break
     end
-    cp = cp - every
+    local record = cmsgpack.unpack(packed)
+    for i = 1, #record, 2 do before[record[i]] = record[i + 1] end
   end
-  if cp < 1 then cp = 0 end
-  entries = redis.call('XRANGE', events, (cp + 1) .. '-0', version .. '-0')
-  -- every version after the checkpoint must still be in the log, or the rebuild would be wrong
-  if #entries ~= version - cp then return {-7, oldest} end
+  if complete then
+    local now = redis.call('HGETALL', state)
+    for i = 1, #now, 2 do
+      local field, value = now[i], before[now[i]]
+      if value == nil then
+        base[#base + 1] = field
+        base[#base + 1] = now[i + 1]
+      end
+    end
+    for field, value in pairs(before) do
+      if value then
+        base[#base + 1] = field
+        base[#base + 1] = value
+      end
+    end
+  else
+    -- a session written before undo records: its nearest checkpoint and the replay entries after it
+    local cp = math.floor(version / every) * every
+    -- a session written under another checkpoint-every setting may lack this checkpoint: take an older one
+    while cp >= 1 do
+      local packed = redis.call('HGET', snap, cp)
+      if packed then
+        base = cmsgpack.unpack(packed)
+        break
+      end
+      cp = cp - every
+    end
+    if cp < 1 then cp = 0 end
+    entries = redis.call('XRANGE', events, (cp + 1) .. '-0', version .. '-0')
+    -- every version after the checkpoint must still be in the log, or the rebuild would be wrong
+    if #entries ~= version - cp then return {-7, oldest} end
+  end
 end
 local seq, pmap = 0, ''
 for i = 1, #base, 2 do

@@ -28,14 +28,101 @@ local function plan_bodies(plans, pmap, first, seq, reply)
   return reply
 end
 
--- Every `every` versions a checkpoint: the state hash's fields packed with MessagePack. Plans are
--- referenced through pmap, never copied, so a checkpoint's size does not depend on the plan count.
--- Then the checkpoint and the replay entries below the retention window's base checkpoint go.
-local function checkpoint(state, snap, events, version, every, retention)
-  if version % every ~= 0 then return end
-  redis.call('HSET', snap, version, cmsgpack.pack(redis.call('HGETALL', state)))
-  local base = math.floor(math.max(1, version - retention + 1) / every) * every
-  if base > every then redis.call('HDEL', snap, base - every) end
-  if base >= 1 then redis.call('XTRIM', events, 'MINID', (base + 1) .. '-0') end
+-- History and bytes live in the snap hash. Each version from 2 on has an undo record u<version>: the
+-- state fields that version changed and their values before it (false: the field was absent), packed
+-- with MessagePack, so a record costs what the version changed, not the state's size; a past version is
+-- the current state with the records after it applied newest first (session-at.lua). Counters, in bytes
+-- of field names and values: size (the state hash and the plan bodies: what the per-session cap
+-- limits), log (replay entries, undo records, traces, idempotency records) and granted (what the user's
+-- budget granted the session; size + log stays within it). Sessions written before undo records have
+-- full checkpoints there under their version number; legacy names the last version without a record,
+-- until no version of the retention window needs a checkpoint.
+
+-- The bytes a stream entry holds, as XRANGE returns it.
+local function entry_bytes(entry)
+  local n = #entry[1]
+  for _, value in ipairs(entry[2]) do n = n + #value end
+  return n
 end
 
+-- Bytes a state field takes now (0: absent), or as `pending` says an earlier operation left it.
+local function field_bytes(state, pending, field)
+  local known = pending[field]
+  if known ~= nil then return known end
+  if redis.call('HEXISTS', state, field) == 0 then return 0 end
+  return #field + redis.call('HSTRLEN', state, field)
+end
+
+-- Writes state fields, keeping each changed field's value before the first change (for the undo record)
+-- and the change of the state's bytes.
+local function state_writer(state)
+  local w = {undo = {}, seen = {}, bytes = 0}
+  local function before(field)
+    local old = redis.call('HGET', state, field)
+    if not w.seen[field] then
+      w.seen[field] = true
+      w.undo[#w.undo + 1] = field
+      w.undo[#w.undo + 1] = old
+    end
+    if old then w.bytes = w.bytes - #field - #old end
+  end
+  function w.put(field, value)
+    before(field)
+    w.bytes = w.bytes + #field + #value
+    redis.call('HSET', state, field, value)
+  end
+  function w.del(field)
+    before(field)
+    redis.call('HDEL', state, field)
+  end
+  return w
+end
+
+-- The session's counters; a session written before them is measured once (and marked legacy when it
+-- has checkpoints). Returns size, log, granted, legacy (0: none).
+local function counters(state, snap, events, plans, version)
+  local c = redis.call('HMGET', snap, 'size', 'log', 'granted', 'legacy')
+  if c[1] then return tonumber(c[1]), tonumber(c[2]), tonumber(c[3] or '0'), tonumber(c[4] or '0') end
+  local size, log = 0, 0
+  for _, value in ipairs(redis.call('HGETALL', state)) do size = size + #value end
+  for _, value in ipairs(redis.call('HGETALL', plans)) do size = size + #value end
+  for _, entry in ipairs(redis.call('XRANGE', events, '-', '+')) do log = log + entry_bytes(entry) end
+  local legacy = redis.call('HLEN', snap) > 0 and version or 0
+  redis.call('HSET', snap, 'size', size, 'log', log, 'granted', 0, 'legacy', legacy)
+  return size, log, 0, legacy
+end
+
+-- What trimming the history to the retention window after writing `version` frees: the replay entries
+-- below the window (while a legacy session may still read a checkpoint, from its base checkpoint on) and
+-- the undo record the window's oldest version no longer needs. Returns bytes, first entry id kept, record.
+local function trimmed(snap, events, version, every, retention, legacy)
+  local oldest = math.max(1, version - retention + 1)
+  local keep = oldest
+  if legacy > 0 and oldest <= legacy then keep = math.floor(oldest / every) * every + 1 end
+  local bytes = 0
+  if keep > 1 then
+    for _, entry in ipairs(redis.call('XRANGE', events, '-', '(' .. keep .. '-0')) do bytes = bytes + entry_bytes(entry) end
+  end
+  local record = 'u' .. oldest
+  bytes = bytes + (redis.call('HEXISTS', snap, record) == 1 and #record + redis.call('HSTRLEN', snap, record) or 0)
+  return bytes, keep, record
+end
+
+-- Trims as `trimmed` measured; once no version of the window needs a checkpoint, drops them.
+local function trim(snap, events, version, retention, legacy, keep, record)
+  if keep > 1 then redis.call('XTRIM', events, 'MINID', keep .. '-0') end
+  redis.call('HDEL', snap, record)
+  if legacy > 0 and version - retention + 1 > legacy then
+    for _, field in ipairs(redis.call('HKEYS', snap)) do
+      if string.match(field, '^%d+$') then redis.call('HDEL', snap, field) end
+    end
+    redis.call('HSET', snap, 'legacy', 0)
+  end
+end
+
+-- The undo record of `version` (pairs field, value before) stored; returns its bytes.
+local function store_undo(snap, version, undo)
+  local packed = cmsgpack.pack(undo)
+  redis.call('HSET', snap, 'u' .. version, packed)
+  return #('u' .. version) + #packed
+end

@@ -1,16 +1,20 @@
 -- Applies one step to a session atomically. KEYS: state, snap, events, chat, trace, plans, idempotency.
--- ARGV: expectedVersion (-1: none), ttlMs, eventJson, checkpointEvery, retention, updatedAtMs,
--- owner ("" for any), then triples (op, field, value): S set, D delete, O ordered set (value gets "<version>.<n>|"),
--- P append plan (field: evaluation JSON or ""), E evaluate plan <field>, T the step's trace (field: how many
--- versions of traces to keep, value: its JSON; stored as the new version's trace);
--- last three: idempotency key ("" for none), request fingerprint, recorded result ("" records the new version).
+-- ARGV: expectedVersion (-1: none), ttlMs, eventJson, checkpointEvery (of sessions written with checkpoints),
+-- retention, updatedAtMs, owner ("" for any), maxSessionBytes, budgeted ("1": size + log must stay within
+-- the bytes the user's budget granted), then triples (op, field, value): S set, D delete, O ordered set
+-- (value gets "<version>.<n>|"), P append plan (field: evaluation JSON or ""), E evaluate plan <field>,
+-- T the step's trace (field: how many versions of traces to keep, value: its JSON; stored as the new
+-- version's trace); last three: idempotency key ("" for none), request fingerprint, recorded result ("" records the new version).
 -- The replay entry (id <version>-0) holds the event JSON as e and, when the step added a plan, the
--- plan's body id as p: the event leaves the content out, so a plan is stored once.
+-- plan's body id as p: the event leaves the content out, so a plan is stored once. The version's undo
+-- record holds what it changed (session-common.lua).
 -- Returns {newVersion} or {errorCode, detail}: -1 stale (current), -2 no such plan (plan), -3 ended, -4 missing,
--- -6 the idempotency key was already used (nothing written; its record holds the first result).
+-- -6 the idempotency key was already used (nothing written; its record holds the first result), -9 the
+-- session needs a grant of that many more bytes from its user's budget, -10 the state would be that many
+-- bytes, over maxSessionBytes (both: nothing written).
 local state, snap, events, plans = KEYS[1], KEYS[2], KEYS[3], KEYS[6]
 local idem, ikey = KEYS[7], ARGV[#ARGV - 2]
-local OPS, last = 8, #ARGV - 3
+local OPS, last = 10, #ARGV - 3
 
 -- guards: nothing is written when one of them answers
 local head = redis.call('HMGET', state, 'version', 'userId', 'status', 'planSeq', 'pmap')
@@ -29,54 +33,105 @@ for i = OPS, last, 3 do
   end
 end
 
--- the write
+-- what the write will take: nothing is written when the state would pass the cap or the session its grant
 local version = current + 1
+local every, retention = tonumber(ARGV[4]), tonumber(ARGV[5])
+local size, log, granted, legacy = counters(state, snap, events, plans, current)
+local pending, grow, logGrow, n = {}, 0, 0, 0
+local function change(field, bytes)
+  local was = field_bytes(state, pending, field)
+  grow = grow + bytes - was
+  logGrow = logGrow + was + 4
+  pending[field] = bytes
+end
+for i = OPS, last, 3 do
+  local op, field, value = ARGV[i], ARGV[i + 1], ARGV[i + 2]
+  if op == 'S' then
+    change(field, #field + #value)
+  elseif op == 'D' then
+    change(field, 0)
+  elseif op == 'O' then
+    n = n + 1
+    change(field, #field + #(version .. '.' .. n .. '|') + #value)
+  elseif op == 'P' then
+    planSeq = planSeq + 1
+    grow = grow + #('b:' .. planSeq) + #value + 24
+    logGrow = logGrow + 48
+    if field ~= '' then change('e:' .. planSeq, #('e:' .. planSeq) + #field) end
+  elseif op == 'E' then
+    change('e:' .. field, #('e:' .. field) + #value)
+  elseif op == 'T' then
+    logGrow = logGrow + #tostring(version) + #value
+  end
+end
+logGrow = logGrow + #ARGV[3] + 96 + (ikey ~= '' and #ikey + #ARGV[#ARGV - 1] + #ARGV[#ARGV] + 24 or 0)
+local freed, keep, record = trimmed(snap, events, version, every, retention, legacy)
+if grow > 0 and size + grow > tonumber(ARGV[8]) then return {-10, size + grow} end
+local footprint = size + grow + log + logGrow - freed
+-- a write that does not grow the session needs no grant (a session over its grant can still shrink)
+if ARGV[9] == '1' and footprint > granted and grow + logGrow > freed then return {-9, footprint - granted} end
+
+-- the write
+planSeq = tonumber(head[4] or '0')
+local w = state_writer(state)
 local n, added = 0, nil
 for i = OPS, last, 3 do
   local op, field, value = ARGV[i], ARGV[i + 1], ARGV[i + 2]
   if op == 'S' then
-    redis.call('HSET', state, field, value)
+    w.put(field, value)
   elseif op == 'D' then
-    redis.call('HDEL', state, field)
+    w.del(field)
   elseif op == 'O' then
     n = n + 1
-    redis.call('HSET', state, field, version .. '.' .. n .. '|' .. value)
+    w.put(field, version .. '.' .. n .. '|' .. value)
   elseif op == 'P' then
-    local id = redis.call('HINCRBY', state, 'planIds', 1)
-    planSeq = redis.call('HINCRBY', state, 'planSeq', 1)
+    local id = tonumber(redis.call('HGET', state, 'planIds') or '0') + 1
+    planSeq = planSeq + 1
+    w.put('planIds', tostring(id))
+    w.put('planSeq', tostring(planSeq))
     redis.call('HSET', plans, 'b:' .. id, value)
+    size = size + #('b:' .. id) + #value
     added = id
     if plan_id(pmap, planSeq) ~= id then
       pmap = (pmap == '' and '' or pmap .. ',') .. planSeq .. ':' .. id
-      redis.call('HSET', state, 'pmap', pmap)
+      w.put('pmap', pmap)
     end
-    if field ~= '' then redis.call('HSET', state, 'e:' .. planSeq, field) end
+    if field ~= '' then w.put('e:' .. planSeq, field) end
   elseif op == 'E' then
-    redis.call('HSET', state, 'e:' .. field, value)
+    w.put('e:' .. field, value)
   elseif op == 'T' then
     -- once the hash holds 64 more traces than retained, one sweep drops every trace older than the
     -- window (only some versions have one, so deleting version - retention alone would miss most)
-    local trace, retention = KEYS[5], tonumber(field)
+    local trace, kept = KEYS[5], tonumber(field)
+    local was = redis.call('HSTRLEN', trace, version)
     redis.call('HSET', trace, version, value)
-    local expired = version - retention
-    if expired > 0 and redis.call('HLEN', trace) > retention + 64 then
+    log = log + #value - was + (was > 0 and 0 or #tostring(version))
+    local expired = version - kept
+    if expired > 0 and redis.call('HLEN', trace) > kept + 64 then
       for _, v in ipairs(redis.call('HKEYS', trace)) do
-        if tonumber(v) <= expired then redis.call('HDEL', trace, v) end
+        if tonumber(v) <= expired then
+          log = log - #v - redis.call('HSTRLEN', trace, v)
+          redis.call('HDEL', trace, v)
+        end
       end
     end
   end
 end
-redis.call('HSET', state, 'version', version, 'updatedAt', ARGV[6])
+w.put('version', tostring(version))
+w.put('updatedAt', ARGV[6])
+size = size + w.bytes
+log = log + store_undo(snap, version, w.undo)
 -- the log entry names the new plan's body (its content is not in the event: plans are stored once)
-if added then
-  redis.call('XADD', events, version .. '-0', 'e', ARGV[3], 'p', added)
-else
-  redis.call('XADD', events, version .. '-0', 'e', ARGV[3])
-end
-checkpoint(state, snap, events, version, tonumber(ARGV[4]), tonumber(ARGV[5]))
+local entry = added and {'e', ARGV[3], 'p', tostring(added)} or {'e', ARGV[3]}
+local id = redis.call('XADD', events, version .. '-0', unpack(entry))
+log = log + entry_bytes({id, entry}) - freed
+trim(snap, events, version, retention, legacy, keep, record)
 if ikey ~= '' then
   local result = ARGV[#ARGV] ~= '' and ARGV[#ARGV] or tostring(version)
-  redis.call('HSET', idem, ikey, ARGV[#ARGV - 1] .. '\n' .. result)
+  local value = ARGV[#ARGV - 1] .. '\n' .. result
+  redis.call('HSET', idem, ikey, value)
+  log = log + #ikey + #value
 end
+redis.call('HSET', snap, 'size', size, 'log', log)
 for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[2]) end
 return {version}

@@ -5,23 +5,29 @@
 -- plan gets a new body (the bodies of earlier versions stay for reads within the retention window);
 -- everything else goes to the state hash. The replay entry holds the event JSON as e and, when the
 -- state has plans, their body ids (comma-separated, plan 1 first) as b: the event's state leaves
--- their content out, so a rollback or fork does not copy plan texts into the log.
--- ARGV: mode ("create" | "rewrite"), expectedVersion (-1: none), ttlMs, eventJson, checkpointEvery,
--- retention, then pairs (field, value) of the new state without version; last three: idempotency key
--- ("" for none), request fingerprint, result to record. Returns {version} or {errorCode, detail}:
+-- their content out, so a rollback or fork does not copy plan texts into the log. A rollback's undo
+-- record holds the fields it changed (session-common.lua).
+-- ARGV: mode ("create" | "rewrite"), expectedVersion (-1: none), ttlMs, eventJson, checkpointEvery (of
+-- sessions written with checkpoints), retention, maxSessionBytes, grant ("": not budgeted; else size +
+-- log must stay within the session's grant: on "create" the bytes granted to the new session), then
+-- pairs (field, value) of the new state without version; last three: idempotency key ("" for none),
+-- request fingerprint, result to record. Returns {version} or {errorCode, detail}:
 -- -1 stale (current), -3 ended, -4 missing, -5 exists, -6 the idempotency key was already used, -8 the id
--- belongs to a session that ended and was archived (nothing written).
+-- belongs to a session that ended and was archived, -9 the session needs a grant of that many more
+-- bytes, -10 the state would be that many bytes, over maxSessionBytes (all: nothing written).
 -- "create" is create-if-absent: an existing state (any owner, any status) is left untouched; keys
 -- of the id without a state (a chat window or traces written under it) are stale and are cleared.
 local state, snap, events, plans = KEYS[1], KEYS[2], KEYS[3], KEYS[6]
 local idem, ikey = KEYS[7], ARGV[#ARGV - 2]
-local FIELDS, last = 7, #ARGV - 3
+local FIELDS, last = 9, #ARGV - 3
+local creating, grant = ARGV[1] == 'create', ARGV[8]
 local version, ids, oldPmap, oldSeq = 1, 0, '', 0
+local size, log, granted, legacy = 0, 0, tonumber(grant ~= '' and grant or '0'), 0
+local old = {}
 if ikey ~= '' and redis.call('HEXISTS', idem, ikey) == 1 then return {-6, 0} end
-if ARGV[1] == 'create' then
+if creating then
   if redis.call('EXISTS', state) == 1 then return {-5, 0} end
   if redis.call('EXISTS', KEYS[8]) == 1 then return {-8, 0} end
-  redis.call('DEL', unpack(KEYS, 2, 7))
 else
   local head = redis.call('HMGET', state, 'version', 'status', 'planIds', 'pmap', 'planSeq')
   if not head[1] then return {-4, 0} end
@@ -32,12 +38,14 @@ else
   version = current + 1
   ids = tonumber(head[3] or head[5] or '0')
   oldPmap, oldSeq = head[4] or '', tonumber(head[5] or '0')
-  local keep = {sessionId = true, userId = true, createdAt = true, forkedFrom = true}
-  for _, field in ipairs(redis.call('HKEYS', state)) do
-    if not keep[field] then redis.call('HDEL', state, field) end
-  end
+  size, log, granted, legacy = counters(state, snap, events, plans, current)
+  local all = redis.call('HGETALL', state)
+  for i = 1, #all, 2 do old[all[i]] = all[i + 1] end
 end
-local seq, bodies = 0, {}
+local keep = {sessionId = true, userId = true, createdAt = true, forkedFrom = true}
+
+-- what the write will take: plan bodies it adds, the state's bytes before and after, what it changes
+local seq, bodies, given = 0, {}, {version = tostring(version)}
 for i = FIELDS, last, 2 do
   local field = ARGV[i]
   if string.sub(field, 1, 2) == 'p:' then
@@ -45,37 +53,98 @@ for i = FIELDS, last, 2 do
     bodies[n] = ARGV[i + 1]
     if n > seq then seq = n end
   else
-    redis.call('HSET', state, field, ARGV[i + 1])
+    given[field] = ARGV[i + 1]
   end
 end
-local next, pmap, listed, prevN, prevId = ids, {}, {}, nil, nil
+local next, pmap, listed, fresh, prevN, prevId = ids, {}, {}, {}, nil, nil
+local freshBytes = 0
 for n = 1, seq do
   local body = bodies[n]
   if body then
     local id = nil
     if n <= oldSeq then
-      local old = plan_id(oldPmap, n)
-      if redis.call('HGET', plans, 'b:' .. old) == body then id = old end
+      local was = plan_id(oldPmap, n)
+      if redis.call('HGET', plans, 'b:' .. was) == body then id = was end
     end
     if not id then
       next = next + 1
       id = next
-      redis.call('HSET', plans, 'b:' .. id, body)
+      fresh[#fresh + 1] = id
+      freshBytes = freshBytes + #('b:' .. id) + #body
     end
+    bodies[n] = id .. '\0' .. body
     if prevN == nil or id ~= prevId + (n - prevN) then pmap[#pmap + 1] = n .. ':' .. id end
     prevN, prevId = n, id
     listed[#listed + 1] = id
   end
 end
-redis.call('HSET', state, 'version', version, 'planIds', next)
+given.planIds = tostring(next)
 -- without a segment a plan's id is its number
-if #pmap > 1 or (#pmap == 1 and pmap[1] ~= '1:1') then redis.call('HSET', state, 'pmap', table.concat(pmap, ',')) end
-if #listed > 0 then
-  redis.call('XADD', events, version .. '-0', 'e', ARGV[4], 'b', table.concat(listed, ','))
-else
-  redis.call('XADD', events, version .. '-0', 'e', ARGV[4])
+if #pmap > 1 or (#pmap == 1 and pmap[1] ~= '1:1') then given.pmap = table.concat(pmap, ',') end
+local before, after, changed = 0, 0, 0
+for field, value in pairs(old) do
+  before = before + #field + #value
+  if keep[field] and given[field] == nil then given[field] = value end
+  if given[field] ~= value then changed = changed + #field + #value + 4 end
 end
-checkpoint(state, snap, events, version, tonumber(ARGV[5]), tonumber(ARGV[6]))
-if ikey ~= '' then redis.call('HSET', idem, ikey, ARGV[#ARGV - 1] .. '\n' .. ARGV[#ARGV]) end
+for field, value in pairs(given) do
+  after = after + #field + #value
+  if old[field] == nil then changed = changed + #field + 4 end
+end
+local freed, keepFrom, record = 0, 1, 'u0'
+if not creating then freed, keepFrom, record = trimmed(snap, events, version, tonumber(ARGV[5]), tonumber(ARGV[6]), legacy) end
+local newSize = size - before + after + freshBytes
+if newSize > tonumber(ARGV[7]) and newSize > size then return {-10, newSize} end
+local logGrow = #ARGV[4] + 16 * #listed + 64 + (creating and 0 or changed)
+  + (ikey ~= '' and #ikey + #ARGV[#ARGV - 1] + #ARGV[#ARGV] + 24 or 0)
+local footprint = newSize + log + logGrow - freed
+if grant ~= '' and footprint > granted and (creating or footprint > size + log) then return {-9, footprint - granted} end
+
+-- the write
+if creating then
+  redis.call('DEL', unpack(KEYS, 2, 7))
+else
+  for field in pairs(old) do
+    if given[field] == nil then redis.call('HDEL', state, field) end
+  end
+end
+for field, value in pairs(given) do
+  if old[field] ~= value then redis.call('HSET', state, field, value) end
+end
+for n = 1, seq do
+  local body = bodies[n]
+  if body then
+    local cut = string.find(body, '\0', 1, true)
+    local id = string.sub(body, 1, cut - 1)
+    if fresh[1] and tonumber(id) >= fresh[1] then redis.call('HSET', plans, 'b:' .. id, string.sub(body, cut + 1)) end
+  end
+end
+if not creating then
+  local undo = {}
+  for field, value in pairs(old) do
+    if given[field] ~= value then
+      undo[#undo + 1] = field
+      undo[#undo + 1] = value
+    end
+  end
+  for field in pairs(given) do
+    if old[field] == nil then
+      undo[#undo + 1] = field
+      undo[#undo + 1] = false
+    end
+  end
+  log = log + store_undo(snap, version, undo)
+end
+size = size - before + after + freshBytes
+local entry = #listed > 0 and {'e', ARGV[4], 'b', table.concat(listed, ',')} or {'e', ARGV[4]}
+local id = redis.call('XADD', events, version .. '-0', unpack(entry))
+log = log + entry_bytes({id, entry}) - freed
+if not creating then trim(snap, events, version, tonumber(ARGV[6]), legacy, keepFrom, record) end
+if ikey ~= '' then
+  local value = ARGV[#ARGV - 1] .. '\n' .. ARGV[#ARGV]
+  redis.call('HSET', idem, ikey, value)
+  log = log + #ikey + #value
+end
+redis.call('HSET', snap, 'size', size, 'log', log, 'granted', granted, 'legacy', legacy)
 for i = 1, 7 do redis.call('PEXPIRE', KEYS[i], ARGV[3]) end
 return {version}

@@ -2,7 +2,9 @@ package dev.mnemos.rest;
 
 import dev.mnemos.session.IdempotencyKeyEndedException;
 import dev.mnemos.session.IdempotencyKeyReusedException;
+import dev.mnemos.session.SessionTooLargeException;
 import dev.mnemos.session.TooManySessionsException;
+import dev.mnemos.session.UserBytesExceededException;
 import io.quarkus.arc.properties.IfBuildProperty;
 import jakarta.ws.rs.core.Response;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
@@ -40,5 +42,22 @@ public class SessionWriteProblemMappers {
     public Response tooMany(TooManySessionsException e) {
         return Problem.of(429, "Too Many Requests", e.getMessage() + "; nothing was written")
                 .withExtras(Map.of("maxLiveSessions", e.max())).toResponse();
+    }
+
+    /** 413: the session's state would pass its byte cap; a smaller write, or a new session, goes through. */
+    @ServerExceptionMapper
+    public Response sessionTooLarge(SessionTooLargeException e) {
+        return Problem.of(413, "Content Too Large", e.getMessage() + "; nothing was written")
+                .withExtras(Map.of("limit", "quarkus.mnemos.session.max-session-bytes", "maxSessionBytes", e.max(),
+                        "sessionBytes", e.bytes()))
+                .toResponse();
+    }
+
+    /** 429, as for the most live sessions: the user's sessions hold their byte budget until some end or go. */
+    @ServerExceptionMapper
+    public Response userBytes(UserBytesExceededException e) {
+        return Problem.of(429, "Too Many Requests", e.getMessage() + "; nothing was written")
+                .withExtras(Map.of("limit", "quarkus.mnemos.session.max-user-bytes", "maxUserBytes", e.max()))
+                .toResponse();
     }
 }

@@ -46,6 +46,12 @@ public class RedisSessionStore implements SessionStore {
             redis.call('SET', KEYS[#KEYS], '1', 'PX', ARGV[1])
             return 1""");
     private static final SessionScripts RESERVE = SessionScripts.standalone("user-reserve.lua");
+    private static final SessionScripts BUDGET = SessionScripts.standalone("user-bytes.lua");
+    /** KEYS: state, snap. ARGV: bytes the user's budget granted the session. Reply: {1} or {0}: the session is gone. */
+    private static final SessionScripts GRANTED = SessionScripts.of("""
+            if redis.call('EXISTS', KEYS[1]) == 0 then return {0} end
+            redis.call('HINCRBY', KEYS[2], 'granted', ARGV[1])
+            return {1}""");
     private static final TypeLiteral<List<SessionEvent>> EVENTS = new TypeLiteral<>() {
     };
     private static final TypeLiteral<List<String>> IDS = new TypeLiteral<>() {
@@ -54,6 +60,10 @@ public class RedisSessionStore implements SessionStore {
     };
     /** Script reply: the idempotency key already has a record; nothing was written. */
     private static final long REPLAYED = -6;
+    /** Script reply: the session needs a grant of {@code reply[1]} more bytes from its user's budget; nothing was written. */
+    private static final long NEEDS_BYTES = -9;
+    /** The least a session is granted at once from its user's budget, so most writes need no grant. */
+    private static final long GRANT_STEP = 16 * 1024;
 
     private final RedisDataSource redis;
     private final ReactiveRedisDataSource reactive;
@@ -116,7 +126,7 @@ public class RedisSessionStore implements SessionStore {
         SessionState state = initialState(id, userId, initial);
         return SessionStoreUnavailableException.guard(() -> {
             boolean reserved = reserve(userId, id, state.createdAt());
-            long[] reply = rewrite("create", state, OptionalLong.empty(), new SessionEvent(1, SessionEvent.Type.CREATE,
+            long[] reply = createWrite(reserved, state, new SessionEvent(1, SessionEvent.Type.CREATE,
                     state.createdAt(), actor, null, null, null, state), idem, idem == null ? "" : body(state));
             if (reply[0] == REPLAYED) {
                 return fields.read(recorded(id, idem), SessionState.class);
@@ -160,7 +170,7 @@ public class RedisSessionStore implements SessionStore {
      */
     private boolean insert(SessionState state, String actor) {
         boolean reserved = reserve(state.userId(), state.sessionId(), state.createdAt());
-        long[] reply = rewrite("create", state, OptionalLong.empty(), new SessionEvent(1, SessionEvent.Type.CREATE,
+        long[] reply = createWrite(reserved, state, new SessionEvent(1, SessionEvent.Type.CREATE,
                 state.createdAt(), actor, null, null, null, state), null, "");
         if (reply[0] < 0) {
             if (reserved) {
@@ -493,8 +503,20 @@ public class RedisSessionStore implements SessionStore {
         }
         long expected = expectedVersion.orElse(-1);
         return bounded(patchCall(sessionId, owner, expectedVersion, step.event(), step.ops(), step.at(), null))
-                .map(reply -> new AppliedPatch(outcome(sessionId, SessionScripts.longs(reply), expected), step.patch(),
-                        step.at()));
+                .chain(reply -> {
+                    long[] result = SessionScripts.longs(reply);
+                    if (result[0] == NEEDS_BYTES) {
+                        // nothing was written: the blocking path asks the user's budget for bytes and writes
+                        return onWorker(sessionId, owner, patch, expectedVersion, note, actor);
+                    }
+                    return Uni.createFrom()
+                            .item(new AppliedPatch(outcome(sessionId, result, expected), step.patch(), step.at()));
+                });
+    }
+
+    private Uni<AppliedPatch> onWorker(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion,
+            String note, String actor) {
+        return SessionStore.super.applyAsync(sessionId, owner, patch, expectedVersion, note, actor, null);
     }
 
     /** The current state without blocking, with its newest {@code latestPlans} plan versions (negative: all). */
@@ -640,7 +662,7 @@ public class RedisSessionStore implements SessionStore {
                 source.observations(), source.summary(), new ForkOrigin(sessionId, fromVersion));
         return SessionStoreUnavailableException.guard(() -> {
             boolean reserved = reserve(fork.userId(), forkId, now);
-            long[] reply = rewrite("create", fork, OptionalLong.empty(),
+            long[] reply = createWrite(reserved, fork,
                     new SessionEvent(1, SessionEvent.Type.FORK, now, actor, null, null, fromVersion, fork), idem,
                     idem == null ? "" : body(fork));
             if (reply[0] == REPLAYED) {
@@ -695,6 +717,7 @@ public class RedisSessionStore implements SessionStore {
             }
             if (userId != null) {
                 redis.sortedSet(String.class).zrem(SessionKeys.userSessions(userId), sessionId);
+                budget(userId, "release", sessionId, 0);
             }
             return null;
         }), Void.class);
@@ -841,6 +864,16 @@ public class RedisSessionStore implements SessionStore {
      */
     private long[] patchReply(String sessionId, String owner, OptionalLong expected, SessionEvent event,
             List<String> ops, Instant at, Idempotency idem) {
+        long[] reply = patchOnce(sessionId, owner, expected, event, ops, at, idem);
+        for (int i = 0; reply[0] == NEEDS_BYTES && i < 3; i++) {
+            topUp(sessionId, owner, reply[1]);
+            reply = patchOnce(sessionId, owner, expected, event, ops, at, idem);
+        }
+        return reply;
+    }
+
+    private long[] patchOnce(String sessionId, String owner, OptionalLong expected, SessionEvent event,
+            List<String> ops, Instant at, Idempotency idem) {
         if (direct.enabled()) {
             return SessionScripts.plainLongs(direct.eval(PATCH, SessionKeys.all(sessionId),
                     patchArgs(owner, expected, event, ops, at, idem), false));
@@ -863,6 +896,8 @@ public class RedisSessionStore implements SessionStore {
         args.add(Integer.toString(config.historyRetention()));
         args.add(Long.toString(at.toEpochMilli()));
         args.add(owner == null ? "" : owner);
+        args.add(Long.toString(config.maxSessionBytes()));
+        args.add(budgeted() ? "1" : "0");
         args.addAll(ops);
         idempotencyArgs(args, idem, "");
         return args;
@@ -889,17 +924,129 @@ public class RedisSessionStore implements SessionStore {
         args.add(fields.write(withoutPlanContent(event)));
         args.add(Integer.toString(config.checkpointEvery()));
         args.add(Integer.toString(config.historyRetention()));
+        args.add(Long.toString(config.maxSessionBytes()));
+        args.add(budgeted() ? "0" : "");
         fields.fields(state).forEach((field, value) -> {
             args.add(field);
             args.add(value);
         });
         idempotencyArgs(args, idem, result);
-        long[] reply = longs(REWRITE, SessionKeys.allAndEnded(state.sessionId()), args);
+        boolean creating = mode.equals("create");
+        if (creating && budgeted()) {
+            args.set(GRANT_ARG, Long.toString(grant(state.userId(), state.sessionId(), estimate(args))));
+        }
+        long[] reply;
+        try {
+            reply = rewriteGranted(creating, state, args);
+        } catch (UserBytesExceededException e) {
+            returnGrant(creating, state, args);
+            throw e;
+        }
+        if (reply[0] < 0) {
+            // nothing was written: a new session's grant goes back to its user
+            returnGrant(creating, state, args);
+        }
         if (reply[0] == -5 || reply[0] == -8 || reply[0] == REPLAYED) {
             return reply;
         }
         outcome(state.sessionId(), reply, expected.orElse(-1));
         return reply;
+    }
+
+    /** Writes a new session; one too large or over its user's budget leaves the user's index as it was. */
+    private long[] createWrite(boolean reserved, SessionState state, SessionEvent event, Idempotency idem,
+            String result) {
+        try {
+            return rewrite("create", state, OptionalLong.empty(), event, idem, result);
+        } catch (SessionTooLargeException | UserBytesExceededException e) {
+            if (reserved) {
+                unreserve(state.userId(), state.sessionId());
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Runs session-rewrite.lua, asking the user's budget for more bytes while the session needs them: a
+     * new session's grant grows in {@code args} (its grant argument), a live session's is recorded in it.
+     */
+    private long[] rewriteGranted(boolean creating, SessionState state, List<String> args) {
+        long[] reply = longs(REWRITE, SessionKeys.allAndEnded(state.sessionId()), args);
+        for (int i = 0; reply[0] == NEEDS_BYTES && i < 3; i++) {
+            if (creating) {
+                long more = grant(state.userId(), state.sessionId(), reply[1]);
+                args.set(GRANT_ARG, Long.toString(Long.parseLong(args.get(GRANT_ARG)) + more));
+            } else {
+                topUp(state.sessionId(), state.userId(), reply[1]);
+            }
+            reply = longs(REWRITE, SessionKeys.allAndEnded(state.sessionId()), args);
+        }
+        return reply;
+    }
+
+    /** Gives back to the user what a new session that was not written had been granted. */
+    private void returnGrant(boolean creating, SessionState state, List<String> args) {
+        if (creating && budgeted()) {
+            budget(state.userId(), "return", state.sessionId(), Long.parseLong(args.get(GRANT_ARG)));
+        }
+    }
+
+    /** Index of session-rewrite.lua's grant argument. */
+    private static final int GRANT_ARG = 7;
+
+    /** What a new session's arguments will take in Redis, with room for the ids and names the script adds. */
+    private static long estimate(List<String> args) {
+        long bytes = 1024;
+        for (int i = 3; i < args.size(); i++) {
+            bytes += args.get(i).length() + 16;
+        }
+        return bytes;
+    }
+
+    private boolean budgeted() {
+        return config.maxUserBytes() > 0;
+    }
+
+    /**
+     * Grants the session at least {@code bytes} (at least {@link #GRANT_STEP}) from its user's budget. A
+     * user over the budget first has the grants of their sessions that are gone (expired, deleted) taken
+     * back. @return the bytes granted
+     *
+     * @throws UserBytesExceededException when the budget cannot cover them (nothing was granted)
+     */
+    private long grant(String userId, String sessionId, long bytes) {
+        long amount = Math.max(bytes, GRANT_STEP);
+        if (budget(userId, "grant", sessionId, amount)) {
+            return amount;
+        }
+        String key = SessionKeys.userBytes(userId);
+        List<String> ids = redis.hash(String.class).hkeys(key).stream().filter(id -> !id.startsWith("#")).toList();
+        List<Boolean> live = existing(ids);
+        for (int i = 0; i < ids.size(); i++) {
+            if (!live.get(i)) {
+                budget(userId, "release", ids.get(i), 0);
+            }
+        }
+        if (budget(userId, "grant", sessionId, amount)) {
+            return amount;
+        }
+        throw new UserBytesExceededException(userId, config.maxUserBytes());
+    }
+
+    /** Runs user-bytes.lua. @return whether it was done (false: a grant over the budget) */
+    private boolean budget(String userId, String op, String sessionId, long bytes) {
+        return longs(BUDGET, List.of(SessionKeys.userBytes(userId)), List.of(op, sessionId, Long.toString(bytes),
+                Long.toString(config.maxUserBytes()), Long.toString(userIndexTtl())))[0] == 1;
+    }
+
+    /** Grants a live session {@code bytes} more from its user's budget, and records the grant in the session. */
+    private void topUp(String sessionId, String owner, long bytes) {
+        String userId = owner != null ? owner : doOwner(sessionId);
+        long amount = grant(userId, sessionId, bytes);
+        if (longs(GRANTED, List.of(SessionKeys.state(sessionId), SessionKeys.snapshots(sessionId)),
+                List.of(Long.toString(amount)))[0] == 0) {
+            budget(userId, "return", sessionId, amount);
+        }
     }
 
     private static SessionEvent withoutPlanContent(SessionEvent event) {
@@ -920,7 +1067,7 @@ public class RedisSessionStore implements SessionStore {
         return new IllegalStateException("session " + id + " already exists");
     }
 
-    private static long outcome(String sessionId, long[] reply, long expected) {
+    private long outcome(String sessionId, long[] reply, long expected) {
         if (reply[0] > 0) {
             return reply[0];
         }
@@ -930,6 +1077,9 @@ public class RedisSessionStore implements SessionStore {
                     "an existing plan version; version " + reply[1] + " does not exist");
             case -3 -> new SessionEndedException(sessionId);
             case -4 -> new SessionNotFoundException(sessionId);
+            case -10 -> new SessionTooLargeException(sessionId, reply[1], config.maxSessionBytes());
+            case -9 -> new IllegalStateException("session " + sessionId + " still needs " + reply[1]
+                    + " bytes after three grants from its user's budget (concurrent writes took them)");
             default -> new IllegalStateException("session " + sessionId + " already exists");
         };
     }

@@ -21,9 +21,9 @@ public interface SessionConfig {
     int historyRetention();
 
     /**
-     * A full checkpoint of the state is kept every this many versions, so old versions load fast:
-     * a past version replays at most this many minus one events. Smaller reads faster and stores
-     * more (a checkpoint holds the state's fields without plan bodies, a few KB).
+     * The checkpoint interval of sessions written by Mnemos before undo records: their past versions
+     * are rebuilt from a full checkpoint every this many versions until the retention window has moved
+     * past them. Sessions written now keep no checkpoints: each version stores only what it changed.
      */
     @WithDefault("25")
     int checkpointEvery();
@@ -57,6 +57,23 @@ public interface SessionConfig {
      */
     @WithDefault("1000")
     int maxLivePerUser();
+
+    /**
+     * Largest a session's state may grow, in bytes of field names and values: its fields and every
+     * plan version it stored (history not included). A write that would pass it answers 413 and
+     * writes nothing; a write that shrinks the state is always accepted.
+     */
+    @WithDefault("1048576")
+    long maxSessionBytes();
+
+    /**
+     * Bytes one user's live sessions may hold together, history included (states, plan versions,
+     * replay entries, undo records, traces, idempotency records), in bytes of field names and values;
+     * 0: no budget. Sessions reserve it in steps of 16 KiB as they grow; a write or a new session
+     * beyond it answers 429 and writes nothing.
+     */
+    @WithDefault("268435456")
+    long maxUserBytes();
 
     /** Mnemos' own blocking Redis connections for the calls every step makes ({@link StepConnections}). */
     StepPool stepPool();

@@ -6,7 +6,7 @@ import java.util.List;
  * The Redis key layout, and its only owner: every Mnemos key is built here. Every key of one
  * session is {@code mnemos:{s:<sessionId>}:<family>} and shares the hash tag {@code {s:<sessionId>}},
  * so scripts and transactions over them stay valid on Redis Cluster; a user's index is
- * {@code mnemos:{u:<userId>}:sessions}.
+ * {@code mnemos:{u:<userId>}:sessions}, and their byte budget {@code mnemos:{u:<userId>}:bytes}.
  */
 public final class SessionKeys {
 
@@ -18,7 +18,11 @@ public final class SessionKeys {
         return tag(sessionId) + ":state";
     }
 
-    /** The session's checkpoints: a hash of version → serialised state. */
+    /**
+     * The session's history and bytes: a hash of {@code u<version>} → what that version changed (its undo
+     * record), and the counters {@code size}, {@code log} and {@code granted} ({@code session-common.lua}).
+     * Sessions written before undo records also hold checkpoints there: version → serialised state.
+     */
     public static String snapshots(String sessionId) {
         return tag(sessionId) + ":snap";
     }
@@ -57,6 +61,14 @@ public final class SessionKeys {
     /** The user's live sessions (a sorted set scored by creation time). */
     public static String userSessions(String userId) {
         return "mnemos:{u:" + userId + "}:sessions";
+    }
+
+    /**
+     * The bytes the user's budget granted each of their sessions: a hash of session id → bytes, and
+     * {@code #total}, their sum ({@code user-bytes.lua}).
+     */
+    public static String userBytes(String userId) {
+        return "mnemos:{u:" + userId + "}:bytes";
     }
 
     /**

@@ -67,6 +67,7 @@ public class SessionStoreUnavailableException extends RuntimeException {
         } catch (SessionNotFoundException | StaleVersionException | InvalidPatchException | SessionEndedException
                 | VersionGoneException | VersionNotFoundException | IllegalStateException
                 | IdempotencyKeyReusedException | TooManySessionsException | SessionStoreUnavailableException
+                | SessionTooLargeException | UserBytesExceededException
                 | org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException e) {
             throw e;
         } catch (RuntimeException e) {

@@ -47,6 +47,16 @@ class PatchValidatorTest {
             return 1000;
         }
 
+        @Override
+        public long maxSessionBytes() {
+            return 1 << 20;
+        }
+
+        @Override
+        public long maxUserBytes() {
+            return 0;
+        }
+
         public StepPool stepPool() {
             return null;
         }

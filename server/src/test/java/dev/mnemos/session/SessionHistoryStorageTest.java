@@ -18,8 +18,8 @@ import java.util.Random;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * How history is stored (retention 10, a checkpoint every 4 versions): plan bodies once,
- * checkpoints that reference them, a replay log trimmed while the session runs, and every version
+ * How history is stored (retention 10): plan bodies once, undo records of what each version changed
+ * (never the whole state), a replay log trimmed while the session runs, and every version
  * within retention rebuilt exactly as it was read at the time, through plans, evaluations and rollbacks.
  */
 @QuarkusTest
@@ -32,12 +32,13 @@ class SessionHistoryStorageTest {
     RedisDataSource redis;
 
     @Test
-    void checkpointSizeDoesNotGrowWithThePlanCount() {
+    void aVersionsHistoryCostsWhatItChangedNotThePlanCount() {
         String few = sessionWithPlans(1);
         String many = sessionWithPlans(40);
-        long small = checkpointBytes(few, 80);
-        long large = checkpointBytes(many, 80);
-        assertThat(large).as("checkpoint of a session with 40 plans vs 1 plan").isLessThan(small + 40);
+        long small = undoBytes(few, 80);
+        long large = undoBytes(many, 80);
+        assertThat(small).as("undo record of a step that changed a collected key and the step pointer").isBetween(1L, 200L);
+        assertThat(large).as("undo record of a session with 40 plans vs 1 plan").isLessThan(small + 40);
         assertThat(store.get(many).plans()).hasSize(40);
         assertThat(store.get(many).plans().get(39).content()).isEqualTo(plan(39));
     }
@@ -115,8 +116,9 @@ class SessionHistoryStorageTest {
     void replayLogIsTrimmedToTheRetentionWindowWhileTheSessionRuns() {
         String id = sessionWithPlans(3);
         long entries = redis.stream(String.class).xlen(SessionKeys.events(id));
-        assertThat(entries).as("entries kept of 81 versions (retention 10, checkpoint every 4)").isBetween(10L, 14L);
-        assertThat(redis.hash(String.class).hlen(SessionKeys.snapshots(id))).isLessThanOrEqualTo(4);
+        assertThat(entries).as("entries kept of 81 versions (retention 10)").isEqualTo(10L);
+        assertThat(redis.hash(String.class).hkeys(SessionKeys.snapshots(id)).stream().filter(f -> f.startsWith("u")))
+                .as("undo records kept: one per version after the oldest kept").hasSize(9);
         assertThat(store.events(id, 1, 100).get(0).version()).isLessThanOrEqualTo(72);
     }
 
@@ -173,8 +175,8 @@ class SessionHistoryStorageTest {
         return id;
     }
 
-    private long checkpointBytes(String id, long version) {
-        return redis.hash(String.class).hstrlen(SessionKeys.snapshots(id), Long.toString(version));
+    private long undoBytes(String id, long version) {
+        return redis.hash(String.class).hstrlen(SessionKeys.snapshots(id), "u" + version);
     }
 
     private static String plan(int n) {

@@ -63,10 +63,10 @@ class SessionStoreBenchmark {
     void run() throws Exception {
         int sessions = Integer.getInteger("bench.sessions", 5);
         int steps = Integer.getInteger("bench.steps", 1000);
-        line("Mnemos session store benchmark  (cores: %d, load average at start: %.2f; retention %d, checkpoint every %d)",
+        line("Mnemos session store benchmark  (cores: %d, load average at start: %.2f; retention %d)",
                 Runtime.getRuntime().availableProcessors(),
                 java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
-                config.historyRetention(), config.checkpointEvery());
+                config.historyRetention());
         warmUp();
         Percentiles rawRedis = Percentiles.of(rawRedisGets(20_000));
         Percentiles rawPostgres = Percentiles.of(rawPostgresSelects(5_000));
@@ -92,10 +92,8 @@ class SessionStoreBenchmark {
         Percentiles write = Percentiles.of(Arrays.stream(writes).flatMapToLong(Arrays::stream).toArray());
         Percentiles early = Percentiles.of(column(writes, 0, 20));
         Percentiles late = Percentiles.of(column(writes, steps - 20, steps));
-        Percentiles checkpoints = Percentiles.of(column(writes, config.checkpointEvery() - 2, steps, config.checkpointEvery()));
         line("== in process, 1 client: %d sessions x %d steps", sessions, steps);
         line("step write (CAS, Lua)          : %s  -> %.1fx raw Redis p50", write, write.p50() / rawRedis.p50());
-        line("  writes that take a checkpoint: %s", checkpoints);
         line("  flat: p50 at steps 1-20 %.3f ms, at steps %d-%d %.3f ms -> late/early %.2fx", early.p50(), steps - 19, steps,
                 late.p50(), late.p50() / early.p50());
         String id = last;
@@ -110,13 +108,12 @@ class SessionStoreBenchmark {
             store.delete(fork);
         }));
         line("  (fork includes deleting the fork again: one more round trip)");
-        SessionState first = store.at(id, config.checkpointEvery());
+        SessionState first = store.at(id, 25);
         SessionState last1000 = store.at(id, steps);
-        line("checkpoint size at v%d (%d plans, %d constraints): %d B; at v%d (%d plans, %d constraints): %d B",
-                config.checkpointEvery(), first.plans().size(), first.constraints().size(),
-                checkpointBytes(id, config.checkpointEvery()), steps, last1000.plans().size(), last1000.constraints().size(),
-                checkpointBytes(id, steps));
-        line("  (plans are referenced, not copied: the growth is the constraints the workload adds, ~130 B each)");
+        line("history of a version (its undo record) at v%d (%d plans, %d constraints): %d B; at v%d (%d plans, %d constraints): %d B",
+                25, first.plans().size(), first.constraints().size(), undoBytes(id, 25), steps,
+                last1000.plans().size(), last1000.constraints().size(), undoBytes(id, steps));
+        line("  (a version stores what it changed: neither the plans nor the state's size count)");
         line("bytes per session after the workload: %.3f MB (%s)", sessionBytes(id) / 1e6, keyBytes(id));
         line("");
         http(steps);
@@ -190,8 +187,8 @@ class SessionStoreBenchmark {
         return Percentiles.of(nanos);
     }
 
-    private long checkpointBytes(String id, long version) {
-        return redis.hash(String.class).hstrlen(SessionKeys.snapshots(id), Long.toString(version));
+    private long undoBytes(String id, long version) {
+        return redis.hash(String.class).hstrlen(SessionKeys.snapshots(id), "u" + version);
     }
 
     private long sessionBytes(String id) {
@@ -244,13 +241,6 @@ class SessionStoreBenchmark {
 
     private static long[] column(long[][] samples, int from, int to) {
         return Arrays.stream(samples).flatMapToLong(row -> Arrays.stream(row, from, to)).toArray();
-    }
-
-    private static long[] column(long[][] samples, int from, int to, int every) {
-        return Arrays.stream(samples)
-                .flatMapToLong(
-                        row -> java.util.stream.IntStream.iterate(from, i -> i < to, i -> i + every).mapToLong(i -> row[i]))
-                .toArray();
     }
 
     private void line(String format, Object... args) {
