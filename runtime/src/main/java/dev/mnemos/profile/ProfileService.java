@@ -141,7 +141,8 @@ public class ProfileService {
         if (parsed instanceof Instruction.Forget forget) {
             // "forget …" reaches what the user said that never became a fact (a rejected candidate, say)
             ProfileUnavailableException.guard(() -> {
-                forgetAsked.fire(new ForgetAsked(userId, actor, forget.target()));
+                forgetAsked.fire(new ForgetAsked(userId, actor, forget.target(),
+                        result.changes().stream().anyMatch(c -> c.action() == ProfileAction.FORGET)));
                 return null;
             });
         }

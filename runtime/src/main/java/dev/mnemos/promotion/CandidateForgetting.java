@@ -14,11 +14,13 @@ import jakarta.transaction.Transactional;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A "forget …" instruction reaches the user's promotion candidates, whatever their status (a rejected one keeps its
- * text otherwise): each one whose text holds the target, or is as close to it as a fact must be to be forgotten
- * ({@link ProfileConfig#forgetSimilarity()}), is forgotten as a fact is ({@link ProfileTransaction#forgetText}: a
+ * text otherwise): each one whose text holds the target, or else, when the instruction forgot no fact, the one
+ * closest to it when it is as close as a fact must be to be forgotten ({@link ProfileConfig#forgetSimilarity()}),
+ * is forgotten as a fact is ({@link ProfileTransaction#forgetText}: a
  * tombstone, its copies in candidates, archives and live sessions, a FORGET event without the text), under the
  * user's lock.
  */
@@ -43,15 +45,11 @@ public class CandidateForgetting {
             return;
         }
         String needle = FactText.normalise(asked.target());
-        float[] target = profile.embed(asked.target());
         Map<String, PromotionCandidate> matched = new LinkedHashMap<>();
-        for (PromotionCandidate c : all) {
-            boolean contains = needle.length() >= 2 && FactText.normalise(c.text).contains(needle);
-            boolean close = target != null && c.embedding != null
-                    && FactEmbeddings.cosine(target, profile.decode(c.embedding)) >= config.forgetSimilarity();
-            if (contains || close) {
-                matched.putIfAbsent(FactText.normalise(c.text), c);
-            }
+        all.stream().filter(c -> needle.length() >= 2 && FactText.normalise(c.text).contains(needle))
+                .forEach(c -> matched.putIfAbsent(FactText.normalise(c.text), c));
+        if (matched.isEmpty() && !asked.forgotFact()) {
+            nearest(all, asked.target()).ifPresent(c -> matched.put(FactText.normalise(c.text), c));
         }
         WriteContext ctx = WriteContext.direct(asked.userId(), asked.actor(),
                 "forgotten at the user's request (a promotion candidate)");
@@ -60,5 +58,17 @@ public class CandidateForgetting {
                 transaction.forgetText(ctx, c.slot, c.text, c.embedding);
             }
         }
+    }
+
+    /** As for a fact: the one candidate closest to the target, when it is close enough. */
+    private Optional<PromotionCandidate> nearest(List<PromotionCandidate> all, String target) {
+        float[] vector = profile.embed(target);
+        if (vector == null) {
+            return Optional.empty();
+        }
+        return all.stream().filter(c -> c.embedding != null)
+                .map(c -> Map.entry(c, FactEmbeddings.cosine(vector, profile.decode(c.embedding))))
+                .filter(e -> e.getValue() >= config.forgetSimilarity())
+                .max(Map.Entry.comparingByValue()).map(Map.Entry::getKey);
     }
 }
