@@ -1,7 +1,13 @@
 package dev.mnemos.erasure;
 
 import dev.langchain4j.data.message.UserMessage;
+import dev.mnemos.injection.ProfileSnapshot;
 import dev.mnemos.injection.RedisChatMemoryStore;
+import dev.mnemos.injection.StepTrace;
+import dev.mnemos.injection.StepTraceStore;
+import dev.mnemos.session.SessionKeys;
+import dev.mnemos.session.SessionPatch;
+import dev.mnemos.session.SessionStore;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -10,6 +16,7 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -34,6 +41,10 @@ class ForgetLeavesNoCopyTest {
     RedisDataSource redis;
     @Inject
     RedisChatMemoryStore chats;
+    @Inject
+    SessionStore store;
+    @Inject
+    StepTraceStore traces;
 
     private String alice;
     /** Makes each test's texts its own: the scans read the whole tables, other tests' rows too. */
@@ -100,10 +111,20 @@ class ForgetLeavesNoCopyTest {
         }
         chats.updateMessages(new RedisChatMemoryStore.Window(live, "trip"),
                 List.of(UserMessage.from("Hi! " + captain + ". " + evidence)));
+        long traced = version(live) + 1;
+        store.apply(live, alice, SessionPatch.builder().putCollected("answer", "ok").build(), traced - 1, "step", "test",
+                null, traces.entry(new StepTrace(live, alice, traced, "chat", "TripAi.chat", Instant.now(),
+                        new StepTrace.Read(traced - 1, ProfileSnapshot.Status.LOADED, ProfileSnapshot.Cache.HIT, 1),
+                        new StepTrace.Injected("abc", 10, 3, 1000, false, List.of(), List.of(captain), List.of(),
+                                "<memory-data>\n- " + captain + "\n</memory-data>"),
+                        new StepTrace.Written(traced - 1, traced, 0, List.of("collected")),
+                        new StepTrace.Timings(1, 2, 3, 4))));
         String other = start(alice);
         observe(alice, other, rewording, null, true);
         List<String> sessions = List.of(live, other);
-        assertThat(Holdings.redisHits(redis, sessions, captain)).as("before the forget").isNotEmpty();
+        assertThat(Holdings.redisHits(redis, sessions, captain)).as("before the forget").containsKeys(
+                SessionKeys.state(live), SessionKeys.snapshots(live), SessionKeys.events(live), SessionKeys.chat(live),
+                SessionKeys.trace(live));
         long version = version(live);
 
         as(alice).delete("/v1/profile/facts/{id}", fact).then().statusCode(200);
