@@ -1,51 +1,47 @@
 package dev.mnemos.archive;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.mnemos.injection.BlockText;
+import dev.mnemos.erasure.ForgottenCopies;
 import dev.mnemos.profile.FactForgotten;
-import io.quarkus.hibernate.orm.panache.Panache;
+import dev.mnemos.profile.ProfilePromotions;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
 /**
- * When a profile fact is forgotten, blanks its text out of the user's archived sessions (final
- * state, replay log, report and step traces). Runs inside the forgetting transaction.
+ * When a text is forgotten, blanks it out of the user's archived sessions (final state, replay log, report and step
+ * traces) in every form it is stored in, together with the texts the user's forgotten texts cover there (its
+ * rewordings, an earlier wording of it) and the evidence of those observations ({@link ForgottenCopies}). Runs
+ * inside the forgetting transaction; every archived session of the user is read, so a forget costs in proportion
+ * to them.
  */
 @ApplicationScoped
 public class ArchiveScrubber {
 
-    /** What replaces a forgotten text in the archive. */
-    private static final String FORGOTTEN = "[forgotten]";
-
     private final ObjectMapper json;
+    private final ProfilePromotions profile;
 
-    public ArchiveScrubber(ObjectMapper json) {
+    public ArchiveScrubber(ObjectMapper json, ProfilePromotions profile) {
         this.json = json;
+        this.profile = profile;
     }
 
     void onForget(@Observes FactForgotten fact) {
-        String escaped = escaped(fact.text());
-        Panache.getEntityManager().createNativeQuery("update session_archive set final_state = replace(final_state, ?1, ?2),"
-                + " events = replace(events, ?1, ?2), report = replace(report, ?1, ?2), traces = replace(traces, ?1, ?2)"
-                + " where user_id = ?3 and (strpos(final_state, ?1) > 0 or strpos(events, ?1) > 0"
-                + " or strpos(report, ?1) > 0 or strpos(coalesce(traces, ''), ?1) > 0)")
-                .setParameter(1, escaped).setParameter(2, FORGOTTEN).setParameter(3, fact.userId()).executeUpdate();
-        // in a trace the text sits inside the memory block, quoted by the block first and by JSON then
-        String quoted = BlockText.quote(fact.text());
-        String inBlock = escaped(quoted.substring(1, quoted.length() - 1));
-        Panache.getEntityManager().createNativeQuery("update session_archive set traces = replace(traces, ?1, ?2)"
-                + " where user_id = ?3 and strpos(traces, ?1) > 0")
-                .setParameter(1, inBlock).setParameter(2, FORGOTTEN).setParameter(3, fact.userId()).executeUpdate();
-    }
-
-    /** The text as it appears inside a JSON string. */
-    private String escaped(String text) {
-        try {
-            String quoted = json.writeValueAsString(text);
-            return quoted.substring(1, quoted.length() - 1);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
+        ForgottenCopies copies = new ForgottenCopies(json, profile.forgotten(fact.userId()));
+        for (ArchivedSession archived : ArchivedSession.<ArchivedSession> list("userId", fact.userId())) {
+            Set<String> texts = new LinkedHashSet<>(List.of(fact.text()));
+            texts.addAll(copies.spokenIn(archived.finalState));
+            texts.addAll(copies.spokenIn(archived.events));
+            texts.addAll(copies.spokenIn(archived.report));
+            texts.addAll(copies.spokenIn(archived.traces));
+            List<String> forms = copies.forms(texts);
+            archived.finalState = ForgottenCopies.blank(archived.finalState, forms);
+            archived.events = ForgottenCopies.blank(archived.events, forms);
+            archived.report = ForgottenCopies.blank(archived.report, forms);
+            archived.traces = ForgottenCopies.blank(archived.traces, forms);
         }
     }
 }

@@ -55,4 +55,10 @@ public class ProfileCache {
                 }).await().indefinitely();
         return new Lookup(facts, !loaded.get());
     }
+
+    /** Drops every revision of {@code userId}'s facts this pod holds (after a forget or an erasure). */
+    public void invalidate(String userId) {
+        cache.invalidateIf(key -> key instanceof CompositeCacheKey c && c.getKeyElements().length > 0
+                && userId.equals(c.getKeyElements()[0])).await().indefinitely();
+    }
 }

@@ -2,6 +2,7 @@ package dev.mnemos.profile;
 
 import dev.mnemos.session.Idempotency;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -21,10 +22,12 @@ public class ProfileService {
     private final Reconciler reconciler;
     private final ProfileConfig config;
     private final ProfileRequests requests;
+    private final Event<ForgetAsked> forgetAsked;
 
     public ProfileService(ProfileReader reader, ProfileWriter writer, Reconciler reconciler, ProfileConfig config,
-            ProfileRequests requests) {
+            ProfileRequests requests, Event<ForgetAsked> forgetAsked) {
         this.requests = requests;
+        this.forgetAsked = forgetAsked;
         this.reader = reader;
         this.writer = writer;
         this.reconciler = reconciler;
@@ -133,8 +136,17 @@ public class ProfileService {
         }
         List<FactDraft> base = reader.snapshot(userId);
         Reconciler.Plan plan = reconciler.plan(base, parsed, SourceKind.INSTRUCTION, config.directConfidence());
-        return write(WriteContext.automatic(userId, actor, "instruction (" + plan.path() + ")"), plan.changes(),
-                plan.path(), idem);
+        WriteResult result = write(WriteContext.automatic(userId, actor, "instruction (" + plan.path() + ")"),
+                plan.changes(), plan.path(), idem);
+        if (parsed instanceof Instruction.Forget forget) {
+            // "forget …" reaches what the user said that never became a fact (a rejected candidate, say)
+            ProfileUnavailableException.guard(() -> {
+                forgetAsked.fire(new ForgetAsked(userId, actor, forget.target(),
+                        result.changes().stream().anyMatch(c -> c.action() == ProfileAction.FORGET)));
+                return null;
+            });
+        }
+        return result;
     }
 
     /** The first write's answer when {@code idem} is recorded for the user (the facts as they are now); else empty. */

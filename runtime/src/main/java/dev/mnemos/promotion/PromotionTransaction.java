@@ -2,6 +2,7 @@ package dev.mnemos.promotion;
 
 import dev.mnemos.archive.ArchiveEntry;
 import dev.mnemos.archive.EndedSessions;
+import dev.mnemos.erasure.ForgottenCopies;
 import dev.mnemos.injection.StepTrace;
 import dev.mnemos.profile.Change;
 import dev.mnemos.profile.NewFact;
@@ -35,7 +36,7 @@ import java.util.Optional;
 public class PromotionTransaction {
 
     /** What a report shows in place of a candidate the user forgot. */
-    static final String FORGOTTEN_TEXT = "[forgotten]";
+    static final String FORGOTTEN_TEXT = ForgottenCopies.FORGOTTEN;
 
     private final ProfilePromotions profile;
     private final EvidenceReader evidence;
@@ -81,7 +82,8 @@ public class PromotionTransaction {
         List<Candidate> lasting = unique.values().stream()
                 .filter(c -> policy.scopeOf(c) != Scope.TASK).toList();
         for (Candidate c : unique.values()) {
-            if (forgotten.covers(c.text(), c.embedding())) {
+            // a live session's copy of a forgotten text was blanked to FORGOTTEN_TEXT when it was forgotten
+            if (c.text().contains(FORGOTTEN_TEXT) || forgotten.covers(c.text(), c.embedding())) {
                 rejected.add(new DecisionEntry(null, c.observationId(), FORGOTTEN_TEXT, c.slot(), c.category(),
                         Verdict.REJECT, c.scope(), 0, ProfileTransaction.FORGOTTEN));
                 profile.record(ctx, ProfileAction.REJECT, null, ProfileTransaction.FORGOTTEN);
