@@ -1,5 +1,5 @@
--- Blanks forgotten texts out of one session, in place, atomically: the state, the checkpoints (unpacked,
--- scrubbed and packed again), the replay log (rebuilt under the same entry ids), the chat windows, the step
+-- Blanks forgotten texts out of one session, in place, atomically: the state, the undo records and legacy
+-- checkpoints (unpacked, scrubbed and packed again; the byte counters beside them are left alone), the replay log (rebuilt under the same entry ids), the chat windows, the step
 -- traces, the plan bodies and the idempotency records. Versions, the CAS guard and the keys' TTLs are left as
 -- they are: a scrub is no new version. Running it again finds nothing more.
 -- KEYS: state, snap, events, chat, trace, plans, idempotency. ARGV: the replacement, then the texts to blank,
@@ -36,12 +36,17 @@ local function packed(value)
   return cmsgpack.pack(fields)
 end
 
+-- the snap hash's byte counters, which are numbers, not packed fields
+local counters = { size = true, log = true, granted = true, legacy = true }
+
 local function hash(key, scrub)
   local all = redis.call('HGETALL', key)
   for i = 1, #all, 2 do
     local value = all[i + 1]
-    local scrubbed = scrub(value)
-    if scrubbed ~= value then redis.call('HSET', key, all[i], scrubbed) end
+    if not (scrub == packed and counters[all[i]]) then
+      local scrubbed = scrub(value)
+      if scrubbed ~= value then redis.call('HSET', key, all[i], scrubbed) end
+    end
   end
 end
 

@@ -65,7 +65,8 @@ public class RedisSessionScrub {
     }
 
     /**
-     * Deletes every key of these sessions (their ended markers too), the user's index of sessions and {@code others}
+     * Deletes every key of these sessions (their ended markers too), the user's index of sessions, their byte budget and
+     * {@code others}
      * (keys of the user outside the sessions). Returns how many keys were deleted.
      */
     public long erase(String userId, Collection<String> sessionIds, String... others) {
@@ -75,6 +76,7 @@ public class RedisSessionScrub {
                 deleted += redis.key().del(SessionKeys.allAndEnded(session).toArray(String[]::new));
             }
             deleted += redis.key().del(SessionKeys.userSessions(userId));
+            deleted += redis.key().del(SessionKeys.userBytes(userId));
             for (String key : others) {
                 deleted += redis.key().del(key);
             }
