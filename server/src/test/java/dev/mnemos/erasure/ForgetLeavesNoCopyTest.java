@@ -106,9 +106,14 @@ class ForgetLeavesNoCopyTest {
         observe(alice, live, captain, evidence, false);
         as(alice).header("Idempotency-Key", "k-" + tag).body(Map.of("text", rewording, "evidence", evidence))
                 .post("/v1/sessions/{id}/observations", live).then().statusCode(200);
-        for (int i = 0; i < 25; i++) { // past a checkpoint (every 25 versions)
+        for (int i = 0; i < 25; i++) {
             observe(alice, live, "Note " + i, null, false);
         }
+        // a field that held the text and changed since: its undo record (in the snap hash) keeps the old value
+        as(alice).body(Map.of("expectedVersion", version(live), "patch", Map.of("goal", captain)))
+                .post("/v1/sessions/{id}/steps", live).then().statusCode(200);
+        as(alice).body(Map.of("expectedVersion", version(live), "patch", Map.of("goal", "a sailing trip")))
+                .post("/v1/sessions/{id}/steps", live).then().statusCode(200);
         chats.updateMessages(new RedisChatMemoryStore.Window(live, "trip"),
                 List.of(UserMessage.from("Hi! " + captain + ". " + evidence)));
         long traced = version(live) + 1;
