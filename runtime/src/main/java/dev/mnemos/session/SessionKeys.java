@@ -59,6 +59,16 @@ public final class SessionKeys {
         return "mnemos:{u:" + userId + "}:sessions";
     }
 
+    /** A {@code SCAN MATCH} pattern for every user's index ({@link #userSessions}). */
+    public static String userSessionsPattern() {
+        return "mnemos:{u:*}:sessions";
+    }
+
+    /** The user whose index {@code key} is ({@link #userSessions}). */
+    public static String userOfSessions(String key) {
+        return key.substring("mnemos:{u:".length(), key.length() - "}:sessions".length());
+    }
+
     /**
      * Every key of the session, in the order the write scripts expect them ({@code KEYS[1]} state,
      * 2 snap, 3 events, 4 chat, 5 trace, 6 plans, 7 idempotency).
