@@ -29,6 +29,8 @@ public class DevUserMechanism implements HttpAuthenticationMechanism {
 
     /** The header the dev-mode inspector sends with every API call. */
     public static final String HEADER = "X-Mnemos-Dev-User";
+    /** Sent by the dev-mode inspector with every call, a user picked or not. */
+    public static final String INSPECTOR_HEADER = "X-Mnemos-Dev-Inspector";
 
     @Override
     public Uni<SecurityIdentity> authenticate(RoutingContext context, IdentityProviderManager identities) {
@@ -60,9 +62,15 @@ public class DevUserMechanism implements HttpAuthenticationMechanism {
         }
     }
 
-    /** No challenge of its own: the application's mechanisms challenge as they would without Mnemos. */
+    /**
+     * A bare 401 to the dev-mode inspector, whose page asks for a user itself: an HTTP Basic challenge would make the
+     * browser prompt for a password. Every other request gets the application's own challenge.
+     */
     @Override
     public Uni<ChallengeData> getChallenge(RoutingContext context) {
+        if (context.request().getHeader(INSPECTOR_HEADER) != null) {
+            return Uni.createFrom().item(new ChallengeData(401, null, null));
+        }
         return Uni.createFrom().nullItem();
     }
 

@@ -11,7 +11,8 @@
   const $ = (id) => document.getElementById(id);
   const picked = () => sessionStorage.getItem(KEY);
 
-  window.mnemosDevHeaders = () => (picked() ? { [HEADER]: picked() } : {});
+  // The second header gets a bare 401 rather than the application's challenge, which could be a Basic password prompt.
+  window.mnemosDevHeaders = () => Object.assign({ 'X-Mnemos-Dev-Inspector': '1' }, picked() ? { [HEADER]: picked() } : {});
 
   function pick(user) {
     sessionStorage.setItem(KEY, user);

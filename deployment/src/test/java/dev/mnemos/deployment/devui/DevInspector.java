@@ -55,8 +55,12 @@ final class DevInspector {
         assertThat(anonymous.statusCode()).isIn(401, 403);
         if (challenge != null) {
             assertThat(anonymous.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(
-                    value -> assertThat(value).startsWith(challenge));
+                    value -> assertThat(value).startsWithIgnoringCase(challenge));
         }
+        HttpResponse<String> fromThePage = send(HttpRequest.newBuilder(URI.create(base + "/v1/profile"))
+                .header(DevUserMechanism.INSPECTOR_HEADER, "1"));
+        assertThat(fromThePage.statusCode()).isEqualTo(401);
+        assertThat(fromThePage.headers().firstValue("WWW-Authenticate")).as("no password prompt").isEmpty();
         HttpResponse<String> asUser = send(HttpRequest.newBuilder(URI.create(base + "/v1/sessions"))
                 .header(DevUserMechanism.HEADER, user));
         assertThat(asUser.statusCode()).isEqualTo(200);
