@@ -1,14 +1,17 @@
 package dev.mnemos.deployment;
 
+import io.quarkus.arc.deployment.BuildTimeConditionBuildItem;
 import io.quarkus.deployment.IsDevelopment;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
+import io.quarkus.deployment.builditem.CombinedIndexBuildItem;
 import io.quarkus.deployment.builditem.RunTimeConfigurationDefaultBuildItem;
 import io.quarkus.devui.spi.page.CardPageBuildItem;
 import io.quarkus.devui.spi.page.Page;
 import io.quarkus.vertx.http.deployment.HttpRootPathBuildItem;
 import io.quarkus.vertx.http.deployment.spi.GeneratedStaticResourceBuildItem;
 import org.eclipse.microprofile.config.ConfigProvider;
+import org.jboss.jandex.ClassInfo;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -30,19 +33,53 @@ class InspectorProcessor {
     static final List<String> FILES = List.of("index.html", "inspector.js", "inspector.css");
     /** Replaced in index.html by the API's base, relative to the page. */
     static final String API_BASE = "{mnemos-api-base}";
+    /** Replaced in index.html by the dev-mode scripts in dev mode, by nothing otherwise. */
+    static final String DEV_SCRIPTS = "<!--{mnemos-dev-scripts}-->";
+    /** Served in dev mode only: the user picker (docs/inspector.md, "From the Dev UI"). */
+    static final String DEV_USER_SCRIPT = "dev-user.js";
+    static final String DEV_PACKAGE = "dev.mnemos.devmode";
 
     @BuildStep
-    void inspector(MnemosBuildConfig config, BuildProducer<GeneratedStaticResourceBuildItem> resources) {
+    void inspector(MnemosBuildConfig config, List<MnemosDevToolsBuildItem> devTools,
+            BuildProducer<GeneratedStaticResourceBuildItem> resources) {
         if (!config.rest().enabled()) {
             return;
         }
+        boolean dev = !devTools.isEmpty();
         for (String file : FILES) {
             byte[] content = read(SOURCE + file);
             if (file.equals("index.html")) {
-                String page = new String(content, StandardCharsets.UTF_8).replace(API_BASE, apiBase());
+                String page = new String(content, StandardCharsets.UTF_8).replace(API_BASE, apiBase())
+                        .replace(DEV_SCRIPTS, dev ? "<script src=\"" + DEV_USER_SCRIPT + "\" defer></script>" : "");
                 content = page.getBytes(StandardCharsets.UTF_8);
             }
             resources.produce(new GeneratedStaticResourceBuildItem(PATH + file, content));
+        }
+        if (dev) {
+            resources.produce(new GeneratedStaticResourceBuildItem(PATH + DEV_USER_SCRIPT, read(SOURCE + DEV_USER_SCRIPT)));
+        }
+    }
+
+    @BuildStep(onlyIf = IsDevelopment.class)
+    MnemosDevToolsBuildItem devTools() {
+        return new MnemosDevToolsBuildItem();
+    }
+
+    /**
+     * The dev-mode user switch ({@code dev.mnemos.devmode}: an authentication mechanism for the inspector's
+     * {@code X-Mnemos-Dev-User} header and the list of users) exists only in dev mode with the API on: in any other
+     * build, production and tests included, its classes are neither beans nor endpoints.
+     */
+    @BuildStep
+    void devUserSwitch(MnemosBuildConfig config, List<MnemosDevToolsBuildItem> devTools, CombinedIndexBuildItem index,
+            BuildProducer<BuildTimeConditionBuildItem> conditions) {
+        if (config.rest().enabled() && !devTools.isEmpty()) {
+            return;
+        }
+        for (ClassInfo type : index.getIndex().getKnownClasses()) {
+            if (DEV_PACKAGE.equals(type.name().packagePrefix())) {
+                conditions.produce(new BuildTimeConditionBuildItem(type, false));
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.mnemos.injection;
 
+import dev.mnemos.devmode.DevUserMechanism;
 import io.quarkus.arc.Arc;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -39,8 +40,13 @@ public class SecurityActingUser implements ActingUser {
             InjectionConfig config) {
         this.identity = identity;
         this.anonymousUser = config.anonymousUser();
-        this.anonymousRestricted = !mechanisms.isUnsatisfied()
+        this.anonymousRestricted = hasOwnMechanism(mechanisms)
                 && config.anonymousAccess() == InjectionConfig.AnonymousAccess.OWN_SESSIONS;
+    }
+
+    /** The application's own mechanisms: Mnemos' dev-mode user switch is none, so dev mode restricts as production does. */
+    private static boolean hasOwnMechanism(Instance<HttpAuthenticationMechanism> mechanisms) {
+        return mechanisms.handlesStream().anyMatch(m -> !m.getBean().getBeanClass().equals(DevUserMechanism.class));
     }
 
     void onStart(@Observes StartupEvent start, InjectionConfig config) {

@@ -63,6 +63,16 @@ public final class SessionKeys {
         return "mnemos:{u:" + userId + "}:sessions";
     }
 
+    /** A {@code SCAN MATCH} pattern for every user's index ({@link #userSessions}). */
+    public static String userSessionsPattern() {
+        return "mnemos:{u:*}:sessions";
+    }
+
+    /** The user whose index {@code key} is ({@link #userSessions}). */
+    public static String userOfSessions(String key) {
+        return key.substring("mnemos:{u:".length(), key.length() - "}:sessions".length());
+    }
+
     /**
      * The bytes the user's budget granted each of their sessions: a hash of session id → bytes, and
      * {@code #total}, their sum ({@code user-bytes.lua}).

@@ -68,6 +68,7 @@
     const opts = Object.assign({ method: 'GET' }, options || {});
     const headers = { Accept: 'application/json' };
     if (token()) headers.Authorization = 'Bearer ' + token();
+    if (window.mnemosDevHeaders) Object.assign(headers, window.mnemosDevHeaders()); // dev-user.js, dev mode only
     const init = { method: opts.method, headers, credentials: 'same-origin' };
     if (opts.body !== undefined) {
       headers['Content-Type'] = 'application/json';
