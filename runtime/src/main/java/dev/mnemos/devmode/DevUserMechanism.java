@@ -34,6 +34,10 @@ public class DevUserMechanism implements HttpAuthenticationMechanism {
 
     @Override
     public Uni<SecurityIdentity> authenticate(RoutingContext context, IdentityProviderManager identities) {
+        if (context.request().getHeader(INSPECTOR_HEADER) != null) {
+            // whichever mechanism's challenge Quarkus picks, the page never gets one a browser answers with a prompt
+            context.addHeadersEndHandler(v -> context.response().headers().remove("WWW-Authenticate"));
+        }
         String user = context.request().getHeader(HEADER);
         if (user == null || !isUser(user) || !isLocal(context.request().remoteAddress())) {
             return Uni.createFrom().optional(Optional.empty());
