@@ -125,7 +125,7 @@ final class Clauses {
         }
         String fragment = loose ? text : before;
         String other = loose ? before : text;
-        if (markers.read(other).scope() == Scope.STABLE && long_(fragment) && !markers.personal(fragment)) {
+        if (markers.read(other).scope() == Scope.STABLE && wordy(fragment) && !markers.personal(fragment)) {
             return false;
         }
         return !(loose && markers.personal(text) && markers.read(before).scope() == Scope.TASK);
@@ -137,7 +137,7 @@ final class Clauses {
     }
 
     /** A fragment of at least four words (or six characters in a script written without spaces). */
-    private static boolean long_(String text) {
+    private static boolean wordy(String text) {
         String words = text.strip();
         return words.split("\\s+").length >= 4 || CJK.matcher(words).results().count() >= 6;
     }

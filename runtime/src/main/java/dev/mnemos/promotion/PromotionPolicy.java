@@ -49,7 +49,7 @@ public final class PromotionPolicy {
 
     /**
      * The reading of the candidate's words. Words the user said without any cue and without speaking
-     * about themselves ("swap the Friday dinner for a picnic", "一个经停以内") are a request on the work at
+     * about themselves ("swap the Friday dinner for a picnic", "博物馆换成公园") are a request on the work at
      * hand, decided now rather than left for confirmation; a cue-less statement about the user ("cats make
      * me sneeze") or one inferred by a model keeps no reading.
      */

@@ -17,9 +17,10 @@ import java.util.OptionalLong;
  * Checks every message the agent routes for standing statements ("from now on …", "I never …",
  * "I'm vegetarian") and records each as an observation with its scope — a promotion candidate —
  * whatever the intent, so a preference said in passing is not lost as a plain constraint or not at
- * all. A clause with no cue that speaks about the user ("cats make me sneeze", "我上午效率最高") is
- * recorded too, without a scope, so the end of the task leaves it for the user's confirmation.
- * Task-scoped clauses and cue-less requests are left to the requirement analysis.
+ * all. Within a conversation (not its opening message, which states the goal or is small talk), a
+ * clause with no cue that speaks about the user ("cats make me sneeze", "我上午效率最高") is recorded
+ * too, without a scope, so the end of the task leaves it for the user's confirmation. Task-scoped
+ * clauses and cue-less requests are left to the requirement analysis.
  */
 @ApplicationScoped
 public class StatementCapture {
@@ -27,11 +28,14 @@ public class StatementCapture {
     private final StatementReader statements;
     private final SessionStore store;
     private final AgentConfig config;
+    private final Conversation conversation;
 
-    public StatementCapture(StatementReader statements, SessionStore store, AgentConfig config) {
+    public StatementCapture(StatementReader statements, SessionStore store, AgentConfig config,
+            Conversation conversation) {
         this.statements = statements;
         this.store = store;
         this.config = config;
+        this.conversation = conversation;
     }
 
     /**
@@ -40,8 +44,8 @@ public class StatementCapture {
      * @return whether it wrote
      */
     public boolean capture(String sessionId, String message) {
-        List<Observation> standing = statements.clauses(message).stream().map(this::candidate).flatMap(Optional::stream)
-                .toList();
+        List<Observation> standing = statements.clauses(message).stream().map(c -> candidate(sessionId, c))
+                .flatMap(Optional::stream).toList();
         if (!standing.isEmpty()) {
             SessionPatch.Builder patch = SessionPatch.builder();
             standing.forEach(patch::addObservation);
@@ -51,14 +55,18 @@ public class StatementCapture {
         return false;
     }
 
-    /** The observation for a standing clause (scope STABLE) or a cue-less one about the user (no scope), if any. */
-    private Optional<Observation> candidate(String clause) {
+    /**
+     * The observation for a standing clause (scope STABLE), or for a cue-less one about the user said after
+     * the opening message (no scope), if any.
+     */
+    private Optional<Observation> candidate(String sessionId, String clause) {
         Reading reading = statements.read(clause);
         if (reading.scope() == Scope.STABLE) {
             return Optional.of(observation(clause, Scope.STABLE));
         }
         boolean aboutTheUser = reading.kind() == Reading.Kind.NONE && statements.markers().personal(clause);
-        return aboutTheUser ? Optional.of(observation(clause, Scope.UNKNOWN)) : Optional.empty();
+        return aboutTheUser && !conversation.recent(sessionId).isEmpty() ? Optional.of(observation(clause, Scope.UNKNOWN))
+                : Optional.empty();
     }
 
     private static Observation observation(String clause, Scope scope) {
