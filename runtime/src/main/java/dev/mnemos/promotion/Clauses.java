@@ -1,5 +1,7 @@
 package dev.mnemos.promotion;
 
+import dev.mnemos.session.Scope;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -20,6 +22,7 @@ final class Clauses {
     private static final Pattern SENTENCE = Pattern.compile("(?<!\\d)[.](?!\\d)|[!?;]|[。！？；\\n]+");
     private static final Pattern COMMA = Pattern.compile("[,，、]");
     private static final Pattern LETTER = Pattern.compile("\\p{L}");
+    private static final Pattern CJK = Pattern.compile("[\\p{IsHan}\\p{IsHiragana}\\p{IsKatakana}]");
 
     private final Markers markers;
 
@@ -89,14 +92,14 @@ final class Clauses {
                 out.get(out.size() - 1)[1] = p[1];
             } else if (leadOnly(text) || starts(Cue.REASON, text) || endsWithReason(text)) {
                 held = p;
-            } else if (!out.isEmpty() && (none(text) || none(slice(sentence, out.get(out.size() - 1))))) {
+            } else if (!out.isEmpty() && joins(slice(sentence, out.get(out.size() - 1)), text)) {
                 out.get(out.size() - 1)[1] = p[1];
             } else {
                 out.add(p);
             }
         }
         if (held != null) {
-            if (out.isEmpty()) {
+            if (out.isEmpty() || apart(slice(sentence, out.get(out.size() - 1)), slice(sentence, held))) {
                 out.add(held);
             } else {
                 out.get(out.size() - 1)[1] = held[1];
@@ -107,6 +110,36 @@ final class Clauses {
 
     private static String slice(String sentence, int[] p) {
         return sentence.substring(p[0], p[1]).strip();
+    }
+
+    /**
+     * Whether {@code text} joins the clause before it: when one of them has no cue of its own ("I like jazz,
+     * blues and soul", "I've moved, I live in Denver now"), unless that would carry a request-like fragment
+     * into a standing clause ("Rewrite this cover letter, and from now on use British spelling") or put a
+     * statement about the user under the request before it ("Plan Saturday's hike, I'm not a morning person").
+     */
+    private boolean joins(String before, String text) {
+        boolean loose = none(text);
+        if (!loose && !none(before)) {
+            return false;
+        }
+        String fragment = loose ? text : before;
+        String other = loose ? before : text;
+        if (markers.read(other).scope() == Scope.STABLE && wordy(fragment) && !markers.personal(fragment)) {
+            return false;
+        }
+        return !(loose && markers.personal(text) && markers.read(before).scope() == Scope.TASK);
+    }
+
+    /** A trailing reason that is standing stays apart from the request before it ("探して、たいてい…着くので"). */
+    private boolean apart(String before, String reason) {
+        return markers.read(reason).scope() == Scope.STABLE && markers.read(before).scope() == Scope.TASK;
+    }
+
+    /** A fragment of at least four words (or six characters in a script written without spaces). */
+    private static boolean wordy(String text) {
+        String words = text.strip();
+        return words.split("\\s+").length >= 4 || CJK.matcher(words).results().count() >= 6;
     }
 
     private boolean none(String text) {

@@ -26,6 +26,11 @@ public enum Cue {
     EVENT,
     /** "find", "book", "I need", "no flights": a request or constraint on the work at hand. */
     REQUEST,
+    /**
+     * "I", "me", "my", "我", "私": the clause speaks about the user. A clause with no other cue is kept for
+     * confirmation only when it does; otherwise it is taken as said about the work at hand.
+     */
+    PERSONAL,
     /** "not", "never", "no longer", "不": the statement is negative (for contradictions). */
     NEGATION,
     /** "because", "因为": a clause opening with it stays with the clause after it. */

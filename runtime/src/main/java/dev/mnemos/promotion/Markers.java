@@ -1,6 +1,7 @@
 package dev.mnemos.promotion;
 
 import dev.mnemos.profile.Stance;
+import dev.mnemos.session.Scope;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -26,6 +27,9 @@ public final class Markers implements Stance {
     private static final List<Reading.Kind> ORDER = List.of(Reading.Kind.ONE_OFF, Reading.Kind.TEMPORARY,
             Reading.Kind.STANDING, Reading.Kind.HABITUAL, Reading.Kind.EVENT, Reading.Kind.TASK_OBJECT,
             Reading.Kind.TASK_DETAIL, Reading.Kind.PROPERTY, Reading.Kind.REQUEST);
+
+    /** Where the parts of a clause without a cue of its own are cut. */
+    private static final Pattern PARTS = Pattern.compile("[,，、;；]");
 
     private final List<MarkerSet> sets;
 
@@ -59,8 +63,54 @@ public final class Markers implements Stance {
         return find(cue, text).isPresent();
     }
 
-    /** How {@code words} read: the first kind in the reading order whose cues match. */
+    /**
+     * How {@code words} read: the first kind in the reading order whose cues match. When nothing matches
+     * the words as a whole, their parts (between commas, after a leading "so" or "and") are read: a part
+     * that reads task-scoped makes the whole task-scoped ("I've got a migraine, so keep the reply short"),
+     * else a standing part makes it standing, since a cue anchored at the start of a part ("keep …")
+     * cannot match inside the whole.
+     */
     public Reading read(String words) {
+        Reading whole = readWhole(words);
+        List<String> parts = whole.kind() == Reading.Kind.NONE ? parts(words) : List.of();
+        if (parts.size() < 2) {
+            return whole;
+        }
+        Reading standing = Reading.NONE;
+        for (String part : parts) {
+            Reading r = readWhole(part);
+            if (r.scope() == Scope.TASK) {
+                return r;
+            }
+            standing = standing.kind() == Reading.Kind.NONE ? r : standing;
+        }
+        return standing;
+    }
+
+    /** Whether {@code clause} speaks about the user ({@link Cue#PERSONAL}). */
+    public boolean personal(String clause) {
+        return has(Cue.PERSONAL, clause);
+    }
+
+    private List<String> parts(String words) {
+        List<String> parts = new ArrayList<>();
+        for (String part : PARTS.split(words)) {
+            String rest = part.strip();
+            for (Pattern p : patterns(Cue.CONSEQUENCE, Cue.CONNECTOR)) {
+                Matcher m = p.matcher(rest);
+                if (m.lookingAt() && !p.pattern().endsWith("$") && m.end() < rest.length()) {
+                    rest = rest.substring(m.end()).strip();
+                    break;
+                }
+            }
+            if (!rest.isBlank()) {
+                parts.add(rest);
+            }
+        }
+        return parts;
+    }
+
+    private Reading readWhole(String words) {
         for (Reading.Kind kind : ORDER) {
             Optional<String> cue = kind == Reading.Kind.PROPERTY
                     ? find(Cue.KEEP, words).or(() -> find(Cue.PROPERTY, words))
@@ -75,7 +125,7 @@ public final class Markers implements Stance {
     /** The temporary marker or task detail in {@code text}, if any ("this time", "预算"). */
     public Optional<String> temporary(String text) {
         Reading r = read(text);
-        return r.scope() == dev.mnemos.session.Scope.TASK ? Optional.of(r.cue()) : Optional.empty();
+        return r.scope() == Scope.TASK ? Optional.of(r.cue()) : Optional.empty();
     }
 
     /**
@@ -112,9 +162,11 @@ public final class Markers implements Stance {
         return new Clauses(this).split(text);
     }
 
-    List<Pattern> patterns(Cue cue) {
+    List<Pattern> patterns(Cue... cues) {
         List<Pattern> all = new ArrayList<>();
-        sets.forEach(s -> all.addAll(s.patterns(cue)));
+        for (Cue cue : cues) {
+            sets.forEach(s -> all.addAll(s.patterns(cue)));
+        }
         return all;
     }
 

@@ -14,6 +14,8 @@ import dev.mnemos.session.Scope;
  */
 public final class PromotionPolicy {
 
+    private static final Reading NOT_ABOUT_THE_USER = new Reading(Reading.Kind.REQUEST, null);
+
     private final Markers markers;
     private final double promoteAt;
     private final double pendingAt;
@@ -41,8 +43,20 @@ public final class PromotionPolicy {
         if (c.override() || c.scope() == Scope.TASK) {
             return Scope.TASK;
         }
-        Scope read = markers.read(c.words()).scope();
+        Scope read = reading(c).scope();
         return read == Scope.UNKNOWN ? c.scope() : read;
+    }
+
+    /**
+     * The reading of the candidate's words. Words the user said without any cue and without speaking
+     * about themselves ("swap the Friday dinner for a picnic", "博物馆换成公园") are a request on the work at
+     * hand, decided now rather than left for confirmation; a cue-less statement about the user ("cats make
+     * me sneeze") or one inferred by a model keeps no reading.
+     */
+    private Reading reading(Candidate c) {
+        Reading read = markers.read(c.words());
+        return read.kind() == Reading.Kind.NONE && c.explicit() && c.scope() == Scope.UNKNOWN
+                && !markers.personal(c.words()) ? NOT_ABOUT_THE_USER : read;
     }
 
     public Decision decide(Candidate c, Evidence e) {
@@ -50,7 +64,7 @@ public final class PromotionPolicy {
             return new Decision(Verdict.REJECT, Scope.TASK, 0,
                     "task-scoped: this turn's override of a profile preference holds for this session only");
         }
-        Reading reading = markers.read(c.words());
+        Reading reading = reading(c);
         if (c.scope() == Scope.TASK) {
             return new Decision(Verdict.REJECT, Scope.TASK, 0, "task-scoped (declared): holds for this task only");
         }

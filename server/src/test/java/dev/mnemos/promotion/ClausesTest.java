@@ -49,6 +49,28 @@ class ClausesTest {
         assertThat(markers.clauses("")).isEmpty();
     }
 
+    @Test
+    void aRequestAndAStatementAboutTheUserStayApart() {
+        assertThat(markers.clauses("Rewrite the cover letter, and from now on use British spelling"))
+                .containsExactly("Rewrite the cover letter", "from now on use British spelling");
+        assertThat(markers.clauses("Move the dinner to Paris, I'm gluten-free"))
+                .containsExactly("Move the dinner to Paris", "I'm gluten-free");
+        assertThat(markers.clauses("Plan the hike, I'm not a morning person"))
+                .containsExactly("Plan the hike", "I'm not a morning person");
+        assertThat(markers.clauses("七月找个能带宠物的小屋，我的狗总是跟着我"))
+                .containsExactly("七月找个能带宠物的小屋", "我的狗总是跟着我");
+        assertThat(markers.clauses("ホテルを探して、たいてい夜中過ぎに着くので"))
+                .containsExactly("ホテルを探して", "たいてい夜中過ぎに着くので");
+    }
+
+    @Test
+    void aClauseWithoutACueIsReadByItsParts() {
+        assertThat(markers.read("I've got a migraine, so keep the reply short").scope()).isEqualTo(Scope.TASK);
+        assertThat(markers.read("We saw the cathedral last time, so skip it").scope()).isEqualTo(Scope.TASK);
+        assertThat(markers.personal("Cats make me sneeze")).isTrue();
+        assertThat(markers.personal("Sushi for dinner on the last day")).isFalse();
+    }
+
     @ParameterizedTest(name = "{0} -> {1}")
     @CsvSource(delimiter = '|', textBlock = """
             Remember that my flight was moved to 9 am        | EVENT

@@ -82,6 +82,11 @@ final class Confusion {
     }
 
     String render() {
+        return render(true);
+    }
+
+    /** @param misses whether to list the wrongly decided rows (left out for rows that must not steer tuning) */
+    String render(boolean misses) {
         StringBuilder out = new StringBuilder("== " + path + " ==\n");
         out.append(String.format("%-18s", "label"));
         for (Outcome o : Outcome.values()) {
@@ -102,9 +107,11 @@ final class Confusion {
         out.append(String.format("standing rows promoted or pending: %.1f %%%n", 100 * standingRecall()));
         out.append(String.format("explicit standing rows promoted: %.1f %%%n", 100 * explicitPromoted()));
         Map<String, Integer> byLanguage = new TreeMap<>();
-        misses.forEach(m -> byLanguage.merge(m.split("\t")[1], 1, Integer::sum));
+        this.misses.forEach(m -> byLanguage.merge(m.split("\t")[1], 1, Integer::sum));
         out.append("misses by language: ").append(byLanguage).append('\n');
-        misses.forEach(m -> out.append("  miss: ").append(m).append('\n'));
+        if (misses) {
+            this.misses.forEach(m -> out.append("  miss: ").append(m).append('\n'));
+        }
         return out.toString();
     }
 }

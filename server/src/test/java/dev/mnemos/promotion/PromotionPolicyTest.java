@@ -43,6 +43,11 @@ class PromotionPolicyTest {
             我是素食者，以后都不要推荐肉                               | PROMOTE
             Prefers bullet points                                | PENDING
             喜欢简洁的回答                                          | PENDING
+            Sushi for dinner on the last day                     | REJECT
+            博物馆换成公园                                          | REJECT
+            I've got a migraine, so keep the reply short         | REJECT
+            Cats make me sneeze                                  | PENDING
+            冷天我不太行                                            | PENDING
             """)
     void decidesFromTheUsersWords(String text, Verdict expected) {
         assertThat(policy.decide(said(text, true), Evidence.NONE).verdict()).isEqualTo(expected);

@@ -119,7 +119,7 @@ class PromotionTableTest {
         assertThat(matrix.explicitPromoted()).as("share of explicit standing rows promoted").isGreaterThanOrEqualTo(0.60);
     }
 
-    private static void record(Confusion matrix, StatementTable.Row row, JsonPath report, List<String> profile) {
+    static void record(Confusion matrix, StatementTable.Row row, JsonPath report, List<String> profile) {
         List<String> promoted = texts(report, "promoted");
         List<String> pending = texts(report, "pending");
         List<String> rejected = texts(report, "rejected");
@@ -146,12 +146,12 @@ class PromotionTableTest {
         return texts == null ? List.of() : texts;
     }
 
-    private static List<String> profile(String user) {
+    static List<String> profile(String user) {
         return given().auth().oauth2(Tokens.user(user)).get("/v1/profile").then().statusCode(200).extract().jsonPath()
                 .getList("facts.text", String.class);
     }
 
-    private static JsonPath chat(String token, String session, String message) {
+    static JsonPath chat(String token, String session, String message) {
         Map<String, Object> body = new HashMap<>();
         body.put("sessionId", session);
         body.put("message", message);
