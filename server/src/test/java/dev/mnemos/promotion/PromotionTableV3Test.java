@@ -8,6 +8,7 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -34,9 +35,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * are held on them: no task-only row in the profile, at most 10 % of task-only and one-off rows left
  * pending, at least 95 % (agent: 90 %) of standing rows promoted or pending, at least 70 % of explicit
  * standing rows promoted — where the last run fell short, to what it achieved ({@link #HELD_API}). Matrices
- * go to stdout and {@code target/promotion-v3-confusion.txt}.
+ * go to stdout and {@code target/promotion-v3-confusion.txt}. Its 700 rows take about 12 minutes, so it runs only when
+ * asked: {@code -Dmnemos.promotion.v3=true}.
  */
 @QuarkusTest
+@EnabledIfSystemProperty(named = "mnemos.promotion.v3", matches = "true")
 class PromotionTableV3Test {
 
     private static final StatementTable TUNING = StatementTable.load("statements-v3-tuning.tsv");
