@@ -51,12 +51,13 @@ public final class PromotionPolicy {
      * The reading of the candidate's words. Words the user said without any cue and without speaking
      * about themselves ("swap the Friday dinner for a picnic", "博物馆换成公园") are a request on the work at
      * hand, decided now rather than left for confirmation; a cue-less statement about the user ("cats make
-     * me sneeze") or one inferred by a model keeps no reading.
+     * me sneeze"), one inferred by a model, or a fact a model extracted from the user's messages (its words are the
+     * model's paraphrase, "Works night shifts", with no observation behind it) keeps no reading.
      */
     private Reading reading(Candidate c) {
         Reading read = markers.read(c.words());
-        return read.kind() == Reading.Kind.NONE && c.explicit() && c.scope() == Scope.UNKNOWN
-                && !markers.personal(c.words()) ? NOT_ABOUT_THE_USER : read;
+        return read.kind() == Reading.Kind.NONE && c.explicit() && c.observationId() != null
+                && c.scope() == Scope.UNKNOWN && !markers.personal(c.words()) ? NOT_ABOUT_THE_USER : read;
     }
 
     public Decision decide(Candidate c, Evidence e) {
