@@ -1,18 +1,21 @@
+-- KEYS: state, snap, events, plans
+-- ARGV: version, checkpointEvery, retention, latestPlans
+-- ERRORS: -4 missing, -11 no such version (detail: current), -7 gone (detail: oldest)
 -- Reads a past version in one round trip: the current state with the undo records of the versions after
 -- it applied (session-common.lua), with the bodies of its plans; for a session written before undo
 -- records, the nearest checkpoint at or below it (with the bodies of its plans) and the replay entries after it.
--- KEYS: state, snap, events, plans. ARGV: version, checkpointEvery, retention, latestPlans (-1: all).
+-- latestPlans: how many of the newest plan versions to read (-1: all).
 -- Returns {0, current, {fields …}, {replay entries …}, {body id, plan body …}} (the version's fields and no
 -- entries, or a checkpoint's fields and the entries after it, with the bodies of
 -- the plans the entries added or rewrote, which their events refer to by id: p and b) (no checkpoint below the first
 -- interval: empty fields, entries from version 1; the version itself is current: the state's fields,
--- no entries) or {errorCode, detail}: -4 missing, -6 no such version (current), -7 gone (oldest).
+-- no entries) or {errorCode, detail} (ERRORS, ScriptReply in Java).
 local state, snap, events, plans = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local current = redis.call('HGET', state, 'version')
 if not current then return {-4, 0} end
 current = tonumber(current)
 local version, every, retention, latest = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-if version < 1 or version > current then return {-6, current} end
+if version < 1 or version > current then return {-11, current} end
 local oldest = math.max(1, current - retention + 1)
 if version < oldest then return {-7, oldest} end
 local base, entries = {}, {}

@@ -1,5 +1,7 @@
--- Reads a session in one round trip. KEYS: state, plans.
--- ARGV: latestPlans (-1: all)[, known version, known createdAt].
+-- KEYS: state, plans
+-- ARGV: latestPlans, knownVersion, knownCreatedAt
+-- Reads a session in one round trip. latestPlans: how many of the newest plan versions to read (-1: all);
+-- knownVersion and knownCreatedAt are optional (both or neither).
 -- Returns the state hash's fields and values, then p:<n> and the body of the latest plan versions;
 -- or {'='} alone when the session is still at the known version (the caller holds that state), and
 -- is the same session (created at the same time: not one deleted and created again under its id).

@@ -1,17 +1,18 @@
--- Applies one step to a session atomically. KEYS: state, snap, events, chat, trace, plans, idempotency.
--- ARGV: expectedVersion (-1: none), ttlMs, eventJson, checkpointEvery (of sessions written with checkpoints),
--- retention, updatedAtMs, owner ("" for any), maxSessionBytes, budgeted ("1": size + log must stay within
--- the bytes the user's budget granted), then triples (op, field, value): S set, D delete, O ordered set
+-- KEYS: state, snap, events, chat, trace, plans, idempotency
+-- ARGV: expectedVersion, ttlMs, eventJson, checkpointEvery, retention, updatedAtMs, owner, maxSessionBytes, budgeted, ops..., idempotencyKey, fingerprint, result
+-- ERRORS: -1 stale (detail: current), -2 no such plan (detail: plan), -3 ended, -4 missing, -6 key used, -9 needs bytes (detail: bytes), -10 too large (detail: bytes)
+-- Applies one step to a session atomically. expectedVersion: -1 for none; checkpointEvery: of sessions
+-- written with checkpoints; owner: "" for any; budgeted: "1" when size + log must stay within
+-- the bytes the user's budget granted; ops: triples (op, field, value): S set, D delete, O ordered set
 -- (value gets "<version>.<n>|"), P append plan (field: evaluation JSON or ""), E evaluate plan <field>,
 -- T the step's trace (field: how many versions of traces to keep, value: its JSON; stored as the new
--- version's trace); last three: idempotency key ("" for none), request fingerprint, recorded result ("" records the new version).
+-- version's trace); idempotencyKey: "" for none; result: what to record ("" records the new version).
 -- The replay entry (id <version>-0) holds the event JSON as e and, when the step added a plan, the
 -- plan's body id as p: the event leaves the content out, so a plan is stored once. The version's undo
 -- record holds what it changed (session-common.lua).
--- Returns {newVersion} or {errorCode, detail}: -1 stale (current), -2 no such plan (plan), -3 ended, -4 missing,
--- -6 the idempotency key was already used (nothing written; its record holds the first result), -9 the
--- session needs a grant of that many more bytes from its user's budget, -10 the state would be that many
--- bytes, over maxSessionBytes (both: nothing written).
+-- Returns {newVersion} or {errorCode, detail}, nothing written: -6 the idempotency key was already used (its
+-- record holds the first result), -9 the session needs a grant of that many more bytes from its user's
+-- budget, -10 the state would be that many bytes, over maxSessionBytes.
 local state, snap, events, plans = KEYS[1], KEYS[2], KEYS[3], KEYS[6]
 local idem, ikey = KEYS[7], ARGV[#ARGV - 2]
 local OPS, last = 10, #ARGV - 3

@@ -1,4 +1,7 @@
--- Reads a page of plan versions. KEYS: state, plans. ARGV: from (plan version), limit.
+-- KEYS: state, plans
+-- ARGV: from, limit
+-- ERRORS: -4 missing
+-- Reads a page of plan versions, from plan version `from` on, at most `limit`.
 -- Returns {planCount, {p:<n>, body, e:<n>, evaluation …}} or {-4} when the session is missing.
 local state, plans = KEYS[1], KEYS[2]
 local head = redis.call('HMGET', state, 'version', 'planSeq', 'pmap')

@@ -1,5 +1,8 @@
--- Writes a whole state at once: creation, fork, rollback. KEYS: state, snap, events, chat, trace, plans,
--- idempotency, ended marker (set when an ended session was archived and cleared).
+-- KEYS: state, snap, events, chat, trace, plans, idempotency, ended
+-- ARGV: mode, expectedVersion, ttlMs, eventJson, checkpointEvery, retention, maxSessionBytes, grant, fields..., idempotencyKey, fingerprint, result
+-- ERRORS: -1 stale (detail: current), -3 ended, -4 missing, -5 exists, -6 key used, -8 archived, -9 needs bytes (detail: bytes), -10 too large (detail: bytes)
+-- Writes a whole state at once: creation, fork, rollback. The ended key is the marker set when an ended
+-- session was archived and cleared.
 -- Plan fields (p:<n>) are immutable bodies in the plans hash: a plan whose body the session holds
 -- already under the same number (a rollback keeps the plans up to its target) keeps it, any other
 -- plan gets a new body (the bodies of earlier versions stay for reads within the retention window);
@@ -7,14 +10,13 @@
 -- state has plans, their body ids (comma-separated, plan 1 first) as b: the event's state leaves
 -- their content out, so a rollback or fork does not copy plan texts into the log. A rollback's undo
 -- record holds the fields it changed (session-common.lua).
--- ARGV: mode ("create" | "rewrite"), expectedVersion (-1: none), ttlMs, eventJson, checkpointEvery (of
--- sessions written with checkpoints), retention, maxSessionBytes, grant ("": not budgeted; else size +
--- log must stay within the session's grant: on "create" the bytes granted to the new session), then
--- pairs (field, value) of the new state without version; last three: idempotency key ("" for none),
--- request fingerprint, result to record. Returns {version} or {errorCode, detail}:
--- -1 stale (current), -3 ended, -4 missing, -5 exists, -6 the idempotency key was already used, -8 the id
--- belongs to a session that ended and was archived, -9 the session needs a grant of that many more
--- bytes, -10 the state would be that many bytes, over maxSessionBytes (all: nothing written).
+-- mode: "create" | "rewrite"; expectedVersion: -1 for none; checkpointEvery: of sessions written with
+-- checkpoints; grant: "" when not budgeted, else size + log must stay within the session's grant (on
+-- "create" the bytes granted to the new session); fields: pairs (field, value) of the new state without
+-- version; idempotencyKey: "" for none; result: what to record. Returns {version} or {errorCode, detail},
+-- nothing written: -6 the idempotency key was already used, -8 the id belongs to a session that ended
+-- and was archived, -9 the session needs a grant of that many more bytes, -10 the state would be that
+-- many bytes, over maxSessionBytes.
 -- "create" is create-if-absent: an existing state (any owner, any status) is left untouched; keys
 -- of the id without a state (a chat window or traces written under it) are stale and are cleared.
 local state, snap, events, plans = KEYS[1], KEYS[2], KEYS[3], KEYS[6]

@@ -1,9 +1,11 @@
+-- KEYS: state, snap, events, chat, trace, plans, idempotency
+-- ARGV: replacement, texts...
 -- Blanks forgotten texts out of one session, in place, atomically: the state, the undo records and legacy
 -- checkpoints (unpacked, scrubbed and packed again; the byte counters beside them are left alone), the replay log (rebuilt under the same entry ids), the chat windows, the step
 -- traces, the plan bodies and the idempotency records. Versions, the CAS guard and the keys' TTLs are left as
 -- they are: a scrub is no new version. Running it again finds nothing more.
--- KEYS: state, snap, events, chat, trace, plans, idempotency. ARGV: the replacement, then the texts to blank,
--- each in every form it is stored in (raw, JSON-escaped …), longest first.
+-- replacement: what a text becomes; texts: the texts to blank, each in every form it is stored in (raw,
+-- JSON-escaped …), longest first.
 -- Returns the number of replacements.
 local replacement, hits = ARGV[1], 0
 

@@ -1,6 +1,7 @@
--- A user's byte budget: KEYS[1], a hash of session id → bytes granted to the session, and #total,
--- their sum (every key in the user's slot, so it stays valid on Redis Cluster).
--- ARGV: op, session id, bytes, budget, TTL in ms. "grant": adds the bytes to the session's grant when
+-- KEYS: bytes
+-- ARGV: op, sessionId, bytes, budget, ttlMs
+-- A user's byte budget: a hash of session id → bytes granted to the session, and #total, their sum
+-- (every key in the user's slot, so it stays valid on Redis Cluster). op "grant": adds the bytes to the session's grant when
 -- the sum stays within the budget; "return": takes them back (a write that used them never happened);
 -- "release": drops the session's grant (the session is gone). Reply: {1 done | 0 over the budget, sum}.
 local key, op, id, bytes = KEYS[1], ARGV[1], ARGV[2], tonumber(ARGV[3])

@@ -17,8 +17,6 @@ import java.util.Map;
  */
 final class RedisReplayLog {
 
-    private static final SessionScripts AT = SessionScripts.load("session-at.lua");
-
     private final RedisDataSource redis;
     private final StepConnections direct;
     private final SessionConfig config;
@@ -43,21 +41,17 @@ final class RedisReplayLog {
      * @throws VersionGoneException older than the retention window
      */
     At stateAt(String id, long version, int latestPlans) {
-        List<String> keys = List.of(SessionKeys.state(id), SessionKeys.snapshots(id), SessionKeys.events(id),
-                SessionKeys.plans(id));
-        List<String> args = List.of(Long.toString(version), Integer.toString(config.checkpointEvery()),
-                Integer.toString(config.historyRetention()), Integer.toString(latestPlans));
+        List<String> keys = LuaScript.AT.keys(id);
+        List<String> args = new ScriptArgs.At(version, config.checkpointEvery(), config.historyRetention(), latestPlans)
+                .argv();
+        SessionScripts script = LuaScript.AT.script();
         // a blocking read: over the step's connections when they are used
-        List<?> reply = (List<?>) (direct.enabled() ? direct.eval(AT, keys, args, true)
-                : SessionScripts.plain(SessionStoreUnavailableException.guard(() -> AT.execute(redis, keys, args))));
+        List<?> reply = (List<?>) (direct.enabled() ? direct.eval(script, keys, args, true)
+                : SessionScripts.plain(SessionStoreUnavailableException.guard(() -> script.execute(redis, keys, args))));
         long code = ((Number) reply.get(0)).longValue();
         long detail = ((Number) reply.get(1)).longValue();
-        if (code == -4) {
-            throw new SessionNotFoundException(id);
-        } else if (code == -6) {
-            throw new VersionNotFoundException(id, version, detail);
-        } else if (code == -7) {
-            throw new VersionGoneException(id, version, detail);
+        if (code < 0) {
+            throw ScriptReply.of(code).failure(id, version, detail, config.maxSessionBytes());
         }
         Map<String, String> checkpoint = SessionScripts.plainPairs(reply.get(2));
         SessionState base = checkpoint.isEmpty() ? null : fields.state(checkpoint);

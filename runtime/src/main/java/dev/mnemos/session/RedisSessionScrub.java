@@ -19,8 +19,6 @@ import java.util.Map;
 @ApplicationScoped
 public class RedisSessionScrub {
 
-    private static final SessionScripts SCRUB = SessionScripts.standalone("session-scrub.lua");
-
     private final RedisDataSource redis;
 
     public RedisSessionScrub(RedisDataSource redis) {
@@ -59,9 +57,9 @@ public class RedisSessionScrub {
         if (forms.isEmpty()) {
             return 0;
         }
-        List<String> args = new ArrayList<>(List.of(replacement));
-        args.addAll(forms);
-        return SessionStoreUnavailableException.guard(() -> SCRUB.execute(redis, SessionKeys.all(sessionId), args).toLong());
+        List<String> args = new ScriptArgs.Scrub(replacement, forms).argv();
+        return SessionStoreUnavailableException.guard(
+                () -> LuaScript.SCRUB.script().execute(redis, LuaScript.SCRUB.keys(sessionId), args).toLong());
     }
 
     /**
