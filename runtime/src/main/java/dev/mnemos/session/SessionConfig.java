@@ -97,5 +97,12 @@ public interface SessionConfig {
          */
         @WithDefault("64")
         int maxSize();
+
+        /**
+         * The name the pool's connections give themselves ({@code CLIENT SETNAME}), as {@code CLIENT LIST}
+         * shows them: give each application its own to tell its connections apart on a shared Redis.
+         */
+        @WithDefault("mnemos-step")
+        String clientName();
     }
 }

@@ -51,9 +51,6 @@ import java.util.function.Function;
 public class StepConnections {
 
     private static final Logger LOG = Logger.getLogger(StepConnections.class);
-    /** The name the pool's connections give themselves ({@code CLIENT LIST}). */
-    public static final String CLIENT_NAME = "mnemos-step";
-
     private static final CommandObjects COMMANDS = new CommandObjects();
 
     private final ConnectionPool pool;
@@ -131,7 +128,7 @@ public class StepConnections {
         DefaultJedisClientConfig.Builder client = DefaultJedisClientConfig.builder()
                 .connectionTimeoutMillis(millis).socketTimeoutMillis(millis)
                 .database(JedisURIHelper.getDBIndex(uri)).ssl(JedisURIHelper.isRedisSSLScheme(uri))
-                .clientName(CLIENT_NAME).clientSetInfoConfig(ClientSetInfoConfig.DISABLED);
+                .clientName(config.stepPool().clientName()).clientSetInfoConfig(ClientSetInfoConfig.DISABLED);
         String user = JedisURIHelper.getUser(uri);
         String secret = Optional.ofNullable(JedisURIHelper.getPassword(uri)).or(() -> password).orElse(null);
         if (user != null) {

@@ -35,6 +35,8 @@ class StepConnectionsTest {
 
     private static final String REDIS = "redis://127.0.0.1:6379";
     private static final Duration TIMEOUT = Duration.ofMillis(500);
+    /** This test's own client name: killing "every step connection" must not touch other processes' ones. */
+    private static final String CLIENT_NAME = "mnemos-step-" + UUID.randomUUID();
     private final List<StepConnections> opened = new ArrayList<>();
     private final String key = "mnemos-test:step-connections:" + UUID.randomUUID();
 
@@ -52,7 +54,7 @@ class StepConnectionsTest {
 
     private static SessionConfig session(boolean enabled, int maxSize) {
         SessionConfig.StepPool pool = proxy(SessionConfig.StepPool.class,
-                Map.of("enabled", enabled, "maxSize", maxSize));
+                Map.of("enabled", enabled, "maxSize", maxSize, "clientName", CLIENT_NAME));
         return proxy(SessionConfig.class, Map.of("redisTimeout", TIMEOUT, "stepPool", pool));
     }
 
@@ -111,7 +113,7 @@ class StepConnectionsTest {
         assertThat(connections.get(key)).contains("42");
         assertThat(connections.get(key + ":missing")).isEmpty();
         try (Jedis redis = new Jedis("127.0.0.1", 6379)) {
-            assertThat(redis.clientList()).contains("name=" + StepConnections.CLIENT_NAME);
+            assertThat(redis.clientList()).contains("name=" + CLIENT_NAME);
             // Redis lost its scripts (a restart, SCRIPT FLUSH): the script is sent again
             redis.scriptFlush();
         }
@@ -182,7 +184,7 @@ class StepConnectionsTest {
     private static void killStepClients() {
         try (Jedis redis = new Jedis("127.0.0.1", 6379)) {
             for (String client : redis.clientList().split("\n")) {
-                if (client.contains("name=" + StepConnections.CLIENT_NAME + " ")) {
+                if (client.contains("name=" + CLIENT_NAME + " ")) {
                     String id = client.substring(client.indexOf("id=") + 3, client.indexOf(' '));
                     redis.clientKill(new ClientKillParams().id(id));
                 }

@@ -32,10 +32,14 @@ class StepConnectionsUseTest {
     static final int WRITERS = 12;
     static final int WRITES = 20;
 
+    /** This application's own client name: other processes on the shared Redis use the default one. */
+    static final String CLIENT_NAME = "mnemos-step-" + SessionIds.newId();
+
     public static class TwoConnections implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("quarkus.mnemos.session.step-pool.max-size", "2");
+            return Map.of("quarkus.mnemos.session.step-pool.max-size", "2",
+                    "quarkus.mnemos.session.step-pool.client-name", CLIENT_NAME);
         }
     }
 
@@ -50,10 +54,10 @@ class StepConnectionsUseTest {
     @Inject
     RedisDataSource redis;
 
-    /** The step-pool clients Redis sees now, by id, with the last command each ran. */
+    /** This application's step-pool clients Redis sees now, by id, with the last command each ran. */
     private List<String> stepClients() {
         return Arrays.stream(redis.execute("CLIENT", "LIST").toString().split("\n"))
-                .filter(line -> line.contains(" name=" + StepConnections.CLIENT_NAME + " ")).toList();
+                .filter(line -> line.contains(" name=" + CLIENT_NAME + " ")).toList();
     }
 
     @Test
