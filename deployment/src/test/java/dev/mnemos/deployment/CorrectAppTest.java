@@ -5,6 +5,7 @@ import dev.langchain4j.service.MemoryId;
 import dev.langchain4j.service.UserMessage;
 import dev.mnemos.injection.SessionMemory;
 import dev.mnemos.llm.MnemosModelSupplier;
+import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
 import io.quarkiverse.langchain4j.RegisterAiService;
@@ -45,7 +46,8 @@ class CorrectAppTest {
     @Test
     void stepIsInjectedAndWrittenBack() {
         String userId = "u-" + UUID.randomUUID();
-        String sessionId = sessions.create(userId, SessionPatch.builder().goal("A trip to Kyoto").build(), userId)
+        String sessionId = sessions
+                .create(NewSession.of(userId, SessionPatch.builder().goal("A trip to Kyoto").build()).by(userId))
                 .sessionId();
 
         assertThat(assistant.advise(sessionId, "When should I go?")).isEqualTo("ok");

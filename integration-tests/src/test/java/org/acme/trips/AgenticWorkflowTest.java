@@ -4,6 +4,8 @@ import dev.langchain4j.agentic.scope.AgenticScope;
 import dev.mnemos.injection.StepTrace;
 import dev.mnemos.injection.StepTraceStore;
 import dev.mnemos.injection.agentic.SessionAgenticScopeStore;
+import dev.mnemos.session.Fork;
+import dev.mnemos.session.Rollback;
 import dev.mnemos.session.SessionEvent;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
@@ -13,7 +15,6 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
-import java.util.OptionalLong;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -108,8 +109,8 @@ class AgenticWorkflowTest {
         long afterDraft = scopeSavesAfter(id, "step draft");
         long latest = sessions.get(id).version();
 
-        SessionState rolledBack = sessions.rollback(id, afterDraft, OptionalLong.of(latest), "test");
-        SessionState fork = sessions.fork(id, latest, "test");
+        SessionState rolledBack = sessions.rollback(Rollback.of(id, afterDraft).expecting(latest).by("test"));
+        SessionState fork = sessions.fork(Fork.of(id, latest).by("test"));
 
         assertThat(rolledBack.collected()).containsKey("answer.draft").doesNotContainKey("answer.review");
         AgenticScope scope = breakdown.getAgenticScope(id);

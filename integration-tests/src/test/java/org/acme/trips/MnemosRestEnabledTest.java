@@ -1,5 +1,6 @@
 package org.acme.trips;
 
+import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -46,7 +47,9 @@ class MnemosRestEnabledTest {
     @Test
     void mnemosRoutesAreMountedAndSecuredWhileTheAppsOwnErrorsKeepTheirShape() {
         String owner = "traveller-" + UUID.randomUUID();
-        String id = sessions.create(owner, SessionPatch.builder().goal("Five days in Seville").build(), "test").sessionId();
+        String id = sessions
+                .create(NewSession.of(owner, SessionPatch.builder().goal("Five days in Seville").build()).by("test"))
+                .sessionId();
 
         given().get("/v1/sessions/{id}", id).then().statusCode(401).header("WWW-Authenticate", startsWithIgnoringCase("basic"));
         given().auth().preemptive().basic(owner, BasicUsers.PASSWORD).get("/v1/sessions/{id}", id).then()

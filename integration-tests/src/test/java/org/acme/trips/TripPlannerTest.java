@@ -2,6 +2,7 @@ package org.acme.trips;
 
 import dev.mnemos.profile.NewFact;
 import dev.mnemos.profile.ProfileService;
+import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
@@ -83,7 +84,8 @@ class TripPlannerTest {
     void theUsersPostgresProfileReachesThePrompt() {
         String user = "traveller-" + UUID.randomUUID();
         profiles.add(user, "test", new NewFact(null, null, "Prefers trains over planes", null));
-        String id = sessions.create(user, SessionPatch.builder().goal("Four days in Madrid").build(), "test").sessionId();
+        String id = sessions.create(NewSession.of(user, SessionPatch.builder().goal("Four days in Madrid").build()).by("test"))
+                .sessionId();
         int before = OpenAiStub.bodies().size();
 
         planner.suggest(id, "How do I get there?");
@@ -101,7 +103,8 @@ class TripPlannerTest {
 
     @Test
     void mnemosRestApiIsNotMountedAndTheAppsOwnErrorsKeepTheirShape() {
-        String id = sessions.create("someone-" + UUID.randomUUID(), SessionPatch.builder().build(), "test").sessionId();
+        String id = sessions.create(NewSession.of("someone-" + UUID.randomUUID(), SessionPatch.builder().build()).by("test"))
+                .sessionId();
         given().get("/v1/sessions/x").then().statusCode(404);
         given().get("/v1/sessions/{id}", id).then().statusCode(404);
         given().get("/mnemos/inspector/index.html").then().statusCode(404); // the inspector comes with the API only

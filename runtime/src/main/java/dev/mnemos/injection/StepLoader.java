@@ -3,6 +3,7 @@ package dev.mnemos.injection;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.mnemos.session.InvalidPatchException;
+import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionArchive;
 import dev.mnemos.session.SessionEndedException;
 import dev.mnemos.session.SessionIds;
@@ -157,7 +158,8 @@ public class StepLoader {
         }
         String owner = actingUser.authenticated().orElse(anonymousUser);
         Optional<SessionState> created = guarded(sessionId,
-                () -> store.createIfAbsent(sessionId, owner, SessionPatch.builder().build(), StepWriteBack.ACTOR));
+                () -> store.createIfAbsent(sessionId,
+                        NewSession.of(owner, SessionPatch.builder().build()).by(StepWriteBack.ACTOR)));
         if (created.isPresent()) {
             LOG.debugf("session %s started by its first call, owned by %s", sessionId, owner);
             return new SessionStore.Along(created.get(), false, null);

@@ -11,6 +11,7 @@ import dev.mnemos.session.SessionStore;
 import dev.mnemos.session.SessionStoreUnavailableException;
 import dev.mnemos.session.StaleVersionException;
 import dev.mnemos.session.StepTraceEntry;
+import dev.mnemos.session.StepWrite;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 import org.jboss.logging.Logger;
@@ -123,16 +124,16 @@ public class StepWriteBack {
     private AppliedPatch writeOnce(LoadedStep loaded, SessionPatch patch, long basedOn, String step, Idempotency idem,
             StepTraceEntry trace) {
         try {
-            return store.apply(loaded.sessionId(), loaded.state().userId(), patch, basedOn, "step " + step, ACTOR, idem,
-                    trace);
+            return store.apply(StepWrite.of(loaded.sessionId(), patch).ownedBy(loaded.state().userId()).expecting(basedOn)
+                    .noting("step " + step).by(ACTOR).keyed(idem).traced(trace));
         } catch (TimeoutException | SessionStoreUnavailableException e) {
             if (e instanceof SessionStoreUnavailableException u && !u.outcomeUnknown()) {
                 throw e;
             }
             LOG.warnf("step %s of session %s: the write's outcome is unknown (%s); retrying it once with its key",
                     step, loaded.sessionId(), e.getMessage());
-            return store.apply(loaded.sessionId(), loaded.state().userId(), patch, basedOn, "step " + step, ACTOR, idem,
-                    trace);
+            return store.apply(StepWrite.of(loaded.sessionId(), patch).ownedBy(loaded.state().userId()).expecting(basedOn)
+                    .noting("step " + step).by(ACTOR).keyed(idem).traced(trace));
         }
     }
 

@@ -3,8 +3,11 @@ package dev.mnemos.rest;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mnemos.metrics.MnemosMeters;
+import dev.mnemos.session.Fork;
 import dev.mnemos.session.Idempotency;
+import dev.mnemos.session.NewSession;
 import dev.mnemos.session.PlanPage;
+import dev.mnemos.session.Rollback;
 import dev.mnemos.session.SessionEvent;
 import dev.mnemos.session.SessionHistory;
 import dev.mnemos.session.SessionIds;
@@ -13,6 +16,7 @@ import dev.mnemos.session.SessionPage;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
+import dev.mnemos.session.StepWrite;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
@@ -206,9 +210,12 @@ public class SessionResource {
         OptionalLong expected = optional("expectedVersion", body.expectedVersion());
         Idempotency idem = idempotency(key, "step", id, body);
         // on the event loop: the write is one script sent without blocking (no worker thread hop)
-        return meters.restStepWrite(store.applyAsync(id, owner, body.patch(), expected, body.note(), caller.userId(), idem)
-                .onFailure(SessionNotFoundException.class)
-                .recoverWithUni(missing -> endedOrMissing((SessionNotFoundException) missing, owner)))
+        return meters
+                .restStepWrite(store
+                        .applyAsync(StepWrite.of(id, body.patch()).ownedBy(owner).expecting(expected).noting(body.note())
+                                .by(caller.userId()).keyed(idem))
+                        .onFailure(SessionNotFoundException.class)
+                        .recoverWithUni(missing -> endedOrMissing((SessionNotFoundException) missing, owner)))
                 .map(applied -> new SessionRequests.Written(id, applied.version()));
     }
 
@@ -231,8 +238,8 @@ public class SessionResource {
         SessionPatch patch = SessionPatch.builder().addObservation(body.observation()).build();
         Idempotency idem = idempotency(key, "observation", id, body);
         String owned = owned(id);
-        long version = live(() -> store.write(owned, null, patch, OptionalLong.empty(), "observation", caller.userId(),
-                idem));
+        long version = live(
+                () -> store.apply(StepWrite.of(owned, patch).noting("observation").by(caller.userId()).keyed(idem)).version());
         return new SessionRequests.Written(id, version);
     }
 
@@ -337,7 +344,8 @@ public class SessionResource {
         String owned = owned(id);
         OptionalLong expected = optional("expectedVersion", body.expectedVersion());
         Idempotency idem = idempotency(key, "rollback", id, body);
-        return live(() -> store.rollback(owned, body.toVersion(), expected, caller.userId(), idem));
+        return live(
+                () -> store.rollback(Rollback.of(owned, body.toVersion()).expecting(expected).by(caller.userId()).keyed(idem)));
     }
 
     @Operation(summary = "Fork a session", description = "Creates a new live session from the state at `fromVersion`; answers 201 with the fork and its Location.")
@@ -364,11 +372,11 @@ public class SessionResource {
         SessionState fork;
         if (idem == null) {
             // the owner is checked on the source version the fork reads anyway
-            fork = store.fork(id, body.fromVersion(), caller.userId(), null, caller.sessionUser());
+            fork = store.fork(Fork.of(id, body.fromVersion()).by(caller.userId()).ownedBy(caller.sessionUser()));
         } else {
             // the owner first, once: an outsider learns nothing about the session's forks, ended or recorded
             history.refuseEnded(idem, "fork", owned(id));
-            fork = store.fork(id, body.fromVersion(), caller.userId(), idem);
+            fork = store.fork(Fork.of(id, body.fromVersion()).by(caller.userId()).keyed(idem));
         }
         return Response.created(URI.create("/v1/sessions/" + fork.sessionId())).entity(fork).build();
     }
@@ -390,7 +398,7 @@ public class SessionResource {
         SessionPatch patch = body == null ? null : body.patch();
         Idempotency idem = idempotency(key, "create", userId, body);
         history.refuseEnded(idem, "create", userId);
-        SessionState state = store.create(userId, patch, caller.userId(), idem);
+        SessionState state = store.create(NewSession.of(userId, patch).by(caller.userId()).keyed(idem));
         return Response.created(URI.create("/v1/sessions/" + state.sessionId())).entity(state).build();
     }
 

@@ -2,7 +2,6 @@ package dev.mnemos.session;
 
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * The short-term memory of agent tasks. Every write is atomic and bumps the version by exactly one;
@@ -13,17 +12,20 @@ import java.util.OptionalLong;
  */
 public interface SessionStore {
 
-    /** Starts a session for {@code userId} at version 1, with {@code initial} applied (may be empty). */
-    SessionState create(String userId, SessionPatch initial, String actor);
+    /**
+     * Starts a session at version 1. With a key, a repeat answers the first session
+     * ({@link IdempotencyKeyReusedException} when the request differs).
+     */
+    SessionState create(NewSession request);
 
     /**
-     * Starts a session of exactly {@code sessionId} for {@code userId} at version 1 unless that id is
-     * taken, checked and written atomically (two concurrent calls create it once). A taken id is
-     * never changed, whoever owns it and whatever its status.
+     * Starts a session of exactly {@code sessionId} at version 1 unless that id is taken, checked and written
+     * atomically (two concurrent calls create it once). A taken id is never changed, whoever owns it and
+     * whatever its status. The request's key is not used.
      *
      * @return the new state, or empty when a session of that id already exists
      */
-    Optional<SessionState> createIfAbsent(String sessionId, String userId, SessionPatch initial, String actor);
+    Optional<SessionState> createIfAbsent(String sessionId, NewSession request);
 
     /** The user a live session belongs to. @throws SessionNotFoundException when there is none */
     String owner(String sessionId);
@@ -87,35 +89,16 @@ public interface SessionStore {
     }
 
     /**
-     * Applies one step. With {@code expectedVersion} it is a compare-and-set; without, the patch is
-     * applied atomically to whatever is current.
+     * Applies one step ({@link StepWrite}), answering what was stored, so a caller holding the state it wrote on
+     * can rebuild the new state without a read. A repeat of a recorded key answers the first write's version
+     * with no time: the patch it holds is not the one stored (its generated ids differ), so nothing is rebuilt.
      *
-     * @return the new version
-     * @throws StaleVersionException when {@code expectedVersion} is not the current version
+     * @throws StaleVersionException when the expected version is not the current version
      * @throws InvalidPatchException when the patch breaks a rule (nothing is written)
      * @throws SessionEndedException when the session has ended
+     * @throws SessionNotFoundException when there is no live session of that id (or of that owner)
      */
-    default long write(String sessionId, SessionPatch patch, OptionalLong expectedVersion, String note, String actor) {
-        return write(sessionId, null, patch, expectedVersion, note, actor);
-    }
-
-    /**
-     * As {@link #write(String, SessionPatch, OptionalLong, String, String)}, checked atomically
-     * against the owner: a session of another user answers {@link SessionNotFoundException} and
-     * nothing is written. {@code owner} null skips the check.
-     */
-    long write(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion, String note,
-            String actor);
-
-    /**
-     * As {@link #write(String, String, SessionPatch, OptionalLong, String, String)}, answering what was
-     * stored, so a caller holding the state it wrote on can rebuild the new state without a read.
-     * This default reports no time: {@link AppliedPatch#applyTo} then rebuilds nothing.
-     */
-    default AppliedPatch apply(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion,
-            String note, String actor) {
-        return new AppliedPatch(write(sessionId, owner, patch, expectedVersion, note, actor), patch, null);
-    }
+    AppliedPatch apply(StepWrite write);
 
     /** The state as it was at {@code version}. @throws VersionGoneException beyond the retention window */
     SessionState at(String sessionId, long version);
@@ -131,11 +114,11 @@ public interface SessionStore {
     /** Replay-log entries with {@code version >= fromVersion}, oldest first, at most {@code limit}. */
     List<SessionEvent> events(String sessionId, long fromVersion, int limit);
 
-    /** Writes a new version whose content equals {@code toVersion}; history is kept. @return the new state */
-    SessionState rollback(String sessionId, long toVersion, OptionalLong expectedVersion, String actor);
+    /** Writes a new version whose content equals the rollback's target; history is kept. @return the new state */
+    SessionState rollback(Rollback request);
 
-    /** Starts a new session of the same user from the state at {@code fromVersion}. @return the fork at version 1 */
-    SessionState fork(String sessionId, long fromVersion, String actor);
+    /** Starts a new session of the same user from the state at the fork's version. @return the fork at version 1 */
+    SessionState fork(Fork request);
 
     /** Marks the session ENDED (a last event); its keys stay until {@link #delete}. @return the final state */
     SessionState end(String sessionId, String actor);
@@ -168,71 +151,12 @@ public interface SessionStore {
         return new SessionPage(all.subList(Math.min(from, to), to), to < all.size() ? Integer.toString(to) : null);
     }
 
-    // Idempotent variants: with a non-null Idempotency the write is applied at most once per key
-    // and a repeat answers the first result (IdempotencyKeyReusedException when the request
-    // differs). RedisSessionStore records keys atomically with the write; these defaults, for
-    // stores that keep no records (test doubles), apply the write as is.
-
-    default SessionState create(String userId, SessionPatch initial, String actor, Idempotency idem) {
-        return create(userId, initial, actor);
-    }
-
-    default long write(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion, String note,
-            String actor, Idempotency idem) {
-        return write(sessionId, owner, patch, expectedVersion, note, actor);
-    }
-
     /**
-     * The idempotent {@link #apply(String, String, SessionPatch, OptionalLong, String, String)}. A
-     * repeat of a recorded key answers the first write's version with no time: the patch it holds is
-     * not the one stored (its generated ids differ), so nothing is rebuilt from it.
+     * {@link #apply} for a caller that must not block (an event-loop thread). This default runs the blocking
+     * call on a worker thread.
      */
-    default AppliedPatch apply(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion,
-            String note, String actor, Idempotency idem) {
-        if (idem == null) {
-            return apply(sessionId, owner, patch, expectedVersion, note, actor);
-        }
-        return new AppliedPatch(write(sessionId, owner, patch, expectedVersion, note, actor, idem), patch, null);
-    }
-
-    /**
-     * The idempotent {@link #apply(String, String, SessionPatch, OptionalLong, String, String, Idempotency)}
-     * as a compare-and-set on {@code expectedVersion}, storing {@code trace} as the trace of the
-     * version it produces ({@code expectedVersion + 1}) in the same atomic write: when the write is
-     * refused (stale, ended, missing, another owner) the trace is not stored either; a repeat of a
-     * recorded key stores nothing.
-     */
-    AppliedPatch apply(String sessionId, String owner, SessionPatch patch, long expectedVersion, String note,
-            String actor, Idempotency idem, StepTraceEntry trace);
-
-    default SessionState rollback(String sessionId, long toVersion, OptionalLong expectedVersion, String actor,
-            Idempotency idem) {
-        return rollback(sessionId, toVersion, expectedVersion, actor);
-    }
-
-    default SessionState fork(String sessionId, long fromVersion, String actor, Idempotency idem) {
-        return fork(sessionId, fromVersion, actor);
-    }
-
-    /**
-     * As {@link #fork(String, long, String, Idempotency)}, only for the session's owner: for another
-     * user's session it fails as for a missing one ({@link SessionNotFoundException}), writing nothing.
-     */
-    default SessionState fork(String sessionId, long fromVersion, String actor, Idempotency idem, String owner) {
-        if (!owner.equals(owner(sessionId))) {
-            throw new SessionNotFoundException(sessionId);
-        }
-        return fork(sessionId, fromVersion, actor, idem);
-    }
-
-    /**
-     * {@link #apply(String, String, SessionPatch, OptionalLong, String, String, Idempotency)} for a caller
-     * that must not block (an event-loop thread). This default runs the blocking call on a worker thread.
-     */
-    default io.smallrye.mutiny.Uni<AppliedPatch> applyAsync(String sessionId, String owner, SessionPatch patch,
-            OptionalLong expectedVersion, String note, String actor, Idempotency idem) {
-        return io.smallrye.mutiny.Uni.createFrom()
-                .item(() -> apply(sessionId, owner, patch, expectedVersion, note, actor, idem))
+    default io.smallrye.mutiny.Uni<AppliedPatch> applyAsync(StepWrite write) {
+        return io.smallrye.mutiny.Uni.createFrom().item(() -> apply(write))
                 .runSubscriptionOn(io.smallrye.mutiny.infrastructure.Infrastructure.getDefaultWorkerPool());
     }
 

@@ -1,5 +1,6 @@
 package dev.mnemos.agent;
 
+import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionEndedException;
 import dev.mnemos.session.SessionHistory;
 import dev.mnemos.session.SessionNotFoundException;
@@ -31,7 +32,7 @@ public class AgentSessions {
      */
     public SessionState open(String userId, String sessionId) {
         if (sessionId == null) {
-            return store.create(userId, SessionPatch.builder().build(), config.actor());
+            return store.create(NewSession.of(userId, SessionPatch.builder().build()).by(config.actor()));
         }
         SessionState state;
         try {

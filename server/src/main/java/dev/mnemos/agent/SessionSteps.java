@@ -1,11 +1,11 @@
 package dev.mnemos.agent;
 
+import dev.mnemos.session.Rollback;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
+import dev.mnemos.session.StepWrite;
 import jakarta.enterprise.context.ApplicationScoped;
-
-import java.util.OptionalLong;
 
 /**
  * The agent's own writes that are not model steps (the end pointer, rollbacks): each a compare-and-set
@@ -24,11 +24,11 @@ public class SessionSteps {
 
     /** Writes {@code patch} on top of {@code read} and returns the state it produced. */
     public SessionState write(SessionState read, SessionPatch patch, String note) {
-        return store.apply(read.sessionId(), null, patch, OptionalLong.of(read.version()), note, config.actor())
+        return store.apply(StepWrite.of(read.sessionId(), patch).expecting(read.version()).noting(note).by(config.actor()))
                 .applyTo(read).orElseGet(() -> store.get(read.sessionId()));
     }
 
     public SessionState rollback(SessionState read, long toVersion) {
-        return store.rollback(read.sessionId(), toVersion, OptionalLong.of(read.version()), config.actor());
+        return store.rollback(Rollback.of(read.sessionId(), toVersion).expecting(read.version()).by(config.actor()));
     }
 }

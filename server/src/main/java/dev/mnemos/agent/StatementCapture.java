@@ -7,11 +7,11 @@ import dev.mnemos.session.Observation;
 import dev.mnemos.session.Scope;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
+import dev.mnemos.session.StepWrite;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * Checks every message the agent routes for standing statements ("from now on …", "I never …",
@@ -49,7 +49,7 @@ public class StatementCapture {
         if (!standing.isEmpty()) {
             SessionPatch.Builder patch = SessionPatch.builder();
             standing.forEach(patch::addObservation);
-            store.write(sessionId, patch.build(), OptionalLong.empty(), "standing statements", config.actor());
+            store.apply(StepWrite.of(sessionId, patch.build()).noting("standing statements").by(config.actor()));
             return true;
         }
         return false;

@@ -1,12 +1,11 @@
 package dev.mnemos.agent;
 
 import dev.mnemos.session.AppliedPatch;
-import dev.mnemos.session.Idempotency;
 import dev.mnemos.session.PlanPage;
 import dev.mnemos.session.SessionPage;
-import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
+import dev.mnemos.session.StepWrite;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.Priority;
 import jakarta.decorator.Decorator;
@@ -16,7 +15,6 @@ import jakarta.inject.Inject;
 
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -76,38 +74,9 @@ public abstract class SessionCallLog implements SessionStore {
     }
 
     @Override
-    public long write(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion, String note,
-            String actor) {
-        log(sessionId, "write");
-        return delegate.write(sessionId, owner, patch, expectedVersion, note, actor);
-    }
-
-    @Override
-    public AppliedPatch apply(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion,
-            String note, String actor) {
-        log(sessionId, "write");
-        return delegate.apply(sessionId, owner, patch, expectedVersion, note, actor);
-    }
-
-    @Override
-    public long write(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion, String note,
-            String actor, Idempotency idem) {
-        log(sessionId, "write");
-        return delegate.write(sessionId, owner, patch, expectedVersion, note, actor, idem);
-    }
-
-    @Override
-    public AppliedPatch apply(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion,
-            String note, String actor, Idempotency idem) {
-        log(sessionId, "write");
-        return delegate.apply(sessionId, owner, patch, expectedVersion, note, actor, idem);
-    }
-
-    @Override
-    public AppliedPatch apply(String sessionId, String owner, SessionPatch patch, long expectedVersion, String note,
-            String actor, Idempotency idem, dev.mnemos.session.StepTraceEntry trace) {
-        log(sessionId, "write");
-        return delegate.apply(sessionId, owner, patch, expectedVersion, note, actor, idem, trace);
+    public AppliedPatch apply(StepWrite write) {
+        log(write.sessionId(), "write");
+        return delegate.apply(write);
     }
 
     // Every default method is forwarded too: a default left to the decorator would call the decorated
@@ -121,12 +90,6 @@ public abstract class SessionCallLog implements SessionStore {
     @Override
     public PlanPage plans(String sessionId, int from, int limit) {
         return delegate.plans(sessionId, from, limit);
-    }
-
-    @Override
-    public long write(String sessionId, SessionPatch patch, OptionalLong expectedVersion, String note, String actor) {
-        log(sessionId, "write");
-        return delegate.write(sessionId, patch, expectedVersion, note, actor);
     }
 
     @Override
@@ -145,31 +108,9 @@ public abstract class SessionCallLog implements SessionStore {
     }
 
     @Override
-    public SessionState create(String userId, SessionPatch initial, String actor, Idempotency idem) {
-        return delegate.create(userId, initial, actor, idem);
-    }
-
-    @Override
-    public SessionState rollback(String sessionId, long toVersion, OptionalLong expectedVersion, String actor,
-            Idempotency idem) {
-        return delegate.rollback(sessionId, toVersion, expectedVersion, actor, idem);
-    }
-
-    @Override
-    public SessionState fork(String sessionId, long fromVersion, String actor, Idempotency idem) {
-        return delegate.fork(sessionId, fromVersion, actor, idem);
-    }
-
-    @Override
-    public SessionState fork(String sessionId, long fromVersion, String actor, Idempotency idem, String owner) {
-        return delegate.fork(sessionId, fromVersion, actor, idem, owner);
-    }
-
-    @Override
-    public Uni<AppliedPatch> applyAsync(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion,
-            String note, String actor, Idempotency idem) {
-        log(sessionId, "write");
-        return delegate.applyAsync(sessionId, owner, patch, expectedVersion, note, actor, idem);
+    public Uni<AppliedPatch> applyAsync(StepWrite write) {
+        log(write.sessionId(), "write");
+        return delegate.applyAsync(write);
     }
 
     @Override

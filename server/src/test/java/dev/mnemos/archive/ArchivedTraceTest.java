@@ -3,6 +3,7 @@ package dev.mnemos.archive;
 import dev.mnemos.injection.TripAi;
 import dev.mnemos.llm.ScriptedChatModel;
 import dev.mnemos.server.api.Tokens;
+import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
@@ -49,7 +50,8 @@ class ArchivedTraceTest {
         long factId = given().auth().oauth2(token).contentType(ContentType.JSON)
                 .body(Map.of("category", "DOMAIN", "text", fact))
                 .post("/v1/profile/facts").then().statusCode(201).extract().jsonPath().getLong("changes[0].factId");
-        String id = store.create(user, SessionPatch.builder().goal("write a grant proposal").build(), "t").sessionId();
+        String id = store.create(NewSession.of(user, SessionPatch.builder().goal("write a grant proposal").build()).by("t"))
+                .sessionId();
         model.reset();
         model.script(request -> "a first outline");
         ai.chat(id, "start please");

@@ -8,6 +8,7 @@ import dev.mnemos.injection.StepTraceStore;
 import dev.mnemos.session.SessionKeys;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
+import dev.mnemos.session.StepWrite;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -117,13 +118,14 @@ class ForgetLeavesNoCopyTest {
         chats.updateMessages(new RedisChatMemoryStore.Window(live, "trip"),
                 List.of(UserMessage.from("Hi! " + captain + ". " + evidence)));
         long traced = version(live) + 1;
-        store.apply(live, alice, SessionPatch.builder().putCollected("answer", "ok").build(), traced - 1, "step", "test",
-                null, traces.entry(new StepTrace(live, alice, traced, "chat", "TripAi.chat", Instant.now(),
+        store.apply(StepWrite.of(live, SessionPatch.builder().putCollected("answer", "ok").build()).ownedBy(alice)
+                .expecting(traced - 1).noting("step").by("test")
+                .traced(traces.entry(new StepTrace(live, alice, traced, "chat", "TripAi.chat", Instant.now(),
                         new StepTrace.Read(traced - 1, ProfileSnapshot.Status.LOADED, ProfileSnapshot.Cache.HIT, 1),
                         new StepTrace.Injected("abc", 10, 3, 1000, false, List.of(), List.of(captain), List.of(),
                                 "<memory-data>\n- " + captain + "\n</memory-data>"),
                         new StepTrace.Written(traced - 1, traced, 0, List.of("collected")),
-                        new StepTrace.Timings(1, 2, 3, 4))));
+                        new StepTrace.Timings(1, 2, 3, 4)))));
         String other = start(alice);
         observe(alice, other, rewording, null, true);
         List<String> sessions = List.of(live, other);

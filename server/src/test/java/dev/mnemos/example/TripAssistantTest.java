@@ -5,6 +5,7 @@ import dev.mnemos.llm.ScriptedChatModel;
 import dev.mnemos.promotion.PromotionReport;
 import dev.mnemos.promotion.PromotionService;
 import dev.mnemos.session.Constraint;
+import dev.mnemos.session.NewSession;
 import dev.mnemos.session.Observation;
 import dev.mnemos.session.Scope;
 import dev.mnemos.session.SessionPatch;
@@ -44,12 +45,12 @@ class TripAssistantTest {
     void theAssistantReadsTheSessionBeforeEveryCallAndWritesEachStepBack() {
         // 1. A task starts: a session with what is known so far.
         String userId = "u-" + UUID.randomUUID();
-        SessionState session = sessions.create(userId, SessionPatch.builder()
+        SessionState session = sessions.create(NewSession.of(userId, SessionPatch.builder()
                 .goal("A 3-day trip to Kyoto")
                 .addConstraint(new Constraint(null, "budget 5000 yuan this time", Scope.TASK, "user"))
                 .addObservation(new Observation(null, "Always answer in Chinese", Observation.Kind.INSTRUCTION,
                         Scope.STABLE, "output.language", true, "from now on, always answer in Chinese"))
-                .build(), userId);
+                .build()).by(userId));
 
         // 2. Call your AI service as usual: Mnemos injects the memory block and writes the step back.
         String advice = assistant.advise(session.sessionId(), "When should I go?");

@@ -1,12 +1,17 @@
 package dev.mnemos.injection;
 
 import dev.mnemos.session.AppliedPatch;
+import dev.mnemos.session.Fork;
+import dev.mnemos.session.Idempotency;
+import dev.mnemos.session.NewSession;
+import dev.mnemos.session.Rollback;
 import dev.mnemos.session.SessionEvent;
 import dev.mnemos.session.SessionNotFoundException;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
 import dev.mnemos.session.StaleVersionException;
+import dev.mnemos.session.StepWrite;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -62,15 +67,7 @@ final class FakeSessionStore implements SessionStore {
         return state;
     }
 
-    @Override
-    public long write(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion, String note,
-            String actor) {
-        return apply(sessionId, owner, patch, expectedVersion, note, actor).version();
-    }
-
-    @Override
-    public synchronized AppliedPatch apply(String sessionId, String owner, SessionPatch patch,
-            OptionalLong expectedVersion, String note, String actor) {
+    private AppliedPatch write(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion) {
         beforeWrite.run();
         SessionState current = get(sessionId);
         if (owner != null && !owner.equals(current.userId())) {
@@ -87,38 +84,20 @@ final class FakeSessionStore implements SessionStore {
         return new AppliedPatch(next.version(), withIds, at);
     }
 
-    @Override
-    public long write(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion, String note,
-            String actor, dev.mnemos.session.Idempotency idem) {
-        return apply(sessionId, owner, patch, expectedVersion, note, actor, idem).version();
-    }
-
-    @Override
-    public synchronized AppliedPatch apply(String sessionId, String owner, SessionPatch patch,
-            OptionalLong expectedVersion, String note, String actor, dev.mnemos.session.Idempotency idem) {
-        if (idem != null && keys.containsKey(idem.key())) {
-            return new AppliedPatch(keys.get(idem.key()), patch, null);
-        }
-        AppliedPatch applied = apply(sessionId, owner, patch, expectedVersion, note, actor);
-        if (idem != null) {
-            keys.put(idem.key(), applied.version());
-        }
-        afterWrite.run();
-        return applied;
-    }
-
     /** The trace entries of the writes that were applied, in order. */
     final List<dev.mnemos.session.StepTraceEntry> traces = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     @Override
-    public synchronized AppliedPatch apply(String sessionId, String owner, SessionPatch patch, long expectedVersion,
-            String note, String actor, dev.mnemos.session.Idempotency idem, dev.mnemos.session.StepTraceEntry trace) {
+    public synchronized AppliedPatch apply(StepWrite write) {
+        Idempotency idem = write.idempotency();
         if (idem != null && keys.containsKey(idem.key())) {
-            return new AppliedPatch(keys.get(idem.key()), patch, null);
+            return new AppliedPatch(keys.get(idem.key()), write.patch(), null);
         }
         // applied with its trace, as one write: afterWrite (a lost answer) comes after both
-        AppliedPatch applied = apply(sessionId, owner, patch, OptionalLong.of(expectedVersion), note, actor);
-        traces.add(trace);
+        AppliedPatch applied = write(write.sessionId(), write.owner(), write.patch(), write.expectedVersion());
+        if (write.trace() != null) {
+            traces.add(write.trace());
+        }
         if (idem != null) {
             keys.put(idem.key(), applied.version());
         }
@@ -127,12 +106,13 @@ final class FakeSessionStore implements SessionStore {
     }
 
     @Override
-    public SessionState create(String userId, SessionPatch initial, String actor) {
+    public SessionState create(NewSession request) {
         throw new UnsupportedOperationException();
     }
 
     @Override
-    public Optional<SessionState> createIfAbsent(String sessionId, String userId, SessionPatch initial, String actor) {
+    public Optional<SessionState> createIfAbsent(String sessionId, NewSession request) {
+        String userId = request.userId();
         Instant now = Instant.now();
         SessionState fresh = new SessionState(sessionId, userId, 1, now, now, SessionState.Status.ACTIVE, null, null,
                 List.of(), List.of(), Map.of(), null, List.of(), List.of(), null, null);
@@ -155,12 +135,12 @@ final class FakeSessionStore implements SessionStore {
     }
 
     @Override
-    public SessionState rollback(String sessionId, long toVersion, OptionalLong expectedVersion, String actor) {
+    public SessionState rollback(Rollback request) {
         throw new UnsupportedOperationException();
     }
 
     @Override
-    public SessionState fork(String sessionId, long fromVersion, String actor) {
+    public SessionState fork(Fork request) {
         throw new UnsupportedOperationException();
     }
 

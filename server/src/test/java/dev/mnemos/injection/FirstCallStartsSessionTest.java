@@ -5,6 +5,7 @@ import dev.mnemos.llm.ScriptedChatModel;
 import dev.mnemos.promotion.PromotionService;
 import dev.mnemos.server.api.Tokens;
 import dev.mnemos.session.InvalidPatchException;
+import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionEndedException;
 import dev.mnemos.session.SessionEvent;
 import dev.mnemos.session.SessionIds;
@@ -101,7 +102,8 @@ class FirstCallStartsSessionTest {
         String bob = "bob-" + SessionIds.newId();
         String started = freshId();
         chat(Tokens.user(alice), started, "hello").statusCode(200);
-        String created = store.create(alice, SessionPatch.builder().goal("alice's trip").build(), "test").sessionId();
+        String created = store.create(NewSession.of(alice, SessionPatch.builder().goal("alice's trip").build()).by("test"))
+                .sessionId();
         model.reset();
         model.script(request -> "fine");
 
@@ -213,7 +215,8 @@ class FirstCallStartsSessionTest {
             String owner = "u" + t + "-" + id;
             calls.add(pool.submit(() -> {
                 start.await();
-                return store.createIfAbsent(id, owner, SessionPatch.builder().goal("by " + owner).build(), "test");
+                return store.createIfAbsent(id,
+                        NewSession.of(owner, SessionPatch.builder().goal("by " + owner).build()).by("test"));
             }));
         }
         start.countDown();

@@ -4,6 +4,7 @@ import dev.mnemos.profile.Category;
 import dev.mnemos.profile.NewFact;
 import dev.mnemos.profile.ProfileService;
 import dev.mnemos.session.Constraint;
+import dev.mnemos.session.NewSession;
 import dev.mnemos.session.Scope;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionPatch;
@@ -624,7 +625,7 @@ class InjectionBenchmark {
                 .context("two adults, first visit");
         IntStream.rangeClosed(1, 5).forEach(
                 i -> patch.addConstraint(new Constraint(null, "constraint " + i + " of the trip", Scope.TASK, "user")));
-        return store.create(user, patch.build(), "bench").sessionId();
+        return store.create(NewSession.of(user, patch.build()).by("bench")).sessionId();
     }
 
     private long[] reads(String id, int count) {
@@ -676,10 +677,10 @@ class InjectionBenchmark {
         int conversationTokens = 0;
         for (LocomoReplay.Task task : conversation.tasks()) {
             profiles.set(user, profile.subList(Math.max(0, profile.size() - 50), profile.size()));
-            String id = store.create(user, SessionPatch.builder()
+            String id = store.create(NewSession.of(user, SessionPatch.builder()
                     .goal("conversation between " + conversation.speakerA() + " and " + conversation.speakerB()
                             + ", session " + task.index())
-                    .context(task.date()).build(), "bench").sessionId();
+                    .context(task.date()).build()).by("bench")).sessionId();
             int sessionTokens = 0;
             for (int i = 0; i < task.turns().size(); i++) {
                 String line = task.turns().get(i).line();

@@ -8,6 +8,7 @@ import dev.mnemos.llm.ScriptedChatModel;
 import dev.mnemos.server.llm.ChatModelProducer;
 import dev.mnemos.server.llm.ModelConfig;
 import dev.mnemos.session.Constraint;
+import dev.mnemos.session.NewSession;
 import dev.mnemos.session.Scope;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionPatch;
@@ -111,8 +112,8 @@ class OpenAiStubInjectionTest {
         String user = "u-" + SessionIds.newId();
         ((ScriptedProfileSource) profileSource).set(user,
                 List.of(new ProfileLine("f1", "FORMAT", null, "likes short answers", 0.9)));
-        String id = store.create(user, SessionPatch.builder().goal("two days in Nara 奈良")
-                .addConstraint(new Constraint(null, "no car rental", Scope.TASK, "user")).build(), "test").sessionId();
+        String id = store.create(NewSession.of(user, SessionPatch.builder().goal("two days in Nara 奈良")
+                .addConstraint(new Constraint(null, "no car rental", Scope.TASK, "user")).build()).by("test")).sessionId();
 
         String answer = ai.chat(id, "what first?");
 

@@ -4,6 +4,7 @@ import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.mnemos.llm.ScriptedChatModel;
+import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionConfig;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionKeys;
@@ -49,7 +50,8 @@ class RedisChatMemoryTest {
     }
 
     private String session() {
-        return store.create("u-" + SessionIds.newId(), SessionPatch.builder().goal("trip").build(), "test").sessionId();
+        return store.create(NewSession.of("u-" + SessionIds.newId(), SessionPatch.builder().goal("trip").build()).by("test"))
+                .sessionId();
     }
 
     private static <T> T inRequest(Supplier<T> work) {

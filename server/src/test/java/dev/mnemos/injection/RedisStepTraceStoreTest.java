@@ -1,11 +1,13 @@
 package dev.mnemos.injection;
 
+import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionKeys;
 import dev.mnemos.session.SessionNotFoundException;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
 import dev.mnemos.session.StaleVersionException;
+import dev.mnemos.session.StepWrite;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -42,7 +44,8 @@ class RedisStepTraceStoreTest {
     }
 
     private String session() {
-        return store.create("u-" + SessionIds.newId(), SessionPatch.builder().goal("traced").build(), "test").sessionId();
+        return store.create(NewSession.of("u-" + SessionIds.newId(), SessionPatch.builder().goal("traced").build()).by("test"))
+                .sessionId();
     }
 
     private static SessionPatch step(long version) {
@@ -51,7 +54,8 @@ class RedisStepTraceStoreTest {
 
     /** The step write that produces {@code version}, carrying its trace. */
     private void writeWithTrace(String id, long version) {
-        store.apply(id, null, step(version), version - 1, "step", "test", null, traces.entry(trace(id, version)));
+        store.apply(StepWrite.of(id, step(version)).expecting(version - 1).noting("step").by("test")
+                .traced(traces.entry(trace(id, version))));
     }
 
     @Test
@@ -87,7 +91,7 @@ class RedisStepTraceStoreTest {
         assertThat(redis.hash(String.class).hget(SessionKeys.trace(id), "3")).isEqualTo(earlier);
         // a block with line breaks of its own comes back whole
         StepTrace multiline = trace(id, 4).withBlock("<memory-data>\nline one\n\nline \"two\"\n</memory-data>");
-        store.apply(id, null, step(4), 3, "step", "test", null, traces.entry(multiline));
+        store.apply(StepWrite.of(id, step(4)).expecting(3).noting("step").by("test").traced(traces.entry(multiline)));
         assertThat(traces.find(id, 4)).contains(multiline);
         assertThat(redis.hash(String.class).hget(SessionKeys.trace(id), "4")).endsWith(multiline.injected().block());
     }
@@ -95,11 +99,12 @@ class RedisStepTraceStoreTest {
     @Test
     void aRefusedWriteStoresNoTrace() {
         String id = session();
-        assertThatThrownBy(() -> store.apply(id, null, step(3), 2, "step", "test", null, traces.entry(trace(id, 3))))
+        assertThatThrownBy(() -> store
+                .apply(StepWrite.of(id, step(3)).expecting(2).noting("step").by("test").traced(traces.entry(trace(id, 3)))))
                 .isInstanceOf(StaleVersionException.class);
         assertThat(traces.all(id)).isEmpty();
-        assertThatThrownBy(() -> store.apply(id, "u-someone-else", step(2), 1, "step", "test", null,
-                traces.entry(trace(id, 2)))).isInstanceOf(SessionNotFoundException.class);
+        assertThatThrownBy(() -> store.apply(StepWrite.of(id, step(2)).ownedBy("u-someone-else").expecting(1).noting("step")
+                .by("test").traced(traces.entry(trace(id, 2))))).isInstanceOf(SessionNotFoundException.class);
         assertThat(traces.all(id)).isEmpty();
         assertThat(store.get(id).version()).as("nothing written").isEqualTo(1);
 
@@ -116,9 +121,9 @@ class RedisStepTraceStoreTest {
         long last = 0;
         // only every third version has a trace, as when HTTP steps and rollbacks write in between
         for (long v = 3; v <= 3L * (retention + 100); v += 3) {
-            store.write(id, step(v - 1), java.util.OptionalLong.empty(), "http step", "test");
+            store.apply(StepWrite.of(id, step(v - 1)).expecting(java.util.OptionalLong.empty()).noting("http step").by("test"));
             writeWithTrace(id, v);
-            store.write(id, step(v + 1), java.util.OptionalLong.empty(), "http step", "test");
+            store.apply(StepWrite.of(id, step(v + 1)).expecting(java.util.OptionalLong.empty()).noting("http step").by("test"));
             last = v;
         }
         long oldestKept = last - retention + 1;

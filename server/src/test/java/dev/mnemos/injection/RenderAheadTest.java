@@ -5,11 +5,13 @@ import dev.langchain4j.service.SystemMessage;
 import dev.langchain4j.service.UserMessage;
 import dev.mnemos.llm.MnemosModelSupplier;
 import dev.mnemos.session.Constraint;
+import dev.mnemos.session.NewSession;
 import dev.mnemos.session.Scope;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
+import dev.mnemos.session.StepWrite;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkiverse.langchain4j.RegisterAiService;
 import io.quarkus.test.junit.QuarkusTest;
@@ -19,7 +21,6 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.OptionalLong;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -85,17 +86,17 @@ class RenderAheadTest {
     @Test
     void everyStepWorksOnTheStoredStateAndSeesAChangeMadeInBetween() throws Exception {
         AiMethod work = AiMethod.of(Steps.class.getMethod("work", String.class, String.class));
-        String id = store.create("ahead-" + SessionIds.newId(), SessionPatch.builder().goal("plan a trip to Kyoto").build(),
-                "test").sessionId();
+        String id = store.create(NewSession
+                .of("ahead-" + SessionIds.newId(), SessionPatch.builder().goal("plan a trip to Kyoto").build()).by("test"))
+                .sessionId();
         double usedBefore = used();
         List<SessionState> expected = new ArrayList<>();
         BASES.clear();
         for (int i = 1; i <= 80; i++) {
             if (i == 40) {
                 // another writer (an HTTP step, another replica) changes the session between two steps
-                store.write(id, store.get(id).userId(),
-                        SessionPatch.builder().putCollected("hotel", "a ryokan in Gion").build(),
-                        OptionalLong.empty(), "elsewhere", "test");
+                store.apply(StepWrite.of(id, SessionPatch.builder().putCollected("hotel", "a ryokan in Gion").build())
+                        .ownedBy(store.get(id).userId()).noting("elsewhere").by("test"));
             }
             expected.add(SummaryFolder.loadForFold(store, id, 2)); // what a step's own read gives
             String answer = "answer " + i;
@@ -119,8 +120,9 @@ class RenderAheadTest {
 
     @Test
     void theStoreAnswersAStateKnownAtTheCurrentVersionWithThatState() throws InterruptedException {
-        String id = store.create("ahead-" + SessionIds.newId(), SessionPatch.builder().goal("plan a trip to Nara").build(),
-                "test").sessionId();
+        String id = store.create(NewSession
+                .of("ahead-" + SessionIds.newId(), SessionPatch.builder().goal("plan a trip to Nara").build()).by("test"))
+                .sessionId();
         String key = "mnemos-test:ahead:" + id;
         redis.value(String.class).set(key, "11");
         try {
@@ -131,8 +133,8 @@ class RenderAheadTest {
             assertThat(same.value()).isEqualTo("11");
             assertThat(store.recentIfChanged(id, 3, null, known).state()).isSameAs(known);
 
-            store.write(id, known.userId(), SessionPatch.builder().context("two adults").build(), OptionalLong.empty(),
-                    "elsewhere", "test");
+            store.apply(StepWrite.of(id, SessionPatch.builder().context("two adults").build()).ownedBy(known.userId())
+                    .noting("elsewhere").by("test"));
             SessionState changed = store.recentIfChanged(id, 3, null, known).state();
             assertThat(changed).as("a newer version is read").isNotSameAs(known);
             assertThat(changed.context()).isEqualTo("two adults");
@@ -144,10 +146,12 @@ class RenderAheadTest {
 
             // a session deleted and started again under its id, up to the same version: not the state known
             Thread.sleep(2); // another creation time, to the millisecond
-            SessionState again = store.createIfAbsent(id, known.userId(), SessionPatch.builder().goal("another trip").build(),
-                    "test").orElseThrow();
-            store.write(id, known.userId(), SessionPatch.builder().context("one adult").build(), OptionalLong.empty(),
-                    "again", "test");
+            SessionState again = store
+                    .createIfAbsent(id,
+                            NewSession.of(known.userId(), SessionPatch.builder().goal("another trip").build()).by("test"))
+                    .orElseThrow();
+            store.apply(StepWrite.of(id, SessionPatch.builder().context("one adult").build()).ownedBy(known.userId())
+                    .noting("again").by("test"));
             assertThat(again.version() + 1).isEqualTo(changed.version());
             SessionState reborn = store.recentIfChanged(id, 3, null, changed).state();
             assertThat(reborn).isNotSameAs(changed);

@@ -1,17 +1,18 @@
 package dev.mnemos.injection;
 
 import dev.mnemos.llm.ScriptedChatModel;
+import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
+import dev.mnemos.session.StepWrite;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -47,7 +48,9 @@ class SessionMemoryConcurrencyTest {
             Thread.onSpinWait();
             return "ok";
         });
-        String id = store.create("u-" + SessionIds.newId(), SessionPatch.builder().goal("busy").build(), "test").sessionId();
+        String id = store
+                .create(NewSession.of("u-" + SessionIds.newId(), SessionPatch.builder().goal("busy").build()).by("test"))
+                .sessionId();
         Set<String> written = ConcurrentHashMap.newKeySet();
         Set<String> refused = ConcurrentHashMap.newKeySet();
         ExecutorService pool = Executors.newFixedThreadPool(THREADS + 1);
@@ -72,8 +75,8 @@ class SessionMemoryConcurrencyTest {
         work.add(pool.submit(() -> {
             start.await();
             for (int i = 0; i < EXTERNAL; i++) {
-                store.write(id, SessionPatch.builder().putCollected("ext." + i, "v").build(), OptionalLong.empty(),
-                        "external", "other-writer");
+                store.apply(StepWrite.of(id, SessionPatch.builder().putCollected("ext." + i, "v").build()).noting("external")
+                        .by("other-writer"));
             }
             return null;
         }));
@@ -101,7 +104,9 @@ class SessionMemoryConcurrencyTest {
     void sixtyFourConcurrentCallsOfOneSessionAllLand() throws Exception {
         model.reset();
         model.script(request -> "ok");
-        String id = store.create("u-" + SessionIds.newId(), SessionPatch.builder().goal("crowded").build(), "test").sessionId();
+        String id = store
+                .create(NewSession.of("u-" + SessionIds.newId(), SessionPatch.builder().goal("crowded").build()).by("test"))
+                .sessionId();
         int callers = 64;
         ExecutorService pool = Executors.newFixedThreadPool(callers);
         CountDownLatch start = new CountDownLatch(1);

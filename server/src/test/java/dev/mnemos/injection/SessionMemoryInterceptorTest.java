@@ -2,6 +2,7 @@ package dev.mnemos.injection;
 
 import dev.mnemos.llm.ScriptedChatModel;
 import dev.mnemos.session.Constraint;
+import dev.mnemos.session.NewSession;
 import dev.mnemos.session.Scope;
 import dev.mnemos.session.SessionEndedException;
 import dev.mnemos.session.SessionIds;
@@ -9,6 +10,7 @@ import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
 import dev.mnemos.session.StepPointer;
+import dev.mnemos.session.StepWrite;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.AfterEach;
@@ -16,7 +18,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
-import java.util.OptionalLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -50,10 +51,10 @@ class SessionMemoryInterceptorTest {
     }
 
     private SessionState session() {
-        return store.create(user, SessionPatch.builder().goal("plan a 3-day trip to Kyoto")
+        return store.create(NewSession.of(user, SessionPatch.builder().goal("plan a 3-day trip to Kyoto")
                 .addConstraint(new Constraint(null, "budget under 5000 CNY this time", Scope.TASK, "user"))
                 .addConstraint(new Constraint(null, "no overnight trains", Scope.UNKNOWN, "user"))
-                .stepPointer(0, "start").build(), "test");
+                .stepPointer(0, "start").build()).by("test"));
     }
 
     @Test
@@ -148,8 +149,10 @@ class SessionMemoryInterceptorTest {
     void concurrentExternalWriteBetweenLoadAndWriteBackIsKept() {
         String id = session().sessionId();
         model.script(request -> {
-            store.write(id, SessionPatch.builder().addConstraint(new Constraint(null, "vegetarian food", Scope.TASK, "user"))
-                    .build(), OptionalLong.empty(), "external", "other-writer");
+            store.apply(StepWrite
+                    .of(id, SessionPatch.builder().addConstraint(new Constraint(null, "vegetarian food", Scope.TASK, "user"))
+                            .build())
+                    .noting("external").by("other-writer")).version();
             return "answer after the external write";
         });
 
@@ -260,8 +263,8 @@ class SessionMemoryInterceptorTest {
     void plansWrittenOutsideTheInterceptorAreAllFoldedIntoTheSummary() {
         String id = session().sessionId();
         for (int i = 1; i <= 5; i++) {
-            store.write(id, SessionPatch.builder().addPlan("outside plan " + i + "\nmore", null, null).build(),
-                    OptionalLong.empty(), null, "http");
+            store.apply(StepWrite.of(id, SessionPatch.builder().addPlan("outside plan " + i + "\nmore", null, null).build())
+                    .by("http"));
         }
         model.script(request -> "ok");
         ai.chat(id, "what now?");

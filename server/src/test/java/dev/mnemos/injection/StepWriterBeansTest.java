@@ -4,6 +4,7 @@ import dev.langchain4j.service.MemoryId;
 import dev.langchain4j.service.SystemMessage;
 import dev.langchain4j.service.UserMessage;
 import dev.mnemos.llm.MnemosModelSupplier;
+import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionState;
@@ -90,7 +91,8 @@ class StepWriterBeansTest {
     void writerBeansAreUsedWithTheirScope() throws Exception {
         AiMethod shared = AiMethod.of(Steps.class.getMethod("shared", String.class, String.class));
         AiMethod fresh = AiMethod.of(Steps.class.getMethod("fresh", String.class, String.class));
-        String id = store.create("u-" + SessionIds.newId(), SessionPatch.builder().goal("g").build(), "t").sessionId();
+        String id = store.create(NewSession.of("u-" + SessionIds.newId(), SessionPatch.builder().goal("g").build()).by("t"))
+                .sessionId();
         int freshBefore = FreshWriter.MADE.get();
 
         for (int i = 1; i <= 3; i++) {

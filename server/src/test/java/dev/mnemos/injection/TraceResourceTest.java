@@ -2,6 +2,7 @@ package dev.mnemos.injection;
 
 import dev.mnemos.llm.ScriptedChatModel;
 import dev.mnemos.server.api.Tokens;
+import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
@@ -34,7 +35,7 @@ class TraceResourceTest {
         model.reset();
         model.script(request -> "traced answer");
         user = "u-" + SessionIds.newId();
-        id = store.create(user, SessionPatch.builder().goal("trace me").build(), "test").sessionId();
+        id = store.create(NewSession.of(user, SessionPatch.builder().goal("trace me").build()).by("test")).sessionId();
         ai.chat(id, "hello");
     }
 

@@ -5,6 +5,7 @@ import dev.mnemos.injection.StepTrace;
 import dev.mnemos.injection.StepTraceStore;
 import dev.mnemos.injection.TripAi;
 import dev.mnemos.llm.ScriptedChatModel;
+import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
@@ -92,7 +93,8 @@ class ProfileRevisionsTest {
     void aStepTrustsTheCopyWhileItLivesAndReadsPostgresOnceItIsGone() {
         model.script(request -> "noted");
         add("prefers window seats");
-        String id = store.create(user, SessionPatch.builder().goal("plan a trip").build(), "test").sessionId();
+        String id = store.create(NewSession.of(user, SessionPatch.builder().goal("plan a trip").build()).by("test"))
+                .sessionId();
         StepTrace first = step(id);
         assertThat(first.read().profile()).isEqualTo(ProfileSnapshot.Status.LOADED);
         assertThat(first.read().profileFacts()).isEqualTo(1);
@@ -123,7 +125,8 @@ class ProfileRevisionsTest {
     void aStepOfASessionWhoseOwnerItKnowsReadsTheCopyAlongWithTheSession() {
         model.script(request -> "noted");
         add("prefers window seats");
-        String id = store.create(user, SessionPatch.builder().goal("plan a trip").build(), "test").sessionId();
+        String id = store.create(NewSession.of(user, SessionPatch.builder().goal("plan a trip").build()).by("test"))
+                .sessionId();
 
         step(id);
         step(id);
@@ -143,7 +146,8 @@ class ProfileRevisionsTest {
     @Test
     void aUserWithoutProfileStepsWithAnEmptyOne() {
         model.script(request -> "noted");
-        String id = store.create(user, SessionPatch.builder().goal("plan a trip").build(), "test").sessionId();
+        String id = store.create(NewSession.of(user, SessionPatch.builder().goal("plan a trip").build()).by("test"))
+                .sessionId();
         assertThat(step(id).read().profileFacts()).isZero();
         assertThat(step(id).read().profileFacts()).isZero();
         assertThat(List.of(step(id).read().profile())).containsExactly(ProfileSnapshot.Status.LOADED);

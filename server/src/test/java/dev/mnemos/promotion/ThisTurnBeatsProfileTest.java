@@ -3,6 +3,7 @@ package dev.mnemos.promotion;
 import dev.mnemos.injection.TripAi;
 import dev.mnemos.llm.ScriptedChatModel;
 import dev.mnemos.server.api.Tokens;
+import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
@@ -38,7 +39,8 @@ class ThisTurnBeatsProfileTest {
         given().auth().oauth2(token).contentType(ContentType.JSON)
                 .body(Map.of("category", "LANGUAGE", "slot", "output.language", "text", "Always answer in Chinese"))
                 .post("/v1/profile/facts").then().statusCode(201);
-        String id = store.create(user, SessionPatch.builder().goal("plan a weekend in Hangzhou").build(), "t").sessionId();
+        String id = store.create(NewSession.of(user, SessionPatch.builder().goal("plan a weekend in Hangzhou").build()).by("t"))
+                .sessionId();
         model.reset();
         model.script(request -> "Sure, here is the plan in English.");
 

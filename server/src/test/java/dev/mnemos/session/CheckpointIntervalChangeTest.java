@@ -9,7 +9,6 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.OptionalLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -89,14 +88,14 @@ class CheckpointIntervalChangeTest {
     void versionsWrittenUnderAnotherIntervalRebuildExactly() {
         RedisSessionStore old = new RedisSessionStore(redis, every(10, 1000), json, direct);
         RedisSessionStore changed = new RedisSessionStore(redis, every(4, 1000), json, direct);
-        String id = old.create("interval-user", SessionPatch.builder().goal("g").build(), "t").sessionId();
+        String id = old.create(NewSession.of("interval-user", SessionPatch.builder().goal("g").build()).by("t")).sessionId();
         Map<Long, SessionState> written = new HashMap<>();
         for (int i = 1; i <= 45; i++) {
             SessionPatch.Builder patch = SessionPatch.builder().putCollected("k" + (i % 7), "v" + i);
             if (i % 5 == 0) {
                 patch.addPlan("plan " + i, null, null);
             }
-            long version = old.write(id, null, patch.build(), OptionalLong.empty(), null, "t");
+            long version = old.apply(StepWrite.of(id, patch.build()).by("t")).version();
             written.put(version, old.at(id, version));
         }
         for (long v = 2; v <= 46; v++) {
@@ -104,7 +103,7 @@ class CheckpointIntervalChangeTest {
         }
         // later writes keep undo records only, and mixed histories still rebuild
         for (int i = 0; i < 10; i++) {
-            changed.write(id, null, SessionPatch.builder().putCollected("n", "x" + i).build(), OptionalLong.empty(), null, "t");
+            changed.apply(StepWrite.of(id, SessionPatch.builder().putCollected("n", "x" + i).build()).by("t"));
         }
         assertThat(changed.at(id, 44)).isEqualTo(written.get(44L));
         assertThat(changed.at(id, 52).collected()).containsEntry("n", "x5");
@@ -114,9 +113,9 @@ class CheckpointIntervalChangeTest {
     @Test
     void aVersionWhoseHistoryIsGoneIsGoneNotGuessed() {
         RedisSessionStore store = new RedisSessionStore(redis, every(10, 1000), json, direct);
-        String id = store.create("interval-user", SessionPatch.builder().goal("g").build(), "t").sessionId();
+        String id = store.create(NewSession.of("interval-user", SessionPatch.builder().goal("g").build()).by("t")).sessionId();
         for (int i = 1; i <= 25; i++) {
-            store.write(id, null, SessionPatch.builder().putCollected("k", "v" + i).build(), OptionalLong.empty(), null, "t");
+            store.apply(StepWrite.of(id, SessionPatch.builder().putCollected("k", "v" + i).build()).by("t"));
         }
         // without the undo record of version 13, versions before it are replayed from the log, as
         // sessions written with checkpoints are; with a replay entry gone too, they are gone

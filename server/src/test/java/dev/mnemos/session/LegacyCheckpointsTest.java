@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -41,7 +40,8 @@ class LegacyCheckpointsTest {
     @Test
     void aSessionWrittenWithCheckpointsReadsEveryKeptVersionAndDropsThemOnceTheWindowMovesOn() throws IOException {
         RedisSessionStore store = new RedisSessionStore(redis, config(), json, direct);
-        String id = store.create("legacy-" + SessionIds.newId(), SessionPatch.builder().goal("g").build(), "t")
+        String id = store
+                .create(NewSession.of("legacy-" + SessionIds.newId(), SessionPatch.builder().goal("g").build()).by("t"))
                 .sessionId();
         SessionScripts legacy = SessionScripts.of(text("session-common.lua") + text("session-patch.lua"));
         Map<Long, SessionState> seen = new HashMap<>();
@@ -59,8 +59,7 @@ class LegacyCheckpointsTest {
         assertThat(redis.hash(String.class).hkeys(SessionKeys.snapshots(id))).containsExactlyInAnyOrder("10", "20", "30",
                 "40");
         for (int i = 46; i <= 60; i++) {
-            store.write(id, SessionPatch.builder().putCollected("k" + (i % 4), "v" + i).build(), OptionalLong.empty(), null,
-                    "t");
+            store.apply(StepWrite.of(id, SessionPatch.builder().putCollected("k" + (i % 4), "v" + i).build()).by("t"));
             seen.put((long) i, store.get(id));
         }
         for (long v = 31; v <= 60; v++) {
@@ -69,8 +68,10 @@ class LegacyCheckpointsTest {
         assertCountersMatchRedis(id);
 
         for (int i = 61; i <= 90; i++) {
-            store.write(id, SessionPatch.builder().putCollected("k" + (i % 4), "v" + i).removeCollected("k" + ((i + 1) % 4))
-                    .build(), OptionalLong.empty(), null, "t");
+            store.apply(StepWrite
+                    .of(id, SessionPatch.builder().putCollected("k" + (i % 4), "v" + i).removeCollected("k" + ((i + 1) % 4))
+                            .build())
+                    .by("t")).version();
             seen.put((long) i, store.get(id));
         }
         assertThat(redis.hash(String.class).hkeys(SessionKeys.snapshots(id))).as("checkpoints dropped")

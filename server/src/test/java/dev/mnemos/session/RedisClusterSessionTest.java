@@ -10,7 +10,6 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.OptionalLong;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,7 +38,7 @@ class RedisClusterSessionTest {
         Set<Integer> thirds = new HashSet<>();
         List<String> ids = new ArrayList<>();
         for (int s = 0; s < 12; s++) {
-            SessionState created = store.create(user, SessionPatch.builder().goal("goal " + s).build(), "t");
+            SessionState created = store.create(NewSession.of(user, SessionPatch.builder().goal("goal " + s).build()).by("t"));
             ids.add(created.sessionId());
             Set<Long> slots = new HashSet<>();
             for (String key : SessionKeys.all(created.sessionId())) {
@@ -56,18 +55,19 @@ class RedisClusterSessionTest {
                 if (i % 20 == 0) {
                     step.addPlan("plan " + i, null, null);
                 }
-                store.write(id, step.build(), OptionalLong.of(i + 1), null, "t");
+                store.apply(StepWrite.of(id, step.build()).expecting(i + 1).by("t"));
             }
             assertThatThrownBy(
-                    () -> store.write(id, SessionPatch.builder().goal("stale").build(), OptionalLong.of(3), null, "t"))
+                    () -> store.apply(StepWrite.of(id, SessionPatch.builder().goal("stale").build()).expecting(3).by("t"))
+                            .version())
                     .isInstanceOf(StaleVersionException.class);
             SessionState current = store.get(id);
             assertThat(current.version()).isEqualTo(61);
             assertThat(SessionReplay.replay(null, store.events(id, 1, 1000))).isEqualTo(current);
             assertThat(store.at(id, 55).collected()).containsEntry("k4", "v53");
             assertThat(store.recent(id, 1).plans()).extracting(PlanVersion::content).containsExactly("plan 40");
-            assertThat(store.rollback(id, 10, OptionalLong.empty(), "t").version()).isEqualTo(62);
-            SessionState fork = store.fork(id, 30, "t");
+            assertThat(store.rollback(Rollback.of(id, 10).by("t")).version()).isEqualTo(62);
+            SessionState fork = store.fork(Fork.of(id, 30).by("t"));
             assertThat(fork.forkedFrom()).isEqualTo(new ForkOrigin(id, 30));
         }
         assertThat(store.liveSessions(user)).hasSize(24).containsAll(ids);

@@ -6,7 +6,6 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
-import java.util.OptionalLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -22,27 +21,29 @@ class RedisSessionStoreTest {
     SessionConfig config;
 
     private SessionState newSession() {
-        return store.create("u-" + SessionIds.newId(), SessionPatch.builder().goal("plan a trip")
-                .addConstraint(new Constraint(null, "budget 5000 this time", Scope.TASK, "user")).build(), "test");
+        return store.create(NewSession.of("u-" + SessionIds.newId(), SessionPatch.builder().goal("plan a trip")
+                .addConstraint(new Constraint(null, "budget 5000 this time", Scope.TASK, "user")).build()).by("test"));
     }
 
     @Test
     void aRetiredSessionCannotStartAgainUnderItsIdWhileItsMarkerLives() {
         String id = SessionIds.newId();
         String user = "u-" + SessionIds.newId();
-        assertThat(store.createIfAbsent(id, user, SessionPatch.builder().goal("g").build(), "t")).isPresent();
+        assertThat(store.createIfAbsent(id, NewSession.of(user, SessionPatch.builder().goal("g").build()).by("t"))).isPresent();
         store.retire(id);
 
         assertThat(SessionKeys.all(id)).allSatisfy(key -> assertThat(redis.key().exists(key)).as(key).isFalse());
         assertThat(store.liveSessions(user)).isEmpty();
         assertThat(redis.key().pttl(SessionKeys.ended(id))).isBetween(1L, config.ttl().toMillis());
-        assertThatThrownBy(() -> store.createIfAbsent(id, user, SessionPatch.builder().goal("again").build(), "t"))
+        assertThatThrownBy(
+                () -> store.createIfAbsent(id, NewSession.of(user, SessionPatch.builder().goal("again").build()).by("t")))
                 .isInstanceOf(SessionEndedException.class);
         assertThat(redis.key().exists(SessionKeys.state(id))).as("nothing written").isFalse();
         assertThat(store.liveSessions(user)).as("nor reserved").isEmpty();
 
         redis.key().del(SessionKeys.ended(id));
-        assertThat(store.createIfAbsent(id, user, SessionPatch.builder().goal("again").build(), "t")).isPresent();
+        assertThat(store.createIfAbsent(id, NewSession.of(user, SessionPatch.builder().goal("again").build()).by("t")))
+                .isPresent();
         store.delete(id);
     }
 
@@ -60,12 +61,15 @@ class RedisSessionStoreTest {
     void everyWriteBumpsVersionByOneAndStateMatchesReplay() {
         SessionState s = newSession();
         String id = s.sessionId();
-        store.write(id, SessionPatch.builder().putCollected("city", "Kyoto").stepPointer(1, "collect").build(),
-                OptionalLong.empty(), "n1", "test");
-        store.write(id, SessionPatch.builder().addPlan("1. book\n2. go", null, null).addOpenQuestion("when?").build(),
-                OptionalLong.of(2), null, "test");
-        long v = store.write(id, SessionPatch.builder().evaluatePlan(1, 6.5, "too vague").answerOpenQuestion("when?")
-                .addPlan("1. book flights\n2. hotel", 8.0, "better").build(), OptionalLong.of(3), null, "test");
+        store.apply(StepWrite.of(id, SessionPatch.builder().putCollected("city", "Kyoto").stepPointer(1, "collect").build())
+                .noting("n1").by("test"));
+        store.apply(
+                StepWrite.of(id, SessionPatch.builder().addPlan("1. book\n2. go", null, null).addOpenQuestion("when?").build())
+                        .expecting(2).by("test"));
+        long v = store
+                .apply(StepWrite.of(id, SessionPatch.builder().evaluatePlan(1, 6.5, "too vague").answerOpenQuestion("when?")
+                        .addPlan("1. book flights\n2. hotel", 8.0, "better").build()).expecting(3).by("test"))
+                .version();
         assertThat(v).isEqualTo(4);
         SessionState current = store.get(id);
         assertThat(current.plans()).extracting(PlanVersion::version).containsExactly(1, 2);
@@ -80,9 +84,10 @@ class RedisSessionStoreTest {
     @Test
     void staleExpectedVersionIsRejectedWithCurrentVersionAndNothingWritten() {
         SessionState s = newSession();
-        store.write(s.sessionId(), SessionPatch.builder().goal("g2").build(), OptionalLong.of(1), null, "test");
-        assertThatThrownBy(() -> store.write(s.sessionId(), SessionPatch.builder().goal("g3").build(),
-                OptionalLong.of(1), null, "test"))
+        store.apply(StepWrite.of(s.sessionId(), SessionPatch.builder().goal("g2").build()).expecting(1).by("test"));
+        assertThatThrownBy(() -> store
+                .apply(StepWrite.of(s.sessionId(), SessionPatch.builder().goal("g3").build()).expecting(1).by("test"))
+                .version())
                 .isInstanceOfSatisfying(StaleVersionException.class, e -> assertThat(e.actual()).isEqualTo(2));
         assertThat(store.get(s.sessionId()).goal()).isEqualTo("g2");
     }
@@ -90,8 +95,8 @@ class RedisSessionStoreTest {
     @Test
     void evaluatingMissingPlanWritesNothing() {
         SessionState s = newSession();
-        assertThatThrownBy(() -> store.write(s.sessionId(), SessionPatch.builder().goal("changed")
-                .evaluatePlan(7, 5.0, "x").build(), OptionalLong.empty(), null, "test"))
+        assertThatThrownBy(() -> store.apply(StepWrite.of(s.sessionId(), SessionPatch.builder().goal("changed")
+                .evaluatePlan(7, 5.0, "x").build()).by("test")).version())
                 .isInstanceOf(InvalidPatchException.class);
         assertThat(store.get(s.sessionId())).isEqualTo(s);
     }
@@ -100,8 +105,8 @@ class RedisSessionStoreTest {
     void recentCarriesOnlyTheNewestPlansAndEverythingElseWhole() {
         SessionState s = newSession();
         for (int i = 1; i <= 10; i++) {
-            store.write(s.sessionId(), SessionPatch.builder().addPlan("plan " + i, i % 2 == 0 ? 5.0 : null, null)
-                    .putCollected("k" + i, "v").build(), OptionalLong.empty(), null, "test");
+            store.apply(StepWrite.of(s.sessionId(), SessionPatch.builder().addPlan("plan " + i, i % 2 == 0 ? 5.0 : null, null)
+                    .putCollected("k" + i, "v").build()).by("test")).version();
         }
         SessionState full = store.get(s.sessionId());
         SessionState recent = store.recent(s.sessionId(), 2);

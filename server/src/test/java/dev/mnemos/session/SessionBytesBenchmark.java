@@ -9,7 +9,6 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.OptionalLong;
 
 /**
  * Bytes per session after the issue-13 workload (1,000 steps: a collected key and the step pointer
@@ -33,7 +32,9 @@ class SessionBytesBenchmark {
     @Test
     void run() throws Exception {
         int steps = Integer.getInteger("bench.steps", 1000);
-        String id = store.create("bench-" + SessionIds.newId(), SessionPatch.builder().goal("benchmark").build(), "bench")
+        String id = store
+                .create(NewSession.of("bench-" + SessionIds.newId(), SessionPatch.builder().goal("benchmark").build())
+                        .by("bench"))
                 .sessionId();
         long[] writes = new long[steps];
         long written = 0;
@@ -41,7 +42,7 @@ class SessionBytesBenchmark {
             SessionPatch patch = SessionStoreBenchmark.step(i);
             written += json.writeValueAsBytes(patch).length;
             long t0 = System.nanoTime();
-            store.write(id, patch, OptionalLong.of(i + 1), null, "bench");
+            store.apply(StepWrite.of(id, patch).expecting(i + 1).by("bench"));
             writes[i] = System.nanoTime() - t0;
         }
         long total = 0;

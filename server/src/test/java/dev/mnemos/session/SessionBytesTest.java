@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -44,14 +43,14 @@ class SessionBytesTest {
     void athousandStepsOfTenKilobytesTakeAtMostThreeTimesWhatWasWrittenAndEveryKeptVersionReads() throws Exception {
         RedisSessionStore store = new RedisSessionStore(redis, config(500, 16 << 20, 64 << 20), json, direct);
         String user = "bytes-" + SessionIds.newId();
-        String id = store.create(user, SessionPatch.builder().goal("g").build(), "t").sessionId();
+        String id = store.create(NewSession.of(user, SessionPatch.builder().goal("g").build()).by("t")).sessionId();
         String value = "x".repeat(10_000);
         long written = 0;
         Map<Long, SessionState> seen = new HashMap<>();
         for (int i = 0; i < 1000; i++) {
             SessionPatch patch = SessionPatch.builder().putCollected("k" + i, i + value.substring(8)).build();
             written += json.writeValueAsBytes(patch).length;
-            long version = store.write(id, patch, OptionalLong.empty(), null, "t");
+            long version = store.apply(StepWrite.of(id, patch).by("t")).version();
             if (version == 502 || version == 750 || version == 1000) {
                 seen.put(version, store.get(id));
             }
@@ -68,10 +67,10 @@ class SessionBytesTest {
             assertThat(monitor.commands()).as("Redis calls of three version reads").hasSize(3)
                     .allMatch(command -> command.contains("\"EVALSHA\"") || command.contains("\"EVAL\""));
         }
-        SessionState rolledBack = store.rollback(id, 750, OptionalLong.empty(), "t");
+        SessionState rolledBack = store.rollback(Rollback.of(id, 750).by("t"));
         assertThat(rolledBack.collected()).isEqualTo(seen.get(750L).collected());
         assertThat(store.at(id, 1000)).isEqualTo(seen.get(1000L));
-        SessionState fork = store.fork(id, 1000, "t");
+        SessionState fork = store.fork(Fork.of(id, 1000).by("t"));
         assertThat(fork.collected()).isEqualTo(seen.get(1000L).collected());
         assertThat(granted(user)).as("the user's budget covers both sessions")
                 .isGreaterThanOrEqualTo(footprint(id) + footprint(fork.sessionId()));
@@ -84,13 +83,15 @@ class SessionBytesTest {
     void theBenchmarkWorkloadTakesAtMostThreeTimesWhatWasWritten() throws Exception {
         for (int retention : new int[] { 500, 1000 }) {
             RedisSessionStore store = new RedisSessionStore(redis, config(retention, 1 << 20, 256 << 20), json, direct);
-            String id = store.create("bytes-" + SessionIds.newId(), SessionPatch.builder().goal("benchmark").build(), "t")
+            String id = store
+                    .create(NewSession.of("bytes-" + SessionIds.newId(), SessionPatch.builder().goal("benchmark").build())
+                            .by("t"))
                     .sessionId();
             long written = 0;
             for (int i = 0; i < 1000; i++) {
                 SessionPatch patch = SessionStoreBenchmark.step(i);
                 written += json.writeValueAsBytes(patch).length;
-                store.write(id, patch, OptionalLong.of(i + 1), null, "t");
+                store.apply(StepWrite.of(id, patch).expecting(i + 1).by("t"));
             }
             long bytes = redisBytes(id);
             System.out.printf("benchmark workload, retention %d: %d bytes written, %d bytes in Redis (MEMORY USAGE), %.2fx%n",
@@ -104,14 +105,15 @@ class SessionBytesTest {
     @Test
     void aWriteOverTheSessionCapIsRefusedAndWritesNothing() {
         RedisSessionStore store = new RedisSessionStore(redis, config(500, 64 * 1024, 0), json, direct);
-        String id = store.create("bytes-" + SessionIds.newId(), SessionPatch.builder().goal("g").build(), "t").sessionId();
+        String id = store.create(NewSession.of("bytes-" + SessionIds.newId(), SessionPatch.builder().goal("g").build()).by("t"))
+                .sessionId();
         String value = "y".repeat(10_000);
         int i = 0;
         SessionState before = null;
         try {
             for (; i < 10; i++) {
                 before = store.get(id);
-                store.write(id, SessionPatch.builder().putCollected("k" + i, value).build(), OptionalLong.empty(), null, "t");
+                store.apply(StepWrite.of(id, SessionPatch.builder().putCollected("k" + i, value).build()).by("t"));
             }
         } catch (SessionTooLargeException e) {
             assertThat(e.max()).isEqualTo(64 * 1024);
@@ -122,12 +124,12 @@ class SessionBytesTest {
         assertThat(store.get(id)).as("nothing written").isEqualTo(before);
         assertThat(redis.stream(String.class).xlen(SessionKeys.events(id))).isEqualTo(before.version());
         // a write that shrinks the state goes through, and a new session larger than the cap is refused
-        assertThat(store.write(id, SessionPatch.builder().removeCollected("k0").build(), OptionalLong.empty(), null, "t"))
+        assertThat(store.apply(StepWrite.of(id, SessionPatch.builder().removeCollected("k0").build()).by("t")).version())
                 .isEqualTo(before.version() + 1);
         String user = "bytes-" + SessionIds.newId();
-        assertThatThrownBy(() -> store.create(user, SessionPatch.builder().goal("z".repeat(10_000))
+        assertThatThrownBy(() -> store.create(NewSession.of(user, SessionPatch.builder().goal("z".repeat(10_000))
                 .putCollected("a", value).putCollected("b", value).putCollected("c", value).putCollected("d", value)
-                .putCollected("e", value).putCollected("f", value).putCollected("g", value).build(), "t"))
+                .putCollected("e", value).putCollected("f", value).putCollected("g", value).build()).by("t")))
                 .isInstanceOf(SessionTooLargeException.class);
         assertThat(store.liveSessions(user)).isEmpty();
         store.delete(id);
@@ -137,14 +139,14 @@ class SessionBytesTest {
     void aUserOverTheByteBudgetIsRefusedAndWritesNothing() {
         RedisSessionStore store = new RedisSessionStore(redis, config(500, 1 << 20, 128 * 1024), json, direct);
         String user = "bytes-" + SessionIds.newId();
-        String id = store.create(user, SessionPatch.builder().goal("g").build(), "t").sessionId();
+        String id = store.create(NewSession.of(user, SessionPatch.builder().goal("g").build()).by("t")).sessionId();
         String value = "z".repeat(10_000);
         SessionState before = null;
         int i = 0;
         try {
             for (; i < 20; i++) {
                 before = store.get(id);
-                store.write(id, SessionPatch.builder().putCollected("k" + i, value).build(), OptionalLong.empty(), null, "t");
+                store.apply(StepWrite.of(id, SessionPatch.builder().putCollected("k" + i, value).build()).by("t"));
             }
         } catch (UserBytesExceededException e) {
             assertThat(e.max()).isEqualTo(128 * 1024);
@@ -154,11 +156,12 @@ class SessionBytesTest {
         assertThat(store.get(id)).as("nothing written").isEqualTo(before);
         assertThat(granted(user)).isLessThanOrEqualTo(128 * 1024);
         assertThat(footprint(id)).isLessThanOrEqualTo(granted(user));
-        assertThatThrownBy(() -> store.create(user, SessionPatch.builder().goal("g").putCollected("a", value)
-                .putCollected("b", value).build(), "t")).isInstanceOf(UserBytesExceededException.class);
+        assertThatThrownBy(() -> store.create(NewSession.of(user, SessionPatch.builder().goal("g").putCollected("a", value)
+                .putCollected("b", value).build()).by("t"))).isInstanceOf(UserBytesExceededException.class);
         assertThat(store.liveSessions(user)).containsExactly(id);
         store.delete(id);
-        assertThat(store.create(user, SessionPatch.builder().goal("g").putCollected("a", value).build(), "t").version())
+        assertThat(store.create(NewSession.of(user, SessionPatch.builder().goal("g").putCollected("a", value).build()).by("t"))
+                .version())
                 .as("a deleted session's bytes are the user's again").isEqualTo(1);
         store.liveSessions(user).forEach(store::delete);
     }

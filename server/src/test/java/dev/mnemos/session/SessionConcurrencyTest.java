@@ -6,7 +6,6 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.OptionalLong;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -29,11 +28,11 @@ class SessionConcurrencyTest {
 
     @Test
     void concurrentAtomicPatchesLoseNoUpdate() throws Exception {
-        String id = store.create("u-" + SessionIds.newId(), null, "test").sessionId();
+        String id = store.create(NewSession.of("u-" + SessionIds.newId(), null).by("test")).sessionId();
         run(writer -> {
             for (int i = 0; i < STEPS; i++) {
-                store.write(id, SessionPatch.builder().putCollected("w" + writer + "-" + i, "v" + i).build(),
-                        OptionalLong.empty(), null, "w" + writer);
+                store.apply(StepWrite.of(id, SessionPatch.builder().putCollected("w" + writer + "-" + i, "v" + i).build())
+                        .by("w" + writer));
             }
             return 0L;
         });
@@ -42,7 +41,7 @@ class SessionConcurrencyTest {
 
     @Test
     void concurrentCompareAndSetWithRetryLosesNothingAndDuplicatesNothing() throws Exception {
-        String id = store.create("u-" + SessionIds.newId(), null, "test").sessionId();
+        String id = store.create(NewSession.of("u-" + SessionIds.newId(), null).by("test")).sessionId();
         AtomicLong conflicts = new AtomicLong();
         run(writer -> {
             long known = 1;
@@ -50,7 +49,7 @@ class SessionConcurrencyTest {
                 SessionPatch patch = SessionPatch.builder().putCollected("w" + writer + "-" + i, "v" + i).build();
                 while (true) {
                     try {
-                        known = store.write(id, patch, OptionalLong.of(known), null, "w" + writer);
+                        known = store.apply(StepWrite.of(id, patch).expecting(known).by("w" + writer)).version();
                         break;
                     } catch (StaleVersionException e) {
                         conflicts.incrementAndGet();

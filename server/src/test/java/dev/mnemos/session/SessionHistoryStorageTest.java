@@ -12,7 +12,6 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -45,9 +44,9 @@ class SessionHistoryStorageTest {
 
     @Test
     void aPlanIsStoredOnceItsLogEntryReferringToTheBody() {
-        String id = store.create("u-" + SessionIds.newId(), SessionPatch.builder().goal("g").build(), "t").sessionId();
-        store.write(id, SessionPatch.builder().addPlan(plan(7), 2.0, "ok").stepPointer(1, "s").build(),
-                OptionalLong.empty(), null, "t");
+        String id = store.create(NewSession.of("u-" + SessionIds.newId(), SessionPatch.builder().goal("g").build()).by("t"))
+                .sessionId();
+        store.apply(StepWrite.of(id, SessionPatch.builder().addPlan(plan(7), 2.0, "ok").stepPointer(1, "s").build()).by("t"));
         StreamMessage<String, String, String> entry = redis.stream(String.class)
                 .xrange(SessionKeys.events(id), StreamRange.of("2-0", "2-0")).get(0);
         assertThat(entry.payload().get("e")).doesNotContain("plan 7 line").contains("\"score\":2.0");
@@ -66,12 +65,13 @@ class SessionHistoryStorageTest {
 
     @Test
     void aRollbackKeepsThePlanBodiesItSharesAndItsLogEntryNamesThemInsteadOfCopyingTheirText() {
-        String id = store.create("u-" + SessionIds.newId(), SessionPatch.builder().goal("g").build(), "t").sessionId();
+        String id = store.create(NewSession.of("u-" + SessionIds.newId(), SessionPatch.builder().goal("g").build()).by("t"))
+                .sessionId();
         for (int i = 1; i <= 5; i++) {
-            store.write(id, SessionPatch.builder().addPlan(plan(i), null, null).build(), OptionalLong.empty(), null, "t");
+            store.apply(StepWrite.of(id, SessionPatch.builder().addPlan(plan(i), null, null).build()).by("t"));
         }
         List<SessionState> seen = new ArrayList<>();
-        seen.add(store.rollback(id, 4, OptionalLong.empty(), "t"));
+        seen.add(store.rollback(Rollback.of(id, 4).by("t")));
         assertThat(seen.get(0).plans()).extracting(PlanVersion::content).containsExactly(plan(1), plan(2), plan(3));
         assertThat(bodies(id)).as("plan bodies after rolling back to 3 of 5 plans").isEqualTo(5);
         StreamMessage<String, String, String> entry = entry(id, 7);
@@ -79,14 +79,13 @@ class SessionHistoryStorageTest {
         assertThat(entry.payload().get("b")).isEqualTo("1,2,3");
 
         // plan 4 is now another text than the rolled-back plan 4: a rollback past it stores plans 4 and 5 anew
-        store.write(id, SessionPatch.builder().addPlan("another plan 4", 1.0, "f").build(), OptionalLong.empty(), null,
-                "t");
+        store.apply(StepWrite.of(id, SessionPatch.builder().addPlan("another plan 4", 1.0, "f").build()).by("t"));
         seen.add(store.get(id));
-        seen.add(store.rollback(id, 6, OptionalLong.empty(), "t"));
+        seen.add(store.rollback(Rollback.of(id, 6).by("t")));
         assertThat(bodies(id)).isEqualTo(8);
         assertThat(entry(id, 9).payload().get("b")).isEqualTo("1,2,3,7,8");
-        store.write(id, SessionPatch.builder().addPlan("plan 6", null, null).evaluatePlan(4, 3.0, "g").build(),
-                OptionalLong.empty(), null, "t");
+        store.apply(StepWrite.of(id, SessionPatch.builder().addPlan("plan 6", null, null).evaluatePlan(4, 3.0, "g").build())
+                .by("t"));
         seen.add(store.get(id));
         assertThat(seen.get(3).plans()).extracting(PlanVersion::content).containsExactly(plan(1), plan(2), plan(3),
                 plan(4), plan(5), "plan 6");
@@ -95,7 +94,7 @@ class SessionHistoryStorageTest {
             assertThat(store.at(id, expected.version())).as("version %d", expected.version()).isEqualTo(expected);
         }
         assertThat(store.events(id, 9, 1).get(0).state()).isEqualTo(seen.get(2));
-        SessionState fork = store.fork(id, 9, "t");
+        SessionState fork = store.fork(Fork.of(id, 9).by("t"));
         assertThat(fork.plans()).isEqualTo(seen.get(2).plans());
         assertThat(store.events(fork.sessionId(), 1, 1).get(0).state()).isEqualTo(fork);
         assertThat(entry(fork.sessionId(), 1).payload().get("e")).doesNotContain("line");
@@ -124,7 +123,8 @@ class SessionHistoryStorageTest {
 
     @Test
     void everyVersionWithinRetentionIsRebuiltAsItWasThroughPlansEvaluationsAndRollbacks() {
-        String id = store.create("u-" + SessionIds.newId(), SessionPatch.builder().goal("g").build(), "t").sessionId();
+        String id = store.create(NewSession.of("u-" + SessionIds.newId(), SessionPatch.builder().goal("g").build()).by("t"))
+                .sessionId();
         List<SessionState> seen = new ArrayList<>();
         seen.add(store.get(id));
         Random random = new Random(13);
@@ -132,7 +132,7 @@ class SessionHistoryStorageTest {
             SessionState current = seen.get(seen.size() - 1);
             int pick = random.nextInt(10);
             if (pick == 0 && current.version() > 6) {
-                store.rollback(id, current.version() - 1 - random.nextInt(5), OptionalLong.empty(), "t");
+                store.rollback(Rollback.of(id, current.version() - 1 - random.nextInt(5)).by("t"));
             } else {
                 SessionPatch.Builder patch = SessionPatch.builder().putCollected("k" + random.nextInt(4), "v" + i)
                         .stepPointer(i, "s");
@@ -145,7 +145,7 @@ class SessionHistoryStorageTest {
                 if (pick == 6) {
                     patch.addConstraint(new Constraint(null, "c" + i, Scope.TASK, "user"));
                 }
-                store.write(id, patch.build(), OptionalLong.empty(), null, "t");
+                store.apply(StepWrite.of(id, patch.build()).by("t"));
             }
             seen.add(store.get(id));
         }
@@ -153,10 +153,9 @@ class SessionHistoryStorageTest {
             assertThat(store.at(id, expected.version())).as("version %d", expected.version()).isEqualTo(expected);
             assertThat(store.at(id, expected.version(), 2)).isEqualTo(expected.newestPlans(2));
         }
-        SessionState fork = store.fork(id, seen.get(seen.size() - 5).version(), "t");
+        SessionState fork = store.fork(Fork.of(id, seen.get(seen.size() - 5).version()).by("t"));
         assertThat(fork.plans()).isEqualTo(seen.get(seen.size() - 5).plans());
-        store.write(fork.sessionId(), SessionPatch.builder().addPlan("next", null, null).build(), OptionalLong.empty(),
-                null, "t");
+        store.apply(StepWrite.of(fork.sessionId(), SessionPatch.builder().addPlan("next", null, null).build()).by("t"));
         assertThat(store.get(fork.sessionId()).latestPlan().content()).isEqualTo("next");
         assertThat(store.get(fork.sessionId()).plans()).hasSize(fork.plans().size() + 1);
         store.delete(fork.sessionId());
@@ -164,13 +163,14 @@ class SessionHistoryStorageTest {
     }
 
     private String sessionWithPlans(int plans) {
-        String id = store.create("u-" + SessionIds.newId(), SessionPatch.builder().goal("g").build(), "t").sessionId();
+        String id = store.create(NewSession.of("u-" + SessionIds.newId(), SessionPatch.builder().goal("g").build()).by("t"))
+                .sessionId();
         for (int i = 0; i < 80; i++) {
             SessionPatch.Builder patch = SessionPatch.builder().putCollected("k" + (i % 5), "v").stepPointer(i, "s");
             if (i * plans / 80 != (i + 1) * plans / 80) {
                 patch.addPlan(plan(i * plans / 80), null, null);
             }
-            store.write(id, patch.build(), OptionalLong.empty(), null, "t");
+            store.apply(StepWrite.of(id, patch.build()).by("t"));
         }
         return id;
     }

@@ -6,7 +6,6 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.OptionalLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,7 +21,8 @@ class SessionReplayTest {
 
     @Test
     void replayingTheLogFromVersionOneYieldsTheCurrentStateAfterPatchesRollbacksAndFork() {
-        String id = store.create("u-" + SessionIds.newId(), SessionPatch.builder().goal("g").build(), "t").sessionId();
+        String id = store.create(NewSession.of("u-" + SessionIds.newId(), SessionPatch.builder().goal("g").build()).by("t"))
+                .sessionId();
         List<SessionState> seen = new ArrayList<>();
         seen.add(store.get(id));
         for (int i = 0; i < 120; i++) {
@@ -37,11 +37,11 @@ class SessionReplayTest {
                 p.removeCollected("k3").removeConstraint("c1");
             if (i % 19 == 0)
                 p.addObservation(new Observation(null, "likes tea " + i, null, Scope.STABLE, null, true, null));
-            store.write(id, p.build(), OptionalLong.empty(), "step " + i, "t");
+            store.apply(StepWrite.of(id, p.build()).noting("step " + i).by("t"));
             if (i == 60)
-                store.rollback(id, 20, OptionalLong.empty(), "t");
+                store.rollback(Rollback.of(id, 20).by("t"));
             if (i == 90)
-                store.write(id, SessionPatch.builder().evaluatePlan(1, 7.0, "ok").build(), OptionalLong.empty(), null, "t");
+                store.apply(StepWrite.of(id, SessionPatch.builder().evaluatePlan(1, 7.0, "ok").build()).by("t"));
             seen.add(store.get(id));
         }
         SessionState current = store.get(id);
@@ -51,8 +51,8 @@ class SessionReplayTest {
             assertThat(store.at(id, past.version())).as("version %d", past.version()).isEqualTo(past);
         }
 
-        SessionState fork = store.fork(id, 40, "t");
-        store.write(fork.sessionId(), SessionPatch.builder().goal("forked goal").build(), OptionalLong.empty(), null, "t");
+        SessionState fork = store.fork(Fork.of(id, 40).by("t"));
+        store.apply(StepWrite.of(fork.sessionId(), SessionPatch.builder().goal("forked goal").build()).by("t"));
         SessionState forkNow = store.get(fork.sessionId());
         assertThat(SessionReplay.replay(null, store.events(fork.sessionId(), 1, 100))).isEqualTo(forkNow);
         assertThat(store.get(id)).as("the parent is untouched by its fork").isEqualTo(current);
@@ -60,13 +60,14 @@ class SessionReplayTest {
 
     @Test
     void rollbackCreatesNewVersionEqualToTargetAndKeepsHistory() {
-        String id = store.create("u-" + SessionIds.newId(), SessionPatch.builder().goal("v1 goal").build(), "t").sessionId();
-        store.write(id, SessionPatch.builder().goal("v2 goal").addPlan("plan A", 5.0, "meh").build(), OptionalLong.empty(),
-                null, "t");
-        store.write(id, SessionPatch.builder().addPlan("plan B", 8.0, "good").build(), OptionalLong.empty(), null, "t");
+        String id = store
+                .create(NewSession.of("u-" + SessionIds.newId(), SessionPatch.builder().goal("v1 goal").build()).by("t"))
+                .sessionId();
+        store.apply(StepWrite.of(id, SessionPatch.builder().goal("v2 goal").addPlan("plan A", 5.0, "meh").build()).by("t"));
+        store.apply(StepWrite.of(id, SessionPatch.builder().addPlan("plan B", 8.0, "good").build()).by("t"));
         SessionState v2 = store.at(id, 2);
 
-        SessionState rolled = store.rollback(id, 2, OptionalLong.of(3), "t");
+        SessionState rolled = store.rollback(Rollback.of(id, 2).expecting(3).by("t"));
 
         assertThat(rolled.version()).isEqualTo(4);
         assertThat(store.get(id)).isEqualTo(rolled);
@@ -80,13 +81,12 @@ class SessionReplayTest {
 
     @Test
     void forkStartsANewSessionOfTheSameUserLinkedToItsParent() {
-        SessionState parent = store.create("u-" + SessionIds.newId(), SessionPatch.builder().goal("trip").build(), "t");
-        store.write(parent.sessionId(), SessionPatch.builder().putCollected("city", "Rome").build(), OptionalLong.empty(), null,
-                "t");
-        store.write(parent.sessionId(), SessionPatch.builder().putCollected("city", "Oslo").build(), OptionalLong.empty(), null,
-                "t");
+        SessionState parent = store
+                .create(NewSession.of("u-" + SessionIds.newId(), SessionPatch.builder().goal("trip").build()).by("t"));
+        store.apply(StepWrite.of(parent.sessionId(), SessionPatch.builder().putCollected("city", "Rome").build()).by("t"));
+        store.apply(StepWrite.of(parent.sessionId(), SessionPatch.builder().putCollected("city", "Oslo").build()).by("t"));
 
-        SessionState fork = store.fork(parent.sessionId(), 2, "t");
+        SessionState fork = store.fork(Fork.of(parent.sessionId(), 2).by("t"));
 
         assertThat(fork.sessionId()).isNotEqualTo(parent.sessionId());
         assertThat(fork.userId()).isEqualTo(parent.userId());

@@ -7,7 +7,6 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
-import java.util.OptionalLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -29,26 +28,24 @@ class SessionRetentionTest {
 
     @Test
     void rollbackBeyondRetentionIsGoneAndWithinRetentionWorks() {
-        String id = store.create("u-" + SessionIds.newId(), null, "t").sessionId();
+        String id = store.create(NewSession.of("u-" + SessionIds.newId(), null).by("t")).sessionId();
         for (int i = 0; i < 30; i++) {
-            store.write(id, SessionPatch.builder().putCollected("n", Integer.toString(i)).build(), OptionalLong.empty(), null,
-                    "t");
+            store.apply(StepWrite.of(id, SessionPatch.builder().putCollected("n", Integer.toString(i)).build()).by("t"));
         }
-        assertThatThrownBy(() -> store.rollback(id, 5, OptionalLong.empty(), "t"))
+        assertThatThrownBy(() -> store.rollback(Rollback.of(id, 5).by("t")))
                 .isInstanceOfSatisfying(VersionGoneException.class, e -> assertThat(e.oldest()).isEqualTo(22));
         assertThatThrownBy(() -> store.at(id, 21)).isInstanceOf(VersionGoneException.class);
         assertThat(store.get(id).version()).isEqualTo(31);
         assertThat(store.at(id, 22).collected()).containsEntry("n", "20");
-        assertThat(store.rollback(id, 25, OptionalLong.empty(), "t").collected()).containsEntry("n", "23");
+        assertThat(store.rollback(Rollback.of(id, 25).by("t")).collected()).containsEntry("n", "23");
     }
 
     @Test
     void rollbackBeyondRetentionAnswers410OverHttp() {
         String user = "u-" + SessionIds.newId();
-        String id = store.create(user, null, "t").sessionId();
+        String id = store.create(NewSession.of(user, null).by("t")).sessionId();
         for (int i = 0; i < 20; i++) {
-            store.write(id, SessionPatch.builder().putCollected("n", Integer.toString(i)).build(), OptionalLong.empty(), null,
-                    "t");
+            store.apply(StepWrite.of(id, SessionPatch.builder().putCollected("n", Integer.toString(i)).build()).by("t"));
         }
         io.restassured.RestAssured.given().auth().oauth2(dev.mnemos.server.api.Tokens.user(user))
                 .contentType(io.restassured.http.ContentType.JSON).body(Map.of("toVersion", 3))

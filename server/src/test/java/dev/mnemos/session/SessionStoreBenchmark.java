@@ -20,7 +20,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.Arrays;
 import java.util.Map;
-import java.util.OptionalLong;
 
 /**
  * The session store benchmark (issues 2 and 13): every per-step figure of the session store, in
@@ -81,7 +80,7 @@ class SessionStoreBenchmark {
             for (int i = 0; i < steps; i++) {
                 SessionPatch patch = step(i);
                 long t0 = System.nanoTime();
-                store.write(id, patch, OptionalLong.of(i + 1), null, "bench");
+                store.apply(StepWrite.of(id, patch).expecting(i + 1).by("bench"));
                 writes[s][i] = System.nanoTime() - t0;
             }
             if (last != null) {
@@ -104,7 +103,7 @@ class SessionStoreBenchmark {
         line("read version %d of %d (%d plans then)      : %s", full.version() - 10, full.version(),
                 store.at(id, full.version() - 10).plans().size(), timed(() -> store.at(id, full.version() - 10, 10)));
         line("fork from version 10                           : %s", timed(() -> {
-            String fork = store.fork(id, 10, "bench").sessionId();
+            String fork = store.fork(Fork.of(id, 10).by("bench")).sessionId();
             store.delete(fork);
         }));
         line("  (fork includes deleting the fork again: one more round trip)");
@@ -149,8 +148,8 @@ class SessionStoreBenchmark {
     }
 
     private String newSession(String user) {
-        return store.create(user, SessionPatch.builder().goal("benchmark")
-                .addConstraint(new Constraint(null, "budget 5000 this time", Scope.TASK, "user")).build(), "bench")
+        return store.create(NewSession.of(user, SessionPatch.builder().goal("benchmark")
+                .addConstraint(new Constraint(null, "budget 5000 this time", Scope.TASK, "user")).build()).by("bench"))
                 .sessionId();
     }
 
@@ -168,7 +167,7 @@ class SessionStoreBenchmark {
     private void warmUp() throws Exception {
         String id = newSession();
         for (int i = 0; i < 2_000; i++) {
-            store.write(id, step(i), OptionalLong.empty(), null, "bench");
+            store.apply(StepWrite.of(id, step(i)).by("bench"));
             store.recent(id, 10);
             if (i % 10 == 0) {
                 store.at(id, Math.max(1, i - 30), 10);

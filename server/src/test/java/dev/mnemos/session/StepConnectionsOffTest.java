@@ -55,7 +55,7 @@ class StepConnectionsOffTest {
                 .doesNotContain("mnemos_step_connections");
         // history and forks take the Quarkus client too
         assertThat(store.at(id, 2).collected()).containsEntry("answer.chat", "through the client");
-        SessionState fork = store.fork(id, 2, "test");
+        SessionState fork = store.fork(Fork.of(id, 2).by("test"));
         assertThat(fork.forkedFrom().sessionId()).isEqualTo(id);
         assertThat(store.get(fork.sessionId()).collected()).containsEntry("answer.chat", "through the client");
         assertThat(store.liveSessions(state.userId())).contains(id, fork.sessionId());

@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -86,7 +85,8 @@ class StepConnectionsUseTest {
 
     @Test
     void workGivenToASessionReadRunsOnceOnTheCallingThreadAndLeavesTheReadAsItIs() {
-        String id = store.create("pool-user", SessionPatch.builder().goal("read while working").build(), "test")
+        String id = store
+                .create(NewSession.of("pool-user", SessionPatch.builder().goal("read while working").build()).by("test"))
                 .sessionId();
         String key = "mnemos:test:along-" + SessionIds.newId();
         redis.value(String.class).set(key, "along");
@@ -117,7 +117,8 @@ class StepConnectionsUseTest {
 
     @Test
     void moreConcurrentWritersThanConnectionsWaitForOneAndNoWriteIsLost() throws Exception {
-        String id = store.create("pool-user", SessionPatch.builder().goal("share two connections").build(), "test")
+        String id = store
+                .create(NewSession.of("pool-user", SessionPatch.builder().goal("share two connections").build()).by("test"))
                 .sessionId();
         ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
         try {
@@ -127,9 +128,10 @@ class StepConnectionsUseTest {
                 writers.add(pool.submit(() -> {
                     List<Long> versions = new ArrayList<>();
                     for (int i = 0; i < WRITES; i++) {
-                        versions.add(store.write(id, "pool-user",
-                                SessionPatch.builder().putCollected("w" + writer + "-" + i, "v").build(),
-                                OptionalLong.empty(), "write", "test"));
+                        versions.add(store.apply(
+                                StepWrite.of(id, SessionPatch.builder().putCollected("w" + writer + "-" + i, "v").build())
+                                        .ownedBy("pool-user").noting("write").by("test"))
+                                .version());
                     }
                     return versions;
                 }));

@@ -3,6 +3,7 @@ package dev.mnemos.tracing;
 import dev.mnemos.injection.TripAi;
 import dev.mnemos.llm.ScriptedChatModel;
 import dev.mnemos.server.api.Tokens;
+import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
@@ -47,7 +48,7 @@ class TracingTest {
     void stepCycleHasOneSpanPerPhaseUnderTheStepSpan() throws InterruptedException {
         model.script(request -> "traced answer");
         String user = "u-" + SessionIds.newId();
-        String id = store.create(user, SessionPatch.builder().goal("trace me").build(), "test").sessionId();
+        String id = store.create(NewSession.of(user, SessionPatch.builder().goal("trace me").build()).by("test")).sessionId();
 
         ai.chat(id, "hello");
 
@@ -72,7 +73,7 @@ class TracingTest {
             throw new IllegalStateException("model down");
         });
         String user = "u-" + SessionIds.newId();
-        String id = store.create(user, SessionPatch.builder().goal("fail me").build(), "test").sessionId();
+        String id = store.create(NewSession.of(user, SessionPatch.builder().goal("fail me").build()).by("test")).sessionId();
 
         try {
             ai.chat(id, "hello");

@@ -1,5 +1,6 @@
 package dev.mnemos.deployment.devui;
 
+import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
 import jakarta.annotation.security.PermitAll;
@@ -27,8 +28,9 @@ public class SeedResource {
     @Path("/{user}")
     public String seed(@PathParam("user") String user) {
         return CompletableFuture.supplyAsync(() -> {
-            String sessionId = sessions.create(user, SessionPatch.builder().goal("A dev-mode trip to Kyoto").build(),
-                    user).sessionId();
+            String sessionId = sessions
+                    .create(NewSession.of(user, SessionPatch.builder().goal("A dev-mode trip to Kyoto").build()).by(user))
+                    .sessionId();
             assistant.advise(sessionId, "When should I go?");
             return sessionId;
         }).join();

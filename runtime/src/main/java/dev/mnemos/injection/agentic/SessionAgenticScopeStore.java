@@ -14,17 +14,18 @@ import dev.mnemos.injection.InjectionConfig;
 import dev.mnemos.injection.MemoryBlockRenderer;
 import dev.mnemos.injection.SessionChatMemoryProvider;
 import dev.mnemos.session.InvalidPatchException;
+import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionNotFoundException;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
+import dev.mnemos.session.StepWrite;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -148,14 +149,14 @@ public class SessionAgenticScopeStore implements AgenticScopeStore {
     private void write(String sessionId, SessionPatch patch, String note) {
         String owner = actingUser.restrictedTo().orElse(null);
         try {
-            store.write(sessionId, owner, patch, OptionalLong.empty(), note, ACTOR);
+            store.apply(StepWrite.of(sessionId, patch).ownedBy(owner).noting(note).by(ACTOR));
             return;
         } catch (SessionNotFoundException e) {
             // a workflow's first save: its session starts here, unless a concurrent call started it
         }
         String creator = actingUser.authenticated().orElse(anonymousUser);
-        if (store.createIfAbsent(sessionId, creator, patch, ACTOR).isEmpty()) {
-            store.write(sessionId, owner, patch, OptionalLong.empty(), note, ACTOR);
+        if (store.createIfAbsent(sessionId, NewSession.of(creator, patch).by(ACTOR)).isEmpty()) {
+            store.apply(StepWrite.of(sessionId, patch).ownedBy(owner).noting(note).by(ACTOR));
         }
     }
 

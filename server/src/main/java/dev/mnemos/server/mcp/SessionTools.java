@@ -4,15 +4,19 @@ import dev.mnemos.injection.MemoryBlock;
 import dev.mnemos.promotion.PromotionService;
 import dev.mnemos.rest.SessionRequests;
 import dev.mnemos.session.Constraint;
+import dev.mnemos.session.Fork;
 import dev.mnemos.session.Idempotency;
+import dev.mnemos.session.NewSession;
 import dev.mnemos.session.Observation;
 import dev.mnemos.session.PlanVersion;
+import dev.mnemos.session.Rollback;
 import dev.mnemos.session.Scope;
 import dev.mnemos.session.SessionHistory;
 import dev.mnemos.session.SessionPage;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
+import dev.mnemos.session.StepWrite;
 import io.quarkiverse.mcp.server.RawMessage;
 import io.quarkiverse.mcp.server.Tool;
 import io.quarkiverse.mcp.server.ToolResponse;
@@ -82,7 +86,7 @@ public class SessionTools {
                     constraints, null, null, null, null, null, null, null, null, null);
             Idempotency idem = args.idempotency("create", user);
             history.refuseEnded(idem, "create", user);
-            return store.create(user, patch, user, idem);
+            return store.create(NewSession.of(user, patch).by(user).keyed(idem));
         });
     }
 
@@ -136,8 +140,10 @@ public class SessionTools {
             OptionalLong expected = args.optionalNumber("expectedVersion");
             String note = args.optionalString("note").orElse(null);
             Idempotency idem = args.idempotency("step", id);
-            return new SessionRequests.Written(id, calls.live(user, () -> store.write(id, user, patch, expected, note, user,
-                    idem)));
+            return new SessionRequests.Written(id, calls.live(user,
+                    () -> store
+                            .apply(StepWrite.of(id, patch).ownedBy(user).expecting(expected).noting(note).by(user).keyed(idem))
+                            .version()));
         });
     }
 
@@ -173,7 +179,8 @@ public class SessionTools {
             String id = calls.owned(user, args.string("sessionId"));
             Idempotency idem = args.idempotency("rollback", id);
             return calls.live(user,
-                    () -> store.rollback(id, args.number("toVersion"), args.optionalNumber("expectedVersion"), user, idem));
+                    () -> store.rollback(Rollback.of(id, args.number("toVersion"))
+                            .expecting(args.optionalNumber("expectedVersion")).by(user).keyed(idem)));
         });
     }
 
@@ -185,7 +192,7 @@ public class SessionTools {
             String id = calls.owned(user, args.string("sessionId"));
             Idempotency idem = args.idempotency("fork", id);
             history.refuseEnded(idem, "fork", id);
-            return store.fork(id, args.number("fromVersion"), user, idem);
+            return store.fork(Fork.of(id, args.number("fromVersion")).by(user).keyed(idem));
         });
     }
 
@@ -206,7 +213,8 @@ public class SessionTools {
             SessionPatch patch = SessionPatch.builder().addObservation(observation).build();
             Idempotency idem = args.idempotency("observation", id);
             return new SessionRequests.Written(id, calls.live(user,
-                    () -> store.write(id, user, patch, OptionalLong.empty(), "observation", user, idem)));
+                    () -> store.apply(StepWrite.of(id, patch).ownedBy(user).noting("observation").by(user).keyed(idem))
+                            .version()));
         });
     }
 
