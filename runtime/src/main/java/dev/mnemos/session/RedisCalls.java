@@ -8,34 +8,19 @@ import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 import java.util.List;
 
 /**
- * How the parts of {@link RedisSessionStore} reach Redis: the Quarkus client, the step's own connections
- * ({@link StepConnections}) for blocking scripts when they are used, and the bounds of each call.
+ * The Quarkus Redis client as the parts of {@link RedisSessionStore} use it beside their
+ * {@link ScriptTransport}: plain commands, non-blocking calls, and the bound of each wait.
  */
 final class RedisCalls {
 
     final RedisDataSource redis;
     final ReactiveRedisDataSource reactive;
-    final StepConnections direct;
     final SessionConfig config;
 
-    RedisCalls(RedisDataSource redis, StepConnections direct, SessionConfig config) {
+    RedisCalls(RedisDataSource redis, SessionConfig config) {
         this.redis = redis;
         this.reactive = redis.getReactive();
-        this.direct = direct;
         this.config = config;
-    }
-
-    /**
-     * Runs a script that answers integers and may write (so it is not sent twice), blocking: over the
-     * step's connections when they are used.
-     *
-     * @param id the session (a session script) or the user (a user script) the script's keys are of
-     */
-    long[] longs(LuaScript script, String id, ScriptArgs args) {
-        List<String> keys = script.keys(id);
-        List<String> argv = args.argv();
-        return direct.enabled() ? SessionScripts.plainLongs(direct.eval(script.script(), keys, argv, false))
-                : script.script().run(redis, keys, argv);
     }
 
     /** Runs the script without blocking on the Quarkus client. */

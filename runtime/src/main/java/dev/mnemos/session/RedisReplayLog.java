@@ -18,13 +18,13 @@ import java.util.Map;
 final class RedisReplayLog {
 
     private final RedisDataSource redis;
-    private final StepConnections direct;
+    private final ScriptTransport transport;
     private final SessionConfig config;
     private final StateFields fields;
 
-    RedisReplayLog(RedisDataSource redis, StepConnections direct, SessionConfig config, StateFields fields) {
+    RedisReplayLog(RedisDataSource redis, ScriptTransport transport, SessionConfig config, StateFields fields) {
         this.redis = redis;
-        this.direct = direct;
+        this.transport = transport;
         this.config = config;
         this.fields = fields;
     }
@@ -44,10 +44,7 @@ final class RedisReplayLog {
         List<String> keys = LuaScript.AT.keys(id);
         List<String> args = new ScriptArgs.At(version, config.checkpointEvery(), config.historyRetention(), latestPlans)
                 .argv();
-        SessionScripts script = LuaScript.AT.script();
-        // a blocking read: over the step's connections when they are used
-        List<?> reply = (List<?>) (direct.enabled() ? direct.eval(script, keys, args, true)
-                : SessionScripts.plain(SessionStoreUnavailableException.guard(() -> script.execute(redis, keys, args))));
+        List<?> reply = (List<?>) transport.read(LuaScript.AT, keys, args);
         long code = ((Number) reply.get(0)).longValue();
         long detail = ((Number) reply.get(1)).longValue();
         if (code < 0) {

@@ -1,7 +1,6 @@
 package dev.mnemos.session;
 
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.redis.client.Response;
 
 import java.util.HashMap;
 import java.util.List;
@@ -9,17 +8,19 @@ import java.util.Map;
 
 /**
  * The reads of {@link RedisSessionStore}: a session's current state (whole, or with only its newest plans,
- * in one round trip), its owner, its plan versions, its past versions and its replay log. Blocking reads go
- * over the step's own connections when they are used ({@link StepConnections}).
+ * in one round trip), its owner, its plan versions, its past versions and its replay log. The step's reads go
+ * through the {@link ScriptTransport} chosen at boot.
  */
 final class RedisSessionReads {
 
     private final RedisCalls calls;
+    private final ScriptTransport transport;
     private final StateFields fields;
     private final RedisReplayLog log;
 
-    RedisSessionReads(RedisCalls calls, StateFields fields, RedisReplayLog log) {
+    RedisSessionReads(RedisCalls calls, ScriptTransport transport, StateFields fields, RedisReplayLog log) {
         this.calls = calls;
+        this.transport = transport;
         this.fields = fields;
         this.log = log;
     }
@@ -36,54 +37,24 @@ final class RedisSessionReads {
 
     /** The current state with its newest {@code latestPlans} plan versions (-1: all). */
     SessionState load(String sessionId, int latestPlans) {
-        List<String> keys = LuaScript.LOAD.keys(sessionId);
-        List<String> args = ScriptArgs.Load.latest(Math.max(-1, latestPlans)).argv();
-        if (calls.direct.enabled()) {
-            return loaded(sessionId,
-                    SessionScripts.plainPairs(calls.direct.eval(LuaScript.LOAD.script(), keys, args, true)));
-        }
-        return loaded(sessionId,
-                SessionScripts.pairs(calls.awaited(LuaScript.LOAD.script().executeAsync(calls.reactive, keys, args))));
+        List<String> argv = ScriptArgs.Load.latest(Math.max(-1, latestPlans)).argv();
+        return loaded(sessionId, SessionScripts.plainPairs(transport.read(LuaScript.LOAD, LuaScript.LOAD.keys(sessionId),
+                argv)));
     }
 
     /**
      * {@link SessionStore#recentIfChanged(String, int, String, SessionState, Runnable)}: the session and
-     * {@code key} in one round trip (over the step's connections a pipeline of the load script and a GET; on
-     * the Quarkus client both sent at once); the load script told the version {@code known} holds answers
-     * {@code '='} alone while the session is at it. Over the step's own connections, {@code meanwhile} (null:
-     * nothing) runs while Redis answers.
+     * {@code key} in one round trip where the transport can ({@link ScriptTransport#readAlong}); the load script
+     * told the version {@code known} holds answers {@code '='} alone while the session is at it.
      */
     SessionStore.Along recentIfChanged(String sessionId, int latestPlans, String key, SessionState known,
             Runnable meanwhile) {
-        List<String> keys = LuaScript.LOAD.keys(sessionId);
         int plans = Math.max(0, latestPlans);
-        List<String> args = (known == null ? ScriptArgs.Load.latest(plans)
+        List<String> argv = (known == null ? ScriptArgs.Load.latest(plans)
                 : new ScriptArgs.Load(plans, known.version(), known.createdAt().toEpochMilli())).argv();
-        SessionScripts load = LuaScript.LOAD.script();
-        if (calls.direct.enabled()) {
-            if (key == null) {
-                return new SessionStore.Along(
-                        loaded(sessionId, calls.direct.evalMeanwhile(load, keys, args, meanwhile), known), false, null);
-            }
-            SessionScripts.Along replies = calls.direct.evalAlong(load, keys, args, key, meanwhile);
-            return new SessionStore.Along(loaded(sessionId, replies.reply(), known), replies.answered(),
-                    replies.value());
-        }
-        if (meanwhile != null) {
-            // the Quarkus client sends on subscribing, which is waiting for the answer: the work goes first
-            SessionScripts.aside(meanwhile);
-        }
-        Uni<Response> read = load.executeAsync(calls.reactive, keys, args);
-        if (key == null) {
-            return new SessionStore.Along(loaded(sessionId, calls.awaited(read), known), false, null);
-        }
-        // a failed GET leaves the session read standing: the caller reads the key its own way
-        Uni<String[]> along = calls.reactive.execute("GET", key)
-                .map(r -> new String[] { r == null ? null : r.toString() })
-                .onFailure().recoverWithItem((String[]) null);
-        var both = calls.awaited(Uni.combine().all().unis(read, along).asTuple());
-        return new SessionStore.Along(loaded(sessionId, both.getItem1(), known), both.getItem2() != null,
-                both.getItem2() == null ? null : both.getItem2()[0]);
+        SessionScripts.Along replies = transport.readAlong(LuaScript.LOAD, LuaScript.LOAD.keys(sessionId), argv, key,
+                meanwhile);
+        return new SessionStore.Along(loaded(sessionId, replies.reply(), known), replies.answered(), replies.value());
     }
 
     /** The current state without blocking, with its newest {@code latestPlans} plan versions (negative: all). */
@@ -92,20 +63,12 @@ final class RedisSessionReads {
                 .argv())).map(reply -> loaded(sessionId, SessionScripts.pairs(reply)));
     }
 
-    /** The state a load script's reply over the step's connections holds, or {@code known} when it answered {@code '='}. */
+    /** The state a load script's reply holds, or {@code known} when it answered {@code '='}. */
     private SessionState loaded(String sessionId, Object reply, SessionState known) {
         if (known != null && reply instanceof List<?> list && list.size() == 1 && "=".equals(String.valueOf(list.get(0)))) {
             return known;
         }
         return loaded(sessionId, SessionScripts.plainPairs(reply));
-    }
-
-    /** The state a load script's reply on the Quarkus client holds, or {@code known} when it answered {@code '='}. */
-    private SessionState loaded(String sessionId, Response reply, SessionState known) {
-        if (known != null && reply.size() == 1 && "=".equals(reply.get(0).toString())) {
-            return known;
-        }
-        return loaded(sessionId, SessionScripts.pairs(reply));
     }
 
     private SessionState loaded(String sessionId, Map<String, String> state) {

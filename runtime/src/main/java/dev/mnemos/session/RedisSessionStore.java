@@ -52,19 +52,22 @@ public class RedisSessionStore implements SessionStore {
     /** Refuses writes while Redis runs an evicting policy; null: never refuses (a store built by hand). */
     private final RedisDurability durability;
 
+    /** A store built by hand, on the transport {@code direct} picks ({@link ScriptTransports}), refusing no write. */
     public RedisSessionStore(RedisDataSource redis, SessionConfig config, ObjectMapper json, StepConnections direct) {
-        this(redis, config, json, direct, null);
+        this(redis, config, json, ScriptTransports.of(redis, direct, config), null);
     }
 
     @Inject
-    public RedisSessionStore(RedisDataSource redis, SessionConfig config, ObjectMapper json, StepConnections direct,
+    RedisSessionStore(RedisDataSource redis, SessionConfig config, ObjectMapper json, ScriptTransport transport,
             RedisDurability durability) {
-        RedisCalls calls = new RedisCalls(redis, direct, config);
+        RedisCalls calls = new RedisCalls(redis, config);
         StateFields fields = new StateFields(json);
         this.durability = durability;
-        this.reads = new RedisSessionReads(calls, fields, new RedisReplayLog(redis, direct, config, fields));
-        this.index = new RedisUserIndex(calls);
-        this.writes = new RedisSessionWrites(calls, fields, reads, index, new RedisUserBytes(calls, index));
+        this.reads = new RedisSessionReads(calls, transport, fields,
+                new RedisReplayLog(redis, transport, config, fields));
+        this.index = new RedisUserIndex(calls, transport);
+        this.writes = new RedisSessionWrites(calls, transport, fields, reads, index,
+                new RedisUserBytes(calls, transport, index));
         this.starts = new RedisSessionStarts(config, fields, reads, writes, index);
         this.fast = timeout("mnemos session store", config.redisTimeout());
         this.slow = timeout("mnemos session history", config.slowRedisTimeout());

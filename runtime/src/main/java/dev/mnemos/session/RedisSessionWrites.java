@@ -18,15 +18,17 @@ import java.util.OptionalLong;
 final class RedisSessionWrites {
 
     private final RedisCalls calls;
+    private final ScriptTransport transport;
     private final StateFields fields;
     private final PatchValidator validator;
     private final RedisSessionReads reads;
     private final RedisUserIndex index;
     private final RedisUserBytes bytes;
 
-    RedisSessionWrites(RedisCalls calls, StateFields fields, RedisSessionReads reads, RedisUserIndex index,
-            RedisUserBytes bytes) {
+    RedisSessionWrites(RedisCalls calls, ScriptTransport transport, StateFields fields, RedisSessionReads reads,
+            RedisUserIndex index, RedisUserBytes bytes) {
         this.calls = calls;
+        this.transport = transport;
         this.fields = fields;
         this.validator = new PatchValidator(calls.config);
         this.reads = reads;
@@ -103,21 +105,13 @@ final class RedisSessionWrites {
      */
     private long[] patchReply(StepWrite write, Step step) {
         List<String> args = patchArgs(write, step);
-        long[] reply = patchOnce(write.sessionId(), args);
+        long[] reply = transport.write(LuaScript.PATCH, LuaScript.PATCH.keys(write.sessionId()), args);
         for (int i = 0; ScriptReply.NEEDS_BYTES.is(reply) && i < 3; i++) {
             String userId = write.owner() != null ? write.owner() : reads.owner(write.sessionId());
             bytes.topUp(write.sessionId(), userId, reply[1]);
-            reply = patchOnce(write.sessionId(), args);
+            reply = transport.write(LuaScript.PATCH, LuaScript.PATCH.keys(write.sessionId()), args);
         }
         return reply;
-    }
-
-    private long[] patchOnce(String sessionId, List<String> args) {
-        if (calls.direct.enabled()) {
-            return SessionScripts.plainLongs(calls.direct.eval(LuaScript.PATCH.script(), LuaScript.PATCH.keys(sessionId),
-                    args, false));
-        }
-        return SessionScripts.longs(calls.awaited(calls.async(LuaScript.PATCH, sessionId, args)));
     }
 
     private List<String> patchArgs(StepWrite write, Step step) {
@@ -216,14 +210,14 @@ final class RedisSessionWrites {
     private long[] rewriteGranted(boolean creating, SessionState state, ScriptArgs.Rewrite args) {
         ScriptArgs.Rewrite call = args;
         try {
-            long[] reply = calls.longs(LuaScript.REWRITE, state.sessionId(), call);
+            long[] reply = transport.write(LuaScript.REWRITE, state.sessionId(), call);
             for (int i = 0; ScriptReply.NEEDS_BYTES.is(reply) && i < 3; i++) {
                 if (creating) {
                     call = call.withGrant(call.grant() + bytes.grant(state.userId(), state.sessionId(), reply[1]));
                 } else {
                     bytes.topUp(state.sessionId(), state.userId(), reply[1]);
                 }
-                reply = calls.longs(LuaScript.REWRITE, state.sessionId(), call);
+                reply = transport.write(LuaScript.REWRITE, state.sessionId(), call);
             }
             if (reply[0] < 0) {
                 returnGrant(creating, state, call);

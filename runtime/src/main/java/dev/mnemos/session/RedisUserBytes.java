@@ -14,10 +14,12 @@ final class RedisUserBytes {
     private static final long GRANT_STEP = 16 * 1024;
 
     private final RedisCalls calls;
+    private final ScriptTransport transport;
     private final RedisUserIndex index;
 
-    RedisUserBytes(RedisCalls calls, RedisUserIndex index) {
+    RedisUserBytes(RedisCalls calls, ScriptTransport transport, RedisUserIndex index) {
         this.calls = calls;
+        this.transport = transport;
         this.index = index;
     }
 
@@ -56,7 +58,7 @@ final class RedisUserBytes {
     /** Grants a live session {@code bytes} more from its user's budget, and records the grant in the session. */
     void topUp(String sessionId, String userId, long bytes) {
         long amount = grant(userId, sessionId, bytes);
-        if (calls.longs(LuaScript.GRANT, sessionId, new ScriptArgs.Grant(amount))[0] == 0) {
+        if (transport.write(LuaScript.GRANT, sessionId, new ScriptArgs.Grant(amount))[0] == 0) {
             giveBack(userId, sessionId, amount);
         }
     }
@@ -73,7 +75,7 @@ final class RedisUserBytes {
 
     /** Runs user-bytes.lua. @return whether it was done (false: a grant over the budget) */
     private boolean run(String userId, ScriptArgs.BudgetOp op, String sessionId, long bytes) {
-        return calls.longs(LuaScript.BUDGET, userId,
+        return transport.write(LuaScript.BUDGET, userId,
                 new ScriptArgs.Budget(op, sessionId, bytes, calls.config.maxUserBytes(), index.ttl()))[0] == 1;
     }
 }

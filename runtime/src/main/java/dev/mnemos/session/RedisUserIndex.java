@@ -15,9 +15,11 @@ import java.util.OptionalDouble;
 final class RedisUserIndex {
 
     private final RedisCalls calls;
+    private final ScriptTransport transport;
 
-    RedisUserIndex(RedisCalls calls) {
+    RedisUserIndex(RedisCalls calls, ScriptTransport transport) {
         this.calls = calls;
+        this.transport = transport;
     }
 
     /**
@@ -32,7 +34,7 @@ final class RedisUserIndex {
     boolean reserve(String userId, String sessionId, Instant at) {
         String key = SessionKeys.userSessions(userId);
         var index = calls.redis.sortedSet(String.class);
-        long[] reply = calls.longs(LuaScript.RESERVE, userId, new ScriptArgs.Reserve(at.toEpochMilli(), sessionId, ttl()));
+        long[] reply = transport.write(LuaScript.RESERVE, userId, new ScriptArgs.Reserve(at.toEpochMilli(), sessionId, ttl()));
         int cap = calls.config.maxLivePerUser();
         if (reply[0] == 1 && reply[1] > cap) {
             List<String> indexed = index.zrange(key, 0, -1);
@@ -66,11 +68,7 @@ final class RedisUserIndex {
      * reservation and the write saw no state and pruned the id.
      */
     void indexed(String userId, String sessionId, Instant at) {
-        if (calls.direct.enabled()) {
-            calls.direct.zadd(SessionKeys.userSessions(userId), at.toEpochMilli(), sessionId);
-        } else {
-            calls.redis.sortedSet(String.class).zadd(SessionKeys.userSessions(userId), at.toEpochMilli(), sessionId);
-        }
+        transport.zadd(SessionKeys.userSessions(userId), at.toEpochMilli(), sessionId);
     }
 
     void remove(String userId, String sessionId) {

@@ -86,7 +86,7 @@ public interface SessionConfig {
          * through the Quarkus Redis client (whose event loop each call is handed to and answered from).
          * Used only for one standalone Redis named by a {@code redis://} or {@code rediss://} URL (TLS
          * with the JVM's default trust store, no {@code quarkus.tls.*} or {@code quarkus.redis.tls*}
-         * settings, no proxy); for any other set-up the step uses the Quarkus client, as with {@code false}.
+         * settings, no proxy); any other set-up is refused at boot, with a message: set {@code false} there.
          */
         @WithDefault("true")
         boolean enabled();

@@ -49,11 +49,6 @@ public final class SessionScripts {
         }
     }
 
-    /** Runs the script; the reply is the list of integers it returned. */
-    long[] run(RedisDataSource redis, List<String> keys, List<String> args) {
-        return longs(execute(redis, keys, args));
-    }
-
     /** A reply of field, value, field, value … as a map (a field whose value is nil is left out). */
     static java.util.Map<String, String> pairs(Response flat) {
         return pairs(flat.size(), flat::get);

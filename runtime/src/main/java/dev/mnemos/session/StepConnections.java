@@ -40,7 +40,8 @@ import java.util.function.Function;
  * {@code quarkus.redis.hosts} (user, password and database from the URL, or
  * {@code quarkus.redis.password}; TLS with the JVM's default trust store). Cluster, sentinel, replication,
  * several hosts, a hosts provider, a proxy, or TLS settings of Quarkus ({@code quarkus.tls.*},
- * {@code quarkus.redis.tls*}) keep every call on the Quarkus client (logged once at start). Failures
+ * {@code quarkus.redis.tls*}) are refused at boot, naming the setting that keeps every call on the Quarkus
+ * client ({@code quarkus.mnemos.session.step-pool.enabled=false}). Failures
  * read as the Quarkus path's do: no reply within {@link SessionConfig#redisTimeout()} is a MicroProfile
  * {@code TimeoutException}, any other failure a {@link SessionStoreUnavailableException}; one that
  * struck before the command was sent (no free connection within the timeout, none could be opened)
@@ -58,13 +59,16 @@ public class StepConnections {
 
     public StepConnections(SessionConfig config, Config quarkus, MnemosMeters meters) {
         this.timeout = config.redisTimeout();
-        String unusable = config.stepPool().enabled() ? unusable(quarkus)
-                : "turned off (quarkus.mnemos.session.step-pool.enabled)";
-        if (unusable != null) {
-            LOG.infof("steps reach Redis through the Quarkus Redis client: Mnemos' blocking step connections are %s",
-                    unusable);
+        if (!config.stepPool().enabled()) {
+            LOG.info("steps reach Redis through the Quarkus Redis client (quarkus.mnemos.session.step-pool.enabled=false)");
             this.pool = null;
             return;
+        }
+        String unusable = unusable(quarkus);
+        if (unusable != null) {
+            throw new IllegalStateException("quarkus.mnemos.session.step-pool.enabled=true, but Mnemos' blocking step"
+                    + " connections cannot reach Redis as the Quarkus client does (" + unusable + "): set"
+                    + " quarkus.mnemos.session.step-pool.enabled=false to keep every call on the Quarkus Redis client");
         }
         URI uri = URI.create(quarkus.getValue("quarkus.redis.hosts", String.class).trim());
         this.pool = open(uri, quarkus.getOptionalValue("quarkus.redis.password", String.class), config);

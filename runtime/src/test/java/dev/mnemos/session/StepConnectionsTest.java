@@ -100,7 +100,8 @@ class StepConnectionsTest {
         assertThat(StepConnections.unusable(quarkus(Map.of("quarkus.redis.hosts", "unix:///run/redis.sock"))))
                 .contains("unix");
         assertThat(StepConnections.unusable(quarkus(Map.of()))).contains("without quarkus.redis.hosts");
-        assertThat(open(REDIS + ",redis://127.0.0.1:6380", true, 4).enabled()).isFalse();
+        assertThatThrownBy(() -> open(REDIS + ",redis://127.0.0.1:6380", true, 4)).as("refused at boot")
+                .hasMessageContaining("several hosts").hasMessageContaining("quarkus.mnemos.session.step-pool.enabled=false");
         assertThat(open(REDIS, false, 4).enabled()).as("turned off").isFalse();
     }
 

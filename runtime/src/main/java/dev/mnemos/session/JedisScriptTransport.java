@@ -1,0 +1,44 @@
+package dev.mnemos.session;
+
+import java.util.List;
+
+/**
+ * The faster {@link ScriptTransport}: Mnemos' own blocking connections ({@link StepConnections}), on which the
+ * calling thread writes each command and reads its reply itself, with no event-loop hand-off. Only for the
+ * Redis set-ups the pool reaches as the Quarkus client does; any other is refused at boot
+ * ({@link ScriptTransports}).
+ */
+final class JedisScriptTransport implements ScriptTransport {
+
+    private final StepConnections connections;
+
+    JedisScriptTransport(StepConnections connections) {
+        this.connections = connections;
+    }
+
+    @Override
+    public long[] write(LuaScript script, List<String> keys, List<String> argv) {
+        return SessionScripts.plainLongs(connections.eval(script.script(), keys, argv, false));
+    }
+
+    @Override
+    public Object read(LuaScript script, List<String> keys, List<String> argv) {
+        return connections.eval(script.script(), keys, argv, true);
+    }
+
+    /** A pipeline of the script and the GET; {@code meanwhile} runs once both are sent. */
+    @Override
+    public SessionScripts.Along readAlong(LuaScript script, List<String> keys, List<String> argv, String key,
+            Runnable meanwhile) {
+        if (key == null) {
+            return new SessionScripts.Along(connections.evalMeanwhile(script.script(), keys, argv, meanwhile), false,
+                    null);
+        }
+        return connections.evalAlong(script.script(), keys, argv, key, meanwhile);
+    }
+
+    @Override
+    public void zadd(String key, double score, String member) {
+        connections.zadd(key, score, member);
+    }
+}
