@@ -76,25 +76,12 @@ public final class MemoryBlockRenderer {
      */
     Rendered render(SessionState s, List<ProfileLine> profile, List<TurnOverride> overrides, String message,
             RenderMemo previous) {
-        return render(s, profile, overrides, message, previous.use());
+        return renderOrdered(s, ProfileRelevance.order(profile, s.goal(), message), overrides, previous.use());
     }
 
-    /** {@link #render(SessionState, List, List, String, RenderMemo)} with one use of a memo (a step's, or one ahead of it). */
-    Rendered render(SessionState s, List<ProfileLine> profile, List<TurnOverride> overrides, String message,
+    /** The block, with the profile facts already in their order: the only use a render makes of the message. */
+    private Rendered renderOrdered(SessionState s, List<ProfileLine> ordered, List<TurnOverride> overrides,
             RenderMemo.Use memo) {
-        return renderOrdered(s, order(s, profile, message), overrides, memo);
-    }
-
-    /**
-     * The profile facts in the order the block takes them: the only use a render makes of the step's message.
-     * Two renders of one state, with no overrides and facts in the same order, make the same block.
-     */
-    static List<ProfileLine> order(SessionState s, List<ProfileLine> profile, String message) {
-        return ProfileRelevance.order(profile, s.goal(), message);
-    }
-
-    /** {@link #render(SessionState, List, List, String, RenderMemo.Use)} with the facts already in {@link #order}. */
-    Rendered renderOrdered(SessionState s, List<ProfileLine> ordered, List<TurnOverride> overrides, RenderMemo.Use memo) {
         BlockLines out = new BlockLines(budget, tokens, memo);
         out.fixed(OPEN);
         out.fixed(PREAMBLE);

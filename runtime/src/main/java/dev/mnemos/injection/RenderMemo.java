@@ -52,33 +52,6 @@ final class RenderMemo {
         this.chars = chars;
     }
 
-    /**
-     * The memo a step's own render would leave when it asks for just what the render ahead that made this memo
-     * asked for (the same state, facts and overrides ask for the same texts): the answers carried are a render
-     * older, and those {@value #KEPT_RENDERS} renders old are forgotten. A step whose block was rendered ahead
-     * keeps this instead of rendering again.
-     */
-    RenderMemo aged() {
-        int size = asked;
-        for (int i = asked; i < keys.length; i++) {
-            size += outlivesARender(i) ? 1 : 0;
-        }
-        Object[] k = new Object[size];
-        Object[] a = new Object[size];
-        int[] g = new int[size];
-        long held = 0;
-        for (int i = 0, at = 0; i < keys.length; i++) {
-            if (i < asked || outlivesARender(i)) {
-                k[at] = keys[i];
-                a[at] = answers[i];
-                g[at] = i < asked ? 0 : ages[i] + 1;
-                held += weight(keys[i], answers[i]);
-                at++;
-            }
-        }
-        return new RenderMemo(k, a, g, asked, held);
-    }
-
     /** Whether answer {@code i}, when not asked for, is still kept a render older. */
     private boolean outlivesARender(int i) {
         return ages[i] + 1 < KEPT_RENDERS;
@@ -96,27 +69,17 @@ final class RenderMemo {
 
     /** One render's use of this memo: lookups and what the next memo remembers. */
     Use use() {
-        return new Use(false);
-    }
-
-    /**
-     * A render ahead of the session's next step ({@link SessionRenders}): it ages nothing it does not ask
-     * for, so the step's own render that follows it keeps what the step before it kept.
-     */
-    Use useAhead() {
-        return new Use(true);
+        return new Use();
     }
 
     final class Use {
 
-        private final boolean ahead;
         private final List<Object> nextKeys = new ArrayList<>(Math.max(16, keys.length));
         private final List<Object> nextAnswers = new ArrayList<>(Math.max(16, keys.length));
         private final boolean[] asked = new boolean[keys.length];
         private int cursor;
 
-        private Use(boolean ahead) {
-            this.ahead = ahead;
+        private Use() {
         }
 
         /**
@@ -190,7 +153,7 @@ final class RenderMemo {
                 if (carried(i)) {
                     k[at] = keys[i];
                     a[at] = answers[i];
-                    g[at++] = ahead ? ages[i] : ages[i] + 1;
+                    g[at++] = ages[i] + 1;
                 }
             }
             long held = 0;
@@ -202,7 +165,7 @@ final class RenderMemo {
 
         /** Whether the previous answer {@code i}, not asked for by this render, is still kept. */
         private boolean carried(int i) {
-            return !asked[i] && (ahead || outlivesARender(i));
+            return !asked[i] && outlivesARender(i);
         }
     }
 

@@ -215,9 +215,6 @@ public class StepCycle {
         metrics.profileLoaded(loaded.profile().status());
         metrics.render(loaded.renderNanos());
         metrics.injected(loaded.block());
-        if (loader.rendersAhead()) {
-            metrics.renderedAhead(loaded.renderedAhead());
-        }
         return loaded;
     }
 
@@ -254,9 +251,6 @@ public class StepCycle {
         }
         metrics.write(System.nanoTime() - writeStart);
         metrics.written(written.retries());
-        if (loader.rendersAhead()) {
-            loader.renderAhead(loaded, written.applied().applyTo(written.basis()).orElse(null));
-        }
         return written;
     }
 

@@ -57,20 +57,8 @@ public final class SummaryFolder {
      * Loads the session with every plan the fold still needs: normally the shown window plus one,
      * more when several plans arrived since the last fold (for example through the HTTP steps API).
      */
-    public static SessionState loadForFold(dev.mnemos.session.SessionStore store, String sessionId, int plansShown) {
+    public static SessionState loadForFold(SessionStore store, String sessionId, int plansShown) {
         return needed(store, sessionId, plansShown, store.recent(sessionId, plansShown + 1));
-    }
-
-    /**
-     * {@link #loadForFold}, with the string at {@code key} read along (null: none), and {@code known} answered
-     * when the session is still at its version ({@link SessionStore#recentIfChanged}; null: none known);
-     * {@code meanwhile} runs while the store reads.
-     */
-    static SessionStore.Along loadForFold(SessionStore store, String sessionId, int plansShown, String key,
-            SessionState known, Runnable meanwhile) {
-        SessionStore.Along read = store.recentIfChanged(sessionId, plansShown + 1, key, known, meanwhile);
-        SessionState state = needed(store, sessionId, plansShown, read.state());
-        return state == read.state() ? read : new SessionStore.Along(state, read.read(), read.value());
     }
 
     /** {@code state}, or the session read again with more plans when the fold needs them. */

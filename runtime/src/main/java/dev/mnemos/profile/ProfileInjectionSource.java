@@ -6,13 +6,10 @@ import dev.mnemos.injection.ProfileSource;
 import io.quarkus.arc.Unremovable;
 import jakarta.enterprise.context.ApplicationScoped;
 
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-
 /**
  * The profile as the read-before-write interceptor sees it: the cached, revision-checked active
  * facts, with whether the cache served them; checked against the revision's copy in Redis when
- * that is enough ({@link #current}), else in Postgres. Replaces the interceptor's empty default source;
+ * that is enough, else in Postgres ({@link ProfileReader#readForStep}). Replaces the interceptor's empty default source;
  * unremovable so test doubles that wrap the real source can still find it.
  */
 @ApplicationScoped
@@ -28,26 +25,6 @@ public class ProfileInjectionSource implements ProfileSource {
     @Override
     public ProfileSnapshot load(String userId) {
         return snapshot(reader.readForStep(userId));
-    }
-
-    @Override
-    public CompletableFuture<Optional<ProfileSnapshot>> current(String userId) {
-        return reader.current(userId).thenApply(read -> read.map(ProfileInjectionSource::snapshot));
-    }
-
-    @Override
-    public boolean checksOnCallingThread() {
-        return reader.checksOnCallingThread();
-    }
-
-    @Override
-    public Optional<String> currentKey(String userId) {
-        return reader.currentKey(userId);
-    }
-
-    @Override
-    public Optional<ProfileSnapshot> currentFrom(String userId, String value) {
-        return reader.currentFrom(userId, value).map(ProfileInjectionSource::snapshot);
     }
 
     private static ProfileSnapshot snapshot(ProfileReader.Read read) {

@@ -8,16 +8,15 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * The Postgres edge of profile reads. {@link #activeFacts} is served from {@link ProfileCache}
  * when the profile's revision is unchanged (one primary-key lookup), else loaded and cached.
  * Reads are bounded by {@link ProfileConfig#readTimeout()}; {@link #read} is tried again
  * {@link ProfileConfig#readRetries()} times after a transient failure. {@link #readForStep} is the
- * same read without its own timeout, for the interceptor, whose profile guard already bounds it.
- * {@link #current} serves a step without Postgres when the revision's copy in Redis
- * ({@link ProfileRevisions}) names facts the cache holds.
+ * same read without its own timeout, for the interceptor, whose profile guard already bounds it; it
+ * is served without Postgres when the revision's copy in Redis ({@link ProfileRevisions}) names facts
+ * the cache holds.
  */
 @ApplicationScoped
 public class ProfileReader {
@@ -68,10 +67,17 @@ public class ProfileReader {
     }
 
     /**
-     * {@link #read} with its retries but without its timeout (the caller bounds the wait); the
-     * revision read is offered to its copy in Redis, so the next step can skip this round trip.
+     * The cached facts when the revision's copy in Redis names a revision the cache holds; else {@link #read}
+     * with its retries but without its timeout (the caller bounds the wait), and the revision read is offered
+     * to its copy in Redis, so the next step can skip Postgres.
      */
     public Read readForStep(String userId) {
+        OptionalLong copied = revisions.current(userId);
+        Optional<Read> cached = copied.isPresent() ? cached(userId, copied.getAsLong()) : Optional.empty();
+        return cached.orElseGet(() -> readFromPostgres(userId));
+    }
+
+    private Read readFromPostgres(String userId) {
         Read read = stepGuard.get(() -> readOnce(userId));
         revisions.offer(userId, read.revision());
         return read;
@@ -83,32 +89,6 @@ public class ProfileReader {
             ProfileCache.Lookup lookup = cache.get(userId, revision, () -> transaction.active(userId));
             return new Read(lookup.facts(), lookup.cached(), revision);
         });
-    }
-
-    /** Whether {@link #current} answers on the calling thread ({@link ProfileRevisions#peeksOnCallingThread()}). */
-    public boolean checksOnCallingThread() {
-        return revisions.peeksOnCallingThread();
-    }
-
-    /**
-     * Starts the Postgres-free check of a step: completes with the cached facts when the revision's copy
-     * in Redis names a revision the cache holds, else empty (then {@link #readForStep}). Never fails.
-     */
-    public CompletableFuture<Optional<Read>> current(String userId) {
-        return revisions.peek(userId)
-                .thenApply(revision -> revision.isPresent() ? cached(userId, revision.getAsLong()) : Optional.<Read> empty())
-                .exceptionally(e -> Optional.empty());
-    }
-
-    /** The key of the revision's copy that {@link #currentFrom} reads; empty when no copy is kept. */
-    public Optional<String> currentKey(String userId) {
-        return revisions.enabled() ? Optional.of(ProfileRevisions.key(userId)) : Optional.empty();
-    }
-
-    /** {@link #current}, from the copy's value read along with the session (null: no copy). */
-    public Optional<Read> currentFrom(String userId, String copy) {
-        OptionalLong revision = ProfileRevisions.parse(copy);
-        return revision.isPresent() ? cached(userId, revision.getAsLong()) : Optional.empty();
     }
 
     private Optional<Read> cached(String userId, long revision) {

@@ -15,12 +15,11 @@ import org.jboss.logging.Logger;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalLong;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * A copy of each profile's revision in Redis ({@code mnemos:{p:<user>}:revision}), so a step can
- * tell that its cached facts are current without a Postgres round trip: it reads the copy while it
- * reads the session, and goes to Postgres only when the copy is missing or names a revision the
+ * tell that its cached facts are current without a Postgres round trip: it reads the copy after it
+ * read the session, and goes to Postgres only when the copy is missing or names a revision the
  * cache does not hold.
  * <p>
  * The copy only grows ({@code raise}: set when greater), lives
@@ -85,37 +84,25 @@ public class ProfileRevisions {
     }
 
     /**
-     * Whether {@link #peek} reads on the calling thread (over the step's blocking connections,
-     * {@link StepConnections}) and answers done, rather than starting a read on the Redis client.
+     * The revision the copy names, read on the calling thread (over the step's blocking connections when
+     * they are used, {@link StepConnections}); empty when it is missing, turned off, or Redis failed: the
+     * step then checks Postgres.
      */
-    public boolean peeksOnCallingThread() {
-        return enabled() && direct.enabled();
+    public OptionalLong current(String userId) {
+        if (!enabled()) {
+            return OptionalLong.empty();
+        }
+        try {
+            return parse(direct.enabled() ? direct.get(key(userId)).orElse(null) : get(userId));
+        } catch (RuntimeException e) {
+            LOG.debugf("profile revision copy of %s not read: %s", userId, e);
+            return OptionalLong.empty();
+        }
     }
 
-    /**
-     * Reads the copy: completes with the revision, or empty when it is missing, turned off, or Redis
-     * failed (never exceptionally: a step then checks Postgres). Started on the Redis client, or read
-     * before returning when {@link #peeksOnCallingThread()}.
-     */
-    public CompletableFuture<OptionalLong> peek(String userId) {
-        if (!enabled()) {
-            return CompletableFuture.completedFuture(OptionalLong.empty());
-        }
-        if (direct.enabled()) {
-            try {
-                return CompletableFuture.completedFuture(parse(direct.get(key(userId)).orElse(null)));
-            } catch (RuntimeException e) {
-                LOG.debugf("profile revision copy of %s not read: %s", userId, e);
-                return CompletableFuture.completedFuture(OptionalLong.empty());
-            }
-        }
-        return redis.execute("GET", key(userId))
-                .map(reply -> reply == null ? OptionalLong.empty() : OptionalLong.of(reply.toLong()))
-                .onFailure().recoverWithItem(e -> {
-                    LOG.debugf("profile revision copy of %s not read: %s", userId, e);
-                    return OptionalLong.empty();
-                })
-                .subscribeAsCompletionStage();
+    private String get(String userId) {
+        Response reply = redis.execute("GET", key(userId)).await().atMost(timeout);
+        return reply == null ? null : reply.toString();
     }
 
     /** After a step read {@code revision} from Postgres: raises the copy without waiting for Redis. */

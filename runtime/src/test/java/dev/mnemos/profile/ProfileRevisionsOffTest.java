@@ -5,7 +5,6 @@ import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.Proxy;
 import java.time.Duration;
-import java.util.OptionalLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -33,7 +32,7 @@ class ProfileRevisionsOffTest {
     void aZeroTtlNeverTouchesRedis() {
         ProfileRevisions off = withTtl(Duration.ZERO);
         assertThat(off.enabled()).isFalse();
-        assertThat(off.peek("u-1")).isCompletedWithValue(OptionalLong.empty());
+        assertThat(off.current("u-1")).isEmpty();
         off.offer("u-1", 3);
         off.committed(new ProfileRevised("u-1", 3));
     }

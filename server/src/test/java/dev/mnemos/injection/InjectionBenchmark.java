@@ -136,7 +136,6 @@ class InjectionBenchmark {
                 freshReads = reads(id, 500);
             }
             step(id, i);
-            betweenSteps();
         }
         if (timeReads) {
             grownReads = reads(id, 500);
@@ -166,7 +165,6 @@ class InjectionBenchmark {
         java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
         java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
         long jitBefore = jit.getTotalCompilationTime();
-        long aheadBefore = aheadCpu(threads);
         long[] jiffiesBefore = cpuJiffies();
         long cpu = 0;
         for (int s = 0; s < sessions; s++) {
@@ -189,20 +187,15 @@ class InjectionBenchmark {
                 }
                 cpuBySession[s][i - 1] = threads.getCurrentThreadCpuTime() - cpuStart;
                 cpu += cpuBySession[s][i - 1];
-                betweenSteps();
             }
             store.delete(id);
         }
-        long aheadSpent = aheadCpu(threads) - aheadBefore;
         String cores = coreUse(jiffiesBefore, cpuJiffies());
         long[] all = java.util.Arrays.stream(bySession).flatMapToLong(java.util.Arrays::stream).toArray();
         Percentiles rawP = Percentiles.of(raw);
         Percentiles stepP = Percentiles.of(all);
         line("");
         line("== 1 client: %d sessions x %d steps", sessions, steps);
-        line("between two steps the benchmark waits (untimed) until the next block was rendered ahead, as what an");
-        line("  application does between two calls (a user's message, a tool) lets it; the back-to-back pass below has");
-        line("  no wait (quarkus.mnemos.injection.render-ahead; off: each step reads and renders alone)");
         line("raw Redis GET round trip : %s", rawP);
         line("  GET in a fault-tolerance timeout guard: %s  (each step call before; alternating with",
                 Percentiles.of(guarded[0]));
@@ -223,9 +216,6 @@ class InjectionBenchmark {
                 (after[0] - phases[0]) / all.length, (after[1] - phases[1]) / all.length, (after[2] - phases[2]) / all.length);
         line("CPU of the calling thread: mean %.3f ms per step (the rest of a step is waiting for Redis and thread hand-offs)",
                 cpu / 1e6 / all.length);
-        line("CPU rendering ahead      : mean %.3f ms per step, on Mnemos' render-ahead thread (not in the step's time;",
-                aheadSpent / 1e6 / all.length);
-        line("                           a step's whole CPU is the sum of the two lines above)");
         slowest(bySession, cpuBySession);
         line("the machine meanwhile    : %s (the pauses between steps included)", cores);
         line("JIT while measuring      : %d ms of compiler threads' time (on 2 cores it competes with the steps and Redis)",
@@ -239,13 +229,6 @@ class InjectionBenchmark {
         line("flat cost: p50 at steps 1-20 %.3f ms, at steps %d-%d %.3f ms -> late/early %.2fx (target <= 1.1x)", early.p50(),
                 steps - 19, steps,
                 late.p50(), late.p50() / early.p50());
-    }
-
-    /** The stand-in for what an application does between two steps: the next step's block is rendered ahead by then. */
-    private void betweenSteps() {
-        if (!loader.awaitRenderedAhead(java.time.Duration.ofSeconds(5))) {
-            throw new IllegalStateException("rendering ahead took more than 5 s");
-        }
     }
 
     /**
@@ -283,23 +266,12 @@ class InjectionBenchmark {
         return sum;
     }
 
-    /** CPU time of Mnemos' render-ahead thread so far (0 before it started, or with render-ahead off). */
-    private static long aheadCpu(java.lang.management.ThreadMXBean threads) {
-        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals("mnemos-render-ahead"))
-                .mapToLong(t -> Math.max(0, threads.getThreadCpuTime(t.getId()))).sum();
-    }
-
-    /**
-     * Steps at 1 client with no pause between them: a next step that comes before its block was rendered
-     * ahead renders (and reads) as without render ahead, and the render ahead competes for the cores.
-     */
+    /** Steps at 1 client with no pause between them: an agent chaining calls. */
     private void backToBack(String[] ids, int steps, int warmup, long modelNanos) throws Exception {
         int sessions = ids.length - warmup;
         for (int w = 0; w < warmup; w++) {
             chainedSession(ids[w], steps, new long[steps], new double[steps][], new long[steps], 0, modelNanos);
         }
-        double usedBefore = aheadSteps("used");
-        double unusedBefore = aheadSteps("unused");
         long[] nanos = new long[sessions * steps];
         double[][] phases = new double[sessions * steps][];
         long[] cpu = new long[sessions * steps];
@@ -321,8 +293,6 @@ class InjectionBenchmark {
         long jitSpent = jit.getTotalCompilationTime() - jitBefore;
         long classesLoaded = classes.getTotalLoadedClassCount() - classesBefore;
         String busiest = MachineCpu.now().busiestSince(machineBefore, sessions * steps, 7);
-        double used = aheadSteps("used") - usedBefore;
-        double unused = aheadSteps("unused") - unusedBefore;
         line("");
         if (modelNanos == 0) {
             line("== 1 client, back to back: %d sessions x %d steps, the next step at once (nothing between two calls),",
@@ -340,8 +310,6 @@ class InjectionBenchmark {
             line("   paced by a model starts with its code and data gone cold, which the passes above never do");
         }
         line("step overhead            : %s", Percentiles.of(nanos));
-        line("block found rendered ahead: %.0f%% of steps (the others rendered and read as without render ahead)",
-                100 * used / Math.max(1, used + unused));
         line("CPU of the calling thread: mean %.3f ms a step", java.util.Arrays.stream(cpu).average().orElse(0) / 1e6);
         slowestByKind(nanos, phases, cpu, steps);
         line("garbage collections      : %d in %.1f s, %d ms of pauses (each pause stops a step in flight)",
@@ -351,7 +319,7 @@ class InjectionBenchmark {
                 jitSpent, passSeconds, classesLoaded);
         line("CPU by thread, ms a step : %s", busiest);
         line("                           (every process of the machine, from /proc: a step's own work is the calling");
-        line("                           thread, the render-ahead thread and Redis; on 2 cores the others take turns with them)");
+        line("                           thread and Redis; on 2 cores the others take turns with them)");
     }
 
     /** One session's steps back to back, their time, CPU and phases from {@code at} on; the session is deleted after. */
@@ -399,13 +367,8 @@ class InjectionBenchmark {
         line("                           write %.3f ms; the calling thread's CPU %.3f ms", sums[3] / n, sums[4] / n);
         line("                           %d of them spent over 1 ms in the load or the write (a Redis round trip each) with",
                 stalled[0]);
-        line("                           under 0.5 ms of the calling thread's CPU, %d over 1 ms in the render (waiting for",
+        line("                           under 0.5 ms of the calling thread's CPU, %d over 1 ms in the render",
                 stalled[1]);
-        line("                           its render ahead, or rendering without it)");
-    }
-
-    private double aheadSteps(String outcome) {
-        return meters.counter("mnemos.block.rendered.ahead", "outcome", outcome).count();
     }
 
     /** What the slowest 1 % of steps spent: the calling thread's CPU (own work) or waiting. */
@@ -448,10 +411,6 @@ class InjectionBenchmark {
             }));
         }
         ready.await(); // every session and profile exists before the clock starts
-        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
-        long aheadBefore = aheadCpu(threads);
-        double usedBefore = aheadSteps("used");
-        double unusedBefore = aheadSteps("unused");
         long start = System.nanoTime();
         go.countDown();
         for (Future<?> f : work) {
@@ -463,16 +422,12 @@ class InjectionBenchmark {
         Percentiles stepP = Percentiles
                 .of(java.util.Arrays.stream(latencies).flatMapToLong(java.util.Arrays::stream).toArray());
         line("");
-        line("== %d clients: one session each, %d steps each (in-process, no HTTP; back to back: no wait for renders ahead)",
+        line("== %d clients: one session each, %d steps each (in-process, no HTTP; back to back)",
                 clients, steps);
         line("raw Redis GET round trip : %s", rawP);
         line("step overhead            : %s", stepP);
         line("ratio to raw round trip  : p50 %.1fx  p99 %.1fx", stepP.p50() / rawP.p50(), stepP.p99() / rawP.p99());
         line("throughput               : %.0f steps/s", clients * (double) steps / seconds);
-        double used = aheadSteps("used") - usedBefore;
-        double unused = aheadSteps("unused") - unusedBefore;
-        line("block found rendered ahead: %.0f%% of steps; rendering ahead took %.3f ms of CPU a step",
-                100 * used / Math.max(1, used + unused), (aheadCpu(threads) - aheadBefore) / 1e6 / (clients * steps));
     }
 
     /**
