@@ -13,6 +13,8 @@ import io.vertx.core.net.SocketAddress;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import dev.mnemos.injection.ToolingMechanism;
+
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.Optional;
@@ -25,7 +27,7 @@ import java.util.Set;
  * a request without the header, or from another machine, is left to them.
  */
 @ApplicationScoped
-public class DevUserMechanism implements HttpAuthenticationMechanism {
+public class DevUserMechanism implements HttpAuthenticationMechanism, ToolingMechanism {
 
     /** The header the dev-mode inspector sends with every API call. */
     public static final String HEADER = "X-Mnemos-Dev-User";
