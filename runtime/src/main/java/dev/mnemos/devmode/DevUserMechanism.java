@@ -1,5 +1,6 @@
 package dev.mnemos.devmode;
 
+import dev.mnemos.injection.ToolingMechanism;
 import dev.mnemos.session.InvalidPatchException;
 import dev.mnemos.session.SessionIds;
 import io.quarkus.security.identity.IdentityProviderManager;
@@ -12,8 +13,6 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
-
-import dev.mnemos.injection.ToolingMechanism;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
