@@ -1,5 +1,6 @@
 package dev.mnemos.devmode;
 
+import dev.mnemos.injection.ToolingMechanism;
 import dev.mnemos.session.InvalidPatchException;
 import dev.mnemos.session.SessionIds;
 import io.quarkus.security.identity.IdentityProviderManager;
@@ -25,7 +26,7 @@ import java.util.Set;
  * a request without the header, or from another machine, is left to them.
  */
 @ApplicationScoped
-public class DevUserMechanism implements HttpAuthenticationMechanism {
+public class DevUserMechanism implements HttpAuthenticationMechanism, ToolingMechanism {
 
     /** The header the dev-mode inspector sends with every API call. */
     public static final String HEADER = "X-Mnemos-Dev-User";

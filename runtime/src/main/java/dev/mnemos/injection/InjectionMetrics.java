@@ -1,12 +1,17 @@
 package dev.mnemos.injection;
 
-import dev.mnemos.metrics.MnemosMeters;
+import dev.mnemos.llm.ModelMeters;
+import dev.mnemos.metrics.Outages;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -15,10 +20,10 @@ import java.util.concurrent.TimeUnit;
  * counters {@code mnemos.block.over.budget} and {@code mnemos.block.rendered.ahead{outcome=used|unused}}; counters
  * {@code mnemos.step.writes{path=agent,outcome}},
  * {@code mnemos.step.write.retries},
- * {@code mnemos.profile.loads{status}} and {@code mnemos.store.unavailable{store=redis}} (see {@link MnemosMeters}).
+ * {@code mnemos.profile.loads{status}} and {@code mnemos.store.unavailable{store=redis}} (see {@link StepWriteMeters}).
  */
 @ApplicationScoped
-@io.quarkus.runtime.Startup // series exist (at zero) from boot, so alerts and dashboards never see gaps
+@Startup // series exist (at zero) from boot, so alerts and dashboards never see gaps
 public class InjectionMetrics {
 
     private final Timer load;
@@ -33,7 +38,7 @@ public class InjectionMetrics {
     private final Counter written;
     private final Counter aheadUsed;
     private final Counter aheadUnused;
-    private final java.util.Map<ProfileSnapshot.Status, Counter> profileLoads = new java.util.EnumMap<>(
+    private final Map<ProfileSnapshot.Status, Counter> profileLoads = new EnumMap<>(
             ProfileSnapshot.Status.class);
 
     public InjectionMetrics(MeterRegistry registry) {
@@ -41,16 +46,16 @@ public class InjectionMetrics {
         this.render = timer(registry, "render", "memory block rendering");
         this.write = timer(registry, "write", "step write-back after the model call");
         this.registry = registry;
-        this.retries = Counter.builder(MnemosMeters.STEP_WRITE_RETRIES)
+        this.retries = Counter.builder("mnemos.step.write.retries")
                 .description("compare-and-set retries of the agent's step write-back").register(registry);
-        this.modelOk = MnemosMeters.modelCalls(registry, "step", "ok");
-        this.modelFailed = MnemosMeters.modelCalls(registry, "step", "failed");
-        this.blockTokens = DistributionSummary.builder(MnemosMeters.BLOCK_TOKENS)
+        this.modelOk = ModelMeters.modelCalls(registry, "step", "ok");
+        this.modelFailed = ModelMeters.modelCalls(registry, "step", "failed");
+        this.blockTokens = DistributionSummary.builder("mnemos.block.tokens")
                 .description("estimated tokens of the memory block injected before a step").baseUnit("tokens")
                 .publishPercentiles(0.5, 0.99).register(registry);
-        this.overBudget = Counter.builder(MnemosMeters.BLOCK_OVER_BUDGET)
+        this.overBudget = Counter.builder("mnemos.block.over.budget")
                 .description("memory blocks that still exceeded the token budget after trimming").register(registry);
-        this.written = MnemosMeters.stepWrites(registry, "agent", "written");
+        this.written = StepWriteMeters.stepWrites(registry, "agent", "written");
         this.aheadUsed = renderedAhead(registry, "used");
         this.aheadUnused = renderedAhead(registry, "unused");
         for (var status : ProfileSnapshot.Status.values()) {
@@ -93,13 +98,12 @@ public class InjectionMetrics {
     }
 
     void writeFailed(Throwable e) {
-        MnemosMeters.stepWriteFailed(registry, "agent", e);
+        StepWriteMeters.failed(registry, "agent", e);
     }
 
     void loadFailed(Throwable e) {
-        if (e instanceof SessionMemoryUnavailableException || e instanceof dev.mnemos.session.SessionStoreUnavailableException
-                || e instanceof org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException) {
-            MnemosMeters.unavailable(registry, "redis").increment();
+        if (StepWriteMeters.redisDown(e)) {
+            Outages.counter(registry, "redis").increment();
         }
     }
 
@@ -108,12 +112,12 @@ public class InjectionMetrics {
     }
 
     private Counter profileLoads(ProfileSnapshot.Status status) {
-        return Counter.builder(MnemosMeters.PROFILE_LOADS).description("profile reads before a step by status")
-                .tag("status", status.name().toLowerCase(java.util.Locale.ROOT)).register(registry);
+        return Counter.builder("mnemos.profile.loads").description("profile reads before a step by status")
+                .tag("status", status.name().toLowerCase(Locale.ROOT)).register(registry);
     }
 
     private static Counter renderedAhead(MeterRegistry registry, String outcome) {
-        return Counter.builder(MnemosMeters.BLOCK_RENDERED_AHEAD)
+        return Counter.builder("mnemos.block.rendered.ahead")
                 .description("steps whose memory block was found rendered ahead (used) or was rendered by the step (unused)")
                 .tag("outcome", outcome).register(registry);
     }

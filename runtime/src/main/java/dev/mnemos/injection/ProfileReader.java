@@ -1,6 +1,6 @@
 package dev.mnemos.injection;
 
-import dev.mnemos.metrics.MnemosMeters;
+import dev.mnemos.metrics.Outages;
 import io.smallrye.faulttolerance.api.TypedGuard;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -25,8 +25,8 @@ public class ProfileReader {
     private final Function<Supplier<ProfileSnapshot>, ProfileSnapshot> guard;
 
     @Inject
-    public ProfileReader(ProfileSource source, InjectionConfig config, MnemosMeters meters) {
-        this(source, guard(config, meters)::get);
+    public ProfileReader(ProfileSource source, InjectionConfig config, Outages outages) {
+        this(source, guard(config, outages)::get);
     }
 
     /** A reader whose every call goes through {@code guard}; {@code Supplier::get} for none (tests without CDI). */
@@ -52,19 +52,19 @@ public class ProfileReader {
         });
     }
 
-    private static TypedGuard<ProfileSnapshot> guard(InjectionConfig config, MnemosMeters meters) {
+    private static TypedGuard<ProfileSnapshot> guard(InjectionConfig config, Outages outages) {
         return TypedGuard.create(ProfileSnapshot.class).withDescription("mnemos profile for a step")
                 .withTimeout().duration(config.profileTimeout().toMillis(), ChronoUnit.MILLIS).done()
                 .withCircuitBreaker().requestVolumeThreshold(config.profileBreakerRequests())
                 .failureRatio(config.profileBreakerFailureRatio())
                 .delay(config.profileBreakerDelay().toMillis(), ChronoUnit.MILLIS).done()
-                .withFallback().handler(failure -> missing(failure, meters)).done()
+                .withFallback().handler(failure -> missing(failure, outages)).done()
                 .build();
     }
 
-    private static ProfileSnapshot missing(Throwable failure, MnemosMeters meters) {
+    private static ProfileSnapshot missing(Throwable failure, Outages outages) {
         LOG.warnf("the profile could not be read (%s); the step goes on with the session only", failure.toString());
-        meters.profileUnavailable();
+        outages.postgres();
         return ProfileSnapshot.missing();
     }
 }

@@ -1,6 +1,5 @@
 package dev.mnemos.injection;
 
-import dev.mnemos.devmode.DevUserMechanism;
 import io.quarkus.arc.Arc;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -46,7 +45,8 @@ public class SecurityActingUser implements ActingUser {
 
     /** The application's own mechanisms: Mnemos' dev-mode user switch is none, so dev mode restricts as production does. */
     private static boolean hasOwnMechanism(Instance<HttpAuthenticationMechanism> mechanisms) {
-        return mechanisms.handlesStream().anyMatch(m -> !m.getBean().getBeanClass().equals(DevUserMechanism.class));
+        return mechanisms.handlesStream()
+                .anyMatch(m -> !ToolingMechanism.class.isAssignableFrom(m.getBean().getBeanClass()));
     }
 
     void onStart(@Observes StartupEvent start, InjectionConfig config) {

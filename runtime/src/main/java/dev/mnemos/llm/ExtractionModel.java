@@ -1,6 +1,5 @@
 package dev.mnemos.llm;
 
-import dev.mnemos.metrics.MnemosMeters;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.faulttolerance.api.TypedGuard;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -52,18 +51,18 @@ public class ExtractionModel {
             return Optional.empty();
         }
         Optional<List<ExtractedFact>> facts = ExtractionParser
-                .parse(MnemosMeters.timedModelCall(registry, "extraction",
+                .parse(ModelMeters.timed(registry, "extraction",
                         () -> ai.extract(request.render(config.maxInputChars()))));
         if (facts.isEmpty()) {
             LOG.warn("extraction model answered no usable JSON; falling back");
-            MnemosMeters.modelFallbacks(registry, "extraction", "unusable").increment();
+            ModelMeters.modelFallbacks(registry, "extraction", "unusable").increment();
         }
         return facts;
     }
 
     private Optional<List<ExtractedFact>> noAnswer(Throwable failure) {
         LOG.warnf("extraction model failed (%s); falling back", failure.toString());
-        MnemosMeters.modelFallbacks(registry, "extraction", "failed").increment();
+        ModelMeters.modelFallbacks(registry, "extraction", "failed").increment();
         return Optional.empty();
     }
 

@@ -1,6 +1,5 @@
 package dev.mnemos.llm;
 
-import dev.mnemos.metrics.MnemosMeters;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.faulttolerance.api.TypedGuard;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -51,20 +50,20 @@ public class ReconcileModel {
         if (!enabled()) {
             return Optional.empty();
         }
-        String answer = MnemosMeters.timedModelCall(registry, "reconcile",
+        String answer = ModelMeters.timed(registry, "reconcile",
                 () -> ai.reconcile(request.render(config.maxInputChars())));
         Optional<List<ReconcileOp>> ops = ReconcileParser.parse(answer, request.memories().size());
         if (ops.isEmpty()) {
             LOG.warnf("reconcile model answered no usable JSON (%d characters); falling back",
                     answer == null ? 0 : answer.length());
-            MnemosMeters.modelFallbacks(registry, "reconcile", "unusable").increment();
+            ModelMeters.modelFallbacks(registry, "reconcile", "unusable").increment();
         }
         return ops;
     }
 
     private Optional<List<ReconcileOp>> noAnswer(Throwable failure) {
         LOG.warnf("reconcile model failed (%s); falling back", failure.toString());
-        MnemosMeters.modelFallbacks(registry, "reconcile", "failed").increment();
+        ModelMeters.modelFallbacks(registry, "reconcile", "failed").increment();
         return Optional.empty();
     }
 

@@ -1,6 +1,5 @@
 package dev.mnemos.profile;
 
-import dev.mnemos.metrics.MnemosMeters;
 import dev.mnemos.session.SessionConfig;
 import dev.mnemos.session.SessionScripts;
 import dev.mnemos.session.StepConnections;
@@ -48,12 +47,12 @@ public class ProfileRevisions {
 
     private final ReactiveRedisDataSource redis;
     private final StepConnections direct;
-    private final MnemosMeters meters;
+    private final ProfileMeters meters;
     private final Duration ttl;
     private final Duration timeout;
 
     public ProfileRevisions(ReactiveRedisDataSource redis, StepConnections direct, ProfileConfig config,
-            SessionConfig session, MnemosMeters meters) {
+            SessionConfig session, ProfileMeters meters) {
         this.redis = redis;
         this.direct = direct;
         this.meters = meters;
@@ -121,7 +120,7 @@ public class ProfileRevisions {
         try {
             raise(revised.userId(), revised.revision()).await().atMost(timeout);
         } catch (RuntimeException e) {
-            meters.profileRevisionCopyFailed();
+            meters.revisionCopyFailed();
             LOG.warnf("profile of %s is at revision %d, but its copy in Redis was not raised (%s): steps may use the"
                     + " previous facts until the copy expires", revised.userId(), revised.revision(), e.toString());
         }

@@ -1,15 +1,14 @@
 package dev.mnemos.promotion;
 
+import dev.mnemos.archive.ArchiveMeters;
 import dev.mnemos.injection.StepTrace;
 import dev.mnemos.injection.StepTraceStore;
-import dev.mnemos.metrics.MnemosMeters;
 import dev.mnemos.profile.ProfilePromotions;
 import dev.mnemos.profile.ProfileUnavailableException;
 import dev.mnemos.session.SessionEvent;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
 import dev.mnemos.tracing.MnemosSpans;
-import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.ArrayList;
@@ -35,15 +34,15 @@ public class PromotionService {
     private final StepTraceStore traces;
     private final StatementReader statements;
     private final MnemosSpans spans;
-    private final MeterRegistry registry;
+    private final ArchiveMeters archiveMeters;
 
     public PromotionService(SessionStore store, PromotionTransaction transaction, ProfilePromotions profile,
             CandidateSources sources, StepTraceStore traces, StatementReader statements, MnemosSpans spans,
-            MeterRegistry registry) {
+            ArchiveMeters archiveMeters) {
         this.statements = statements;
         this.traces = traces;
         this.spans = spans;
-        this.registry = registry;
+        this.archiveMeters = archiveMeters;
         this.store = store;
         this.transaction = transaction;
         this.profile = profile;
@@ -83,10 +82,10 @@ public class PromotionService {
             report = spans.in("mnemos.end.promote", sessionId, () -> ProfileUnavailableException.guard(
                     () -> transaction.commit(state, events, stepTraces, candidates, statements.policy(), actor)));
         } catch (RuntimeException e) {
-            MnemosMeters.archiveWrites(registry, "failed").increment();
+            archiveMeters.failed();
             throw e;
         }
-        MnemosMeters.archiveWrites(registry, "ok").increment();
+        archiveMeters.written();
         clear(sessionId);
         return report;
     }

@@ -6,6 +6,7 @@ import dev.mnemos.profile.HistoryEntry;
 import dev.mnemos.profile.ProfileAsOf;
 import dev.mnemos.profile.ProfileDiff;
 import dev.mnemos.profile.ProfileImporter;
+import dev.mnemos.profile.ProfileMeters;
 import dev.mnemos.profile.ProfileService;
 import dev.mnemos.profile.ProfileTimeline;
 import dev.mnemos.profile.WriteResult;
@@ -47,13 +48,13 @@ public class ProfileOperations {
     private final ProfileService profiles;
     private final ProfileImporter importer;
     private final PendingCandidates pending;
-    private final dev.mnemos.metrics.MnemosMeters meters;
+    private final ProfileMeters meters;
     private final ObjectMapper json;
     private RestConfig config;
     private ProfileTimeline timeline;
 
     ProfileOperations(String user, String actor, ProfileService profiles, ProfileImporter importer,
-            PendingCandidates pending, dev.mnemos.metrics.MnemosMeters meters, ObjectMapper json) {
+            PendingCandidates pending, ProfileMeters meters, ObjectMapper json) {
         this.meters = meters;
         this.json = json;
         this.user = user;

@@ -2,6 +2,7 @@ package dev.mnemos.rest;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mnemos.profile.ProfileImporter;
+import dev.mnemos.profile.ProfileMeters;
 import dev.mnemos.profile.ProfileService;
 import dev.mnemos.profile.ProfileTimeline;
 import dev.mnemos.promotion.PendingCandidates;
@@ -22,13 +23,13 @@ public class ProfileResource {
     private final ProfileImporter importer;
     private final PendingCandidates pending;
     private final Caller caller;
-    private final dev.mnemos.metrics.MnemosMeters meters;
+    private final ProfileMeters meters;
     private final RestConfig config;
     private final ObjectMapper json;
     private final ProfileTimeline timeline;
 
     public ProfileResource(ProfileService profiles, ProfileImporter importer, PendingCandidates pending, Caller caller,
-            dev.mnemos.metrics.MnemosMeters meters, RestConfig config, ObjectMapper json, ProfileTimeline timeline) {
+            ProfileMeters meters, RestConfig config, ObjectMapper json, ProfileTimeline timeline) {
         this.timeline = timeline;
         this.meters = meters;
         this.json = json;

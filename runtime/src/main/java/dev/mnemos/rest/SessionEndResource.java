@@ -1,5 +1,6 @@
 package dev.mnemos.rest;
 
+import dev.mnemos.promotion.PromotionMeters;
 import dev.mnemos.promotion.PromotionReport;
 import dev.mnemos.promotion.PromotionService;
 import dev.mnemos.session.SessionHistory;
@@ -26,10 +27,10 @@ public class SessionEndResource {
     private final PromotionService promotion;
     private final SessionHistory history;
     private final Caller caller;
-    private final dev.mnemos.metrics.MnemosMeters meters;
+    private final PromotionMeters meters;
 
     public SessionEndResource(PromotionService promotion, SessionHistory history, Caller caller,
-            dev.mnemos.metrics.MnemosMeters meters) {
+            PromotionMeters meters) {
         this.meters = meters;
         this.promotion = promotion;
         this.history = history;

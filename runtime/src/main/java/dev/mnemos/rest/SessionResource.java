@@ -2,7 +2,7 @@ package dev.mnemos.rest;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.mnemos.metrics.MnemosMeters;
+import dev.mnemos.injection.StepWriteMeters;
 import dev.mnemos.session.Fork;
 import dev.mnemos.session.Idempotency;
 import dev.mnemos.session.NewSession;
@@ -64,11 +64,11 @@ public class SessionResource {
     private final SessionStore store;
     private final SessionHistory history;
     private final Caller caller;
-    private final MnemosMeters meters;
+    private final StepWriteMeters meters;
     private final RestConfig config;
     private final ObjectMapper json;
 
-    public SessionResource(SessionStore store, SessionHistory history, Caller caller, MnemosMeters meters,
+    public SessionResource(SessionStore store, SessionHistory history, Caller caller, StepWriteMeters meters,
             RestConfig config, ObjectMapper json) {
         this.meters = meters;
         this.config = config;
@@ -211,7 +211,7 @@ public class SessionResource {
         Idempotency idem = idempotency(key, "step", id, body);
         // on the event loop: the write is one script sent without blocking (no worker thread hop)
         return meters
-                .restStepWrite(store
+                .rest(store
                         .applyAsync(StepWrite.of(id, body.patch()).ownedBy(owner).expecting(expected).noting(body.note())
                                 .by(caller.userId()).keyed(idem))
                         .onFailure(SessionNotFoundException.class)

@@ -1,9 +1,11 @@
 package dev.mnemos.session;
 
-import dev.mnemos.metrics.MnemosMeters;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import org.apache.commons.pool2.impl.GenericObjectPool;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 import org.jboss.logging.Logger;
@@ -57,7 +59,7 @@ public class StepConnections {
     private final ConnectionPool pool;
     private final Duration timeout;
 
-    public StepConnections(SessionConfig config, Config quarkus, MnemosMeters meters) {
+    public StepConnections(SessionConfig config, Config quarkus, MeterRegistry registry) {
         this.timeout = config.redisTimeout();
         if (!config.stepPool().enabled()) {
             LOG.info("steps reach Redis through the Quarkus Redis client (quarkus.mnemos.session.step-pool.enabled=false)");
@@ -72,9 +74,19 @@ public class StepConnections {
         }
         URI uri = URI.create(quarkus.getValue("quarkus.redis.hosts", String.class).trim());
         this.pool = open(uri, quarkus.getOptionalValue("quarkus.redis.password", String.class), config);
-        meters.stepConnections(pool);
+        gauges(registry, pool);
         LOG.debugf("steps reach Redis %s over up to %d blocking connections", JedisURIHelper.getHostAndPort(uri),
                 config.stepPool().maxSize());
+    }
+
+    /**
+     * {@code mnemos.step.connections{state=active|idle|waiting}}: the connections in use, open and free, and steps waiting for
+     * one.
+     */
+    private static void gauges(MeterRegistry registry, GenericObjectPool<?> pool) {
+        Gauge.builder("mnemos.step.connections", pool, p -> p.getNumActive()).tag("state", "active").register(registry);
+        Gauge.builder("mnemos.step.connections", pool, p -> p.getNumIdle()).tag("state", "idle").register(registry);
+        Gauge.builder("mnemos.step.connections", pool, p -> p.getNumWaiters()).tag("state", "waiting").register(registry);
     }
 
     /**

@@ -1,6 +1,5 @@
 package dev.mnemos.session;
 
-import dev.mnemos.metrics.MnemosMeters;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import org.eclipse.microprofile.config.Config;
@@ -69,7 +68,7 @@ class StepConnectionsTest {
 
     private StepConnections open(String hosts, boolean enabled, int maxSize) {
         StepConnections connections = new StepConnections(session(enabled, maxSize),
-                quarkus(Map.of("quarkus.redis.hosts", hosts)), new MnemosMeters(new SimpleMeterRegistry()));
+                quarkus(Map.of("quarkus.redis.hosts", hosts)), new SimpleMeterRegistry());
         opened.add(connections);
         return connections;
     }
