@@ -61,6 +61,8 @@ class PromotionPolicyTest {
             Hot weather wipes me out                             | PENDING
             Me levanto temprano por la mañana                    | PENDING
             辛いものが苦手                                          | PENDING
+            Opera isn't really my thing                          | PROMOTE
+            Los cruceros no son lo mío                           | PROMOTE
             """)
     void decidesFromTheUsersWords(String text, Verdict expected) {
         assertThat(policy.decide(said(text, true), Evidence.NONE).verdict()).isEqualTo(expected);
