@@ -10,6 +10,12 @@ public enum Cue {
     STANDING,
     /** "I never", "as a rule", "in general", "我一般", "I no longer": a habit, standing without the usual markers. */
     HABITUAL,
+    /**
+     * "every morning", "on weekends", "rarely", "每天", "tous les matins": how often something happens. A habit
+     * when the clause speaks about the user and asks for nothing ("I run every morning"); a schedule of the
+     * work at hand otherwise ("plan a museum every day").
+     */
+    FREQUENCY,
     /** "I prefer", "I'm vegetarian", "我喜欢": a first-person statement of a lasting property. */
     PROPERTY,
     /** "remember (that) I …": the user asks for a personal fact to be kept. */

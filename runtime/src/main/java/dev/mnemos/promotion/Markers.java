@@ -84,7 +84,31 @@ public final class Markers implements Stance {
             }
             standing = standing.kind() == Reading.Kind.NONE ? r : standing;
         }
-        return standing;
+        return standing.kind() != Reading.Kind.NONE ? standing
+                : linked(words).map(cue -> new Reading(Reading.Kind.ONE_OFF, cue)).orElse(Reading.NONE);
+    }
+
+    /**
+     * The word that links a circumstance to what follows from it in words without any other cue ("my car is
+     * at the mechanic, so we'll take the bus", "時差ぼけなので、…"): a later part opening with a consequence, or
+     * an earlier part opening or closing with a reason. A circumstance given as the reason for a decision is
+     * a one-off; a lasting fact is said without it or with a cue of its own ("I get seasick, so always …").
+     */
+    private Optional<String> linked(String words) {
+        String[] parts = PARTS.split(words);
+        for (int i = 0; i < parts.length; i++) {
+            String part = parts[i].strip();
+            for (Pattern p : patterns(Cue.CONSEQUENCE, Cue.REASON)) {
+                boolean closer = p.pattern().endsWith("$");
+                boolean consequence = patterns(Cue.CONSEQUENCE).contains(p);
+                Matcher m = p.matcher(part);
+                boolean placed = consequence ? i > 0 && !closer : i < parts.length - 1;
+                if (placed && (closer ? m.find() : m.lookingAt())) {
+                    return Optional.of(m.group().strip());
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     /** Whether {@code clause} speaks about the user ({@link Cue#PERSONAL}). */
@@ -112,14 +136,22 @@ public final class Markers implements Stance {
 
     private Reading readWhole(String words) {
         for (Reading.Kind kind : ORDER) {
-            Optional<String> cue = kind == Reading.Kind.PROPERTY
-                    ? find(Cue.KEEP, words).or(() -> find(Cue.PROPERTY, words))
-                    : find(cue(kind), words);
+            Optional<String> cue = switch (kind) {
+                case PROPERTY -> find(Cue.KEEP, words).or(() -> find(Cue.PROPERTY, words));
+                case HABITUAL -> find(Cue.HABITUAL, words).or(() -> habit(words));
+                default -> find(cue(kind), words);
+            };
             if (cue.isPresent()) {
                 return new Reading(kind, cue.get());
             }
         }
         return Reading.NONE;
+    }
+
+    /** A frequency said about the user that asks for nothing ("I run every morning", not "plan a walk every day"). */
+    private Optional<String> habit(String words) {
+        Optional<String> often = find(Cue.FREQUENCY, words);
+        return often.isPresent() && personal(words) && !has(Cue.REQUEST, words) ? often : Optional.empty();
     }
 
     /** The temporary marker or task detail in {@code text}, if any ("this time", "预算"). */

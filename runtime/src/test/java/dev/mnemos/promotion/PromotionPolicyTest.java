@@ -48,6 +48,21 @@ class PromotionPolicyTest {
             I've got a migraine, so keep the reply short         | REJECT
             Cats make me sneeze                                  | PENDING
             冷天我不太行                                            | PENDING
+            I swim every morning                                 | PROMOTE
+            Je cours tous les matins                             | PROMOTE
+            我每周五在家办公                                         | PROMOTE
+            Plan a museum every day                              | REJECT
+            每天安排两个景点                                         | REJECT
+            My bike has a flat tyre, so we'll walk              | REJECT
+            The boat is full, so we walk                         | REJECT
+            Die Fähre fällt aus, wir bleiben in der Stadt        | REJECT
+            充电器忘在家了，路线经过手机店                              | REJECT
+            時差ぼけなので、朝はゆっくり                               | REJECT
+            Hot weather wipes me out                             | PENDING
+            Me levanto temprano por la mañana                    | PENDING
+            辛いものが苦手                                          | PENDING
+            Opera isn't really my thing                          | PROMOTE
+            Los cruceros no son lo mío                           | PROMOTE
             """)
     void decidesFromTheUsersWords(String text, Verdict expected) {
         assertThat(policy.decide(said(text, true), Evidence.NONE).verdict()).isEqualTo(expected);
