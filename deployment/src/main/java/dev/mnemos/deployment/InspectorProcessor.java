@@ -6,8 +6,6 @@ import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.builditem.CombinedIndexBuildItem;
 import io.quarkus.deployment.builditem.RunTimeConfigurationDefaultBuildItem;
-import io.quarkus.devui.spi.page.CardPageBuildItem;
-import io.quarkus.devui.spi.page.Page;
 import io.quarkus.vertx.http.deployment.HttpRootPathBuildItem;
 import io.quarkus.vertx.http.deployment.spi.GeneratedStaticResourceBuildItem;
 import org.eclipse.microprofile.config.ConfigProvider;
@@ -23,7 +21,7 @@ import java.util.List;
  * The session inspector: a static page and a small script over Mnemos' REST API, served at
  * {@value #PATH} only when the API is mounted ({@code quarkus.mnemos.rest.enabled=true}), and linked
  * from the Dev UI in dev mode. Its files live in the runtime jar outside {@code META-INF/resources}
- * ({@value #SOURCE}), so an application without the API serves none of them. The page has no
+ * ({@value #SOURCE}), so an application without the API serves none of them; {@link DevUiProcessor} links it. The page has no
  * endpoint of its own: it calls the API with the signed-in user's credentials.
  */
 class InspectorProcessor {
@@ -100,19 +98,6 @@ class InspectorProcessor {
         defaults.produce(new RunTimeConfigurationDefaultBuildItem(filter + "header.\"X-Frame-Options\"", "SAMEORIGIN"));
         defaults.produce(new RunTimeConfigurationDefaultBuildItem(filter + "header.\"Content-Security-Policy\"",
                 "frame-ancestors 'self'"));
-    }
-
-    @BuildStep(onlyIf = IsDevelopment.class)
-    void devUi(MnemosBuildConfig config, HttpRootPathBuildItem root, BuildProducer<CardPageBuildItem> cards) {
-        if (!config.rest().enabled()) {
-            return;
-        }
-        CardPageBuildItem card = new CardPageBuildItem();
-        card.addPage(Page.externalPageBuilder("Session inspector")
-                .icon("font-awesome-solid:clock-rotate-left")
-                .url(root.resolvePath(PATH.substring(1) + "index.html"))
-                .isHtmlContent());
-        cards.produce(card);
     }
 
     /**

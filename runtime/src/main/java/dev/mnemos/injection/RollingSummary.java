@@ -1,11 +1,12 @@
 package dev.mnemos.injection;
 
 import dev.mnemos.llm.LlmConfig;
+import dev.mnemos.llm.MnemosAiServices;
 import dev.mnemos.llm.MnemosModelSupplier;
+import dev.mnemos.llm.SessionSummaryAi;
 import dev.mnemos.session.PlanVersion;
 import dev.mnemos.session.SessionState;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
@@ -34,9 +35,9 @@ public class RollingSummary {
     private final Summarizer model;
 
     @Inject
-    public RollingSummary(InjectionConfig config, LlmConfig llm, Instance<SessionSummaryAi> ai) {
+    public RollingSummary(InjectionConfig config, LlmConfig llm, MnemosAiServices ai) {
         this(config, llm.enabled() && MnemosModelSupplier.find().isPresent(),
-                (summary, plans, max) -> ai.get().fold(summary, plans, max));
+                (summary, plans, max) -> ai.summary(max).fold(SessionSummaryAi.request(summary, plans)));
     }
 
     RollingSummary(InjectionConfig config, boolean modelConfigured, Summarizer model) {

@@ -1,16 +1,14 @@
 package dev.mnemos.llm;
 
-import dev.langchain4j.service.SystemMessage;
-import dev.langchain4j.service.UserMessage;
-import io.quarkiverse.langchain4j.RegisterAiService;
-import jakarta.enterprise.context.ApplicationScoped;
+import io.quarkiverse.langchain4j.CreatedAware;
 
-/** The fact extraction prompt ({@code prompts/fact-extraction.txt}); use {@link ExtractionModel}. */
-@RegisterAiService(chatLanguageModelSupplier = MnemosModelSupplier.class, chatMemoryProviderSupplier = RegisterAiService.NoChatMemoryProviderSupplier.class)
-@ApplicationScoped
+/**
+ * The fact extraction prompt ({@code prompts/fact-extraction.txt}); use {@link ExtractionModel}. Built by
+ * {@link MnemosAiServices}, so it carries no prompt annotation.
+ */
+@CreatedAware
 public interface ExtractionAi {
 
-    @SystemMessage(fromResource = "prompts/fact-extraction.txt")
-    @UserMessage("{request}")
+    /** The model's answer to {@code request}, the user message ({@link ExtractionRequest#render}). */
     String extract(String request);
 }

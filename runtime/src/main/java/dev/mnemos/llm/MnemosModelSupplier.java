@@ -13,8 +13,9 @@ import java.util.function.Supplier;
  * Gives AI services the application's {@link ChatModel}: the named model when
  * {@code quarkus.mnemos.llm.model-name} is set, the default one otherwise. Quarkus LangChain4j 1.7.4
  * without a provider extension does not wire an application's own ChatModel bean into
- * {@code @RegisterAiService}, so Mnemos' AI services (and an application's, if it likes) name this
- * supplier: {@code @RegisterAiService(chatLanguageModelSupplier = MnemosModelSupplier.class)}.
+ * {@code @RegisterAiService}, so an application's AI services may name this supplier:
+ * {@code @RegisterAiService(chatLanguageModelSupplier = MnemosModelSupplier.class)}; Mnemos' own
+ * ({@link MnemosAiServices}) are built with the model it finds.
  */
 public class MnemosModelSupplier implements Supplier<ChatModel> {
 

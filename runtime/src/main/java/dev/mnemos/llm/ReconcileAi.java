@@ -1,16 +1,14 @@
 package dev.mnemos.llm;
 
-import dev.langchain4j.service.SystemMessage;
-import dev.langchain4j.service.UserMessage;
-import io.quarkiverse.langchain4j.RegisterAiService;
-import jakarta.enterprise.context.ApplicationScoped;
+import io.quarkiverse.langchain4j.CreatedAware;
 
-/** The reconcile prompt ({@code prompts/reconcile.txt}); use {@link ReconcileModel}, which parses and falls back. */
-@RegisterAiService(chatLanguageModelSupplier = MnemosModelSupplier.class, chatMemoryProviderSupplier = RegisterAiService.NoChatMemoryProviderSupplier.class)
-@ApplicationScoped
+/**
+ * The reconcile prompt ({@code prompts/reconcile.txt}); use {@link ReconcileModel}, which parses and falls back. Built
+ * by {@link MnemosAiServices}, so it carries no prompt annotation.
+ */
+@CreatedAware
 public interface ReconcileAi {
 
-    @SystemMessage(fromResource = "prompts/reconcile.txt")
-    @UserMessage("{request}")
+    /** The model's answer to {@code request}, the user message ({@link ReconcileRequest#render}). */
     String reconcile(String request);
 }

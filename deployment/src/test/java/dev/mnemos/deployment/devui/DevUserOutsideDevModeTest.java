@@ -4,6 +4,8 @@ import dev.mnemos.deployment.RecordingChatModel;
 import dev.mnemos.devmode.DevUserIdentityProvider;
 import dev.mnemos.devmode.DevUserMechanism;
 import dev.mnemos.devmode.DevUsersResource;
+import dev.mnemos.devmode.devui.DevUsers;
+import dev.mnemos.devmode.devui.MnemosDevUiService;
 import io.quarkus.arc.Arc;
 import io.quarkus.test.QuarkusUnitTest;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -19,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Outside dev mode (here a test build, with the API on) the dev-mode user switch does not exist: no mechanism, no
- * identity provider, no user list, no picker script; the dev header is only an unknown header.
+ * identity provider, no user list, no picker script, no Dev UI service; the dev header is only an unknown header.
  */
 class DevUserOutsideDevModeTest {
 
@@ -38,6 +40,8 @@ class DevUserOutsideDevModeTest {
         assertThat(Arc.container().select(DevUserMechanism.class).isResolvable()).isFalse();
         assertThat(Arc.container().select(DevUserIdentityProvider.class).isResolvable()).isFalse();
         assertThat(Arc.container().select(DevUsersResource.class).isResolvable()).isFalse();
+        assertThat(Arc.container().select(MnemosDevUiService.class).isResolvable()).isFalse();
+        assertThat(Arc.container().select(DevUsers.class).isResolvable()).isFalse();
     }
 
     @Test
