@@ -7,7 +7,8 @@ import java.util.Set;
 
 /**
  * READY_TO_DECOMPOSE and REVISE_PLAN: plan v1 → evaluate → rewrite while the score is below the
- * target (at most {@link AgentConfig#autoRevisions()} times); a revision request rewrites once more.
+ * target (at most {@link AgentConfig#autoRevisions()} times); a revision request rewrites once more. The rounds are
+ * one call of the {@link PlanningLoop} workflow.
  */
 @ApplicationScoped
 public class PlanHandler implements IntentHandler {
@@ -37,10 +38,7 @@ public class PlanHandler implements IntentHandler {
         if (s.goal() == null) {
             return new TurnOutcome(Phrase.ASK_GOAL.in(lang), s, Phrase.ASK_GOAL.in(lang), null);
         }
-        s = planning.evaluate(planning.draft(s, revise ? turn.message() : null, lang), lang);
-        for (int i = 0; !revise && i < config.autoRevisions() && s.latestPlan().score() < config.targetScore(); i++) {
-            s = planning.evaluate(planning.draft(s, null, lang), lang);
-        }
+        s = planning.plan(s, revise ? turn.message() : null, lang, revise ? 1 : 1 + config.autoRevisions());
         return TurnOutcome.say(PlanReplies.latest(s, lang), s);
     }
 }

@@ -4,33 +4,38 @@ import dev.mnemos.session.SessionState;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
- * Decomposition and evaluation as session steps. A plan version is written first
- * ({@link PlanWriter}); its score and feedback by a second step ({@link EvaluationWriter}), apart
- * from the plan text.
+ * Decomposition and evaluation as session steps, run by the {@link PlanningLoop} workflow. A plan version is written
+ * first ({@link PlanWriter}); its score and feedback by a second step ({@link EvaluationWriter}), apart from the plan
+ * text.
  */
 @ApplicationScoped
 public class PlanningStep {
 
-    private final PlanDecomposer decomposer;
-    private final PlanEvaluator evaluator;
+    private final PlanningLoop loop;
     private final AfterStep afterStep;
+    private final AgentConfig config;
 
-    public PlanningStep(PlanDecomposer decomposer, PlanEvaluator evaluator, AfterStep afterStep) {
-        this.decomposer = decomposer;
-        this.evaluator = evaluator;
+    public PlanningStep(PlanningLoop loop, AfterStep afterStep, AgentConfig config) {
+        this.loop = loop;
         this.afterStep = afterStep;
+        this.config = config;
     }
 
-    /** Writes the next plan version (a rewrite of the newest one when there is one); the session after it. */
-    public SessionState draft(SessionState s, String remarks, Language lang) {
-        int version = s.latestPlan() == null ? 1 : s.latestPlan().version() + 1;
-        decomposer.decompose(s.sessionId(), Briefs.decomposition(s, version, remarks, lang));
-        return afterStep.of(s);
-    }
-
-    /** Scores the newest plan version and stores the score and feedback with it; the session after it. */
-    public SessionState evaluate(SessionState s, Language lang) {
-        evaluator.evaluate(s.sessionId(), Briefs.evaluation(s, s.latestPlan(), lang));
-        return afterStep.of(s);
+    /**
+     * Writes the next plan version (a rewrite of the newest one when there is one) and evaluates it, again while its
+     * score is below {@link AgentConfig#targetScore()}, at most {@code maxRounds} versions in all.
+     *
+     * @param remarks the user's remarks for the first version, or null
+     * @return the session after the last step
+     */
+    public SessionState plan(SessionState s, String remarks, Language lang, int maxRounds) {
+        PlanningRounds rounds = new PlanningRounds(afterStep, s, remarks, lang, maxRounds, config.targetScore());
+        try {
+            loop.plan(s.sessionId(), rounds);
+        } catch (RuntimeException e) {
+            // a step that was not written stops the loop from within; its own failure is the turn's
+            throw rounds.failure().orElse(e);
+        }
+        return rounds.state();
     }
 }

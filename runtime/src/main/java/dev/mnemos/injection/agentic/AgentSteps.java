@@ -1,11 +1,13 @@
 package dev.mnemos.injection.agentic;
 
-import dev.langchain4j.agentic.Agent;
+import dev.langchain4j.agentic.internal.AgenticScopeOwner;
+import dev.langchain4j.agentic.internal.InternalAgent;
 import dev.langchain4j.agentic.observability.AgentInvocationError;
 import dev.langchain4j.agentic.observability.AgentListener;
 import dev.langchain4j.agentic.observability.AgentRequest;
 import dev.langchain4j.agentic.observability.AgentResponse;
 import dev.langchain4j.agentic.planner.AgentInstance;
+import dev.langchain4j.agentic.scope.AgenticScope;
 import dev.langchain4j.service.MemoryId;
 import dev.langchain4j.service.V;
 import dev.mnemos.injection.AiMethod;
@@ -17,7 +19,6 @@ import org.jboss.logging.Logger;
 import java.lang.reflect.Method;
 import java.lang.reflect.Parameter;
 import java.util.ArrayDeque;
-import java.util.Arrays;
 import java.util.Deque;
 import java.util.Map;
 import java.util.Optional;
@@ -34,19 +35,24 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>
  * LangChain4j agentic logs an exception thrown by a listener and goes on: a step whose session cannot be read is
  * logged and its agent runs without a block (and writes nothing); a step whose write fails is logged and the workflow
- * goes on. An agent of a workflow without a memory id (an ephemeral scope) has no session: it runs without a block,
- * with one warning per agent.
+ * goes on. The first such failure of a call is kept in its scope ({@link #failure}), for a workflow whose next agent
+ * must not run without the step before it. An agent of a workflow without a memory id (an ephemeral scope) has no
+ * session: it runs without a block, with one warning per agent.
+ * <p>
+ * A workflow built with {@code AgenticServices} builders is no bean: {@link #attach} makes its
+ * {@code @SessionMemory} agents steps.
  */
 @ApplicationScoped
 public class AgentSteps implements AgentListener {
 
     private static final Logger LOG = Logger.getLogger(AgentSteps.class);
+    /** The scope's execution context (not stored with the scope) that keeps the call's first step failure. */
+    private static final String FAILURE = "mnemos.step-failure";
 
     private final StepCycle cycle;
     private final SessionAgenticScopeStore scopes;
     /** The steps opened on this thread and not yet closed, newest first (a sub-workflow's agents nest). */
     private final ThreadLocal<Deque<Running>> running = ThreadLocal.withInitial(ArrayDeque::new);
-    private final Map<Class<?>, Optional<Method>> stepMethods = new ConcurrentHashMap<>();
     private final Set<Class<?>> warned = ConcurrentHashMap.newKeySet();
 
     private record Running(AgentInstance agent, StepCycle.Opened step) {
@@ -55,6 +61,30 @@ public class AgentSteps implements AgentListener {
     public AgentSteps(StepCycle cycle, SessionAgenticScopeStore scopes) {
         this.cycle = cycle;
         this.scopes = scopes;
+    }
+
+    /**
+     * Makes the {@code @SessionMemory} agents of a workflow built with {@code AgenticServices} builders steps of the
+     * session its memory id names, as for a workflow bean. Call it once per workflow, before its first call.
+     *
+     * @return {@code workflow}
+     * @throws IllegalArgumentException when {@code workflow} is not a LangChain4j agentic workflow
+     */
+    public <T> T attach(T workflow) {
+        if (!(workflow instanceof InternalAgent agent) || !(workflow instanceof AgenticScopeOwner owner)) {
+            throw new IllegalArgumentException("not a LangChain4j agentic workflow: " + workflow);
+        }
+        agent.registerInheritedParentListener(new WorkflowSteps(this, owner, agent.type()));
+        scopes.attached(agent.type());
+        return workflow;
+    }
+
+    /**
+     * Why a {@code @SessionMemory} agent of the current call of a workflow had no step: the first failure to read or
+     * write one in {@code scope}; empty when every step so far was read and written.
+     */
+    public static Optional<RuntimeException> failure(AgenticScope scope) {
+        return Optional.ofNullable(scope.executionContextAs(FAILURE, RuntimeException.class));
     }
 
     /** Whether the workflow of memory id {@code memoryId} keeps its scope, and its steps, in the session it names. */
@@ -70,7 +100,7 @@ public class AgentSteps implements AgentListener {
 
     @Override
     public void beforeAgentInvocation(AgentRequest request) {
-        Optional<Method> method = stepMethod(request.agent().type());
+        Optional<Method> method = StepAgents.stepMethod(request.agent().type());
         if (method.isEmpty()) {
             return;
         }
@@ -86,17 +116,35 @@ public class AgentSteps implements AgentListener {
         if (step.result() != AiMethod.Result.VALUE) {
             return;
         }
-        running.get().push(new Running(request.agent(), cycle.open(step, args(method.get(), request.inputs(), memoryId))));
+        try {
+            running.get().push(new Running(request.agent(), cycle.open(step, args(method.get(), request.inputs(), memoryId))));
+        } catch (RuntimeException e) {
+            throw failed(request.agenticScope(), e);
+        }
     }
 
     @Override
     public void afterAgentInvocation(AgentResponse response) {
-        take(response.agent()).ifPresent(step -> cycle.close(step, response.output()));
+        take(response.agent()).ifPresent(step -> {
+            try {
+                cycle.close(step, response.output());
+            } catch (RuntimeException e) {
+                throw failed(response.agenticScope(), e);
+            }
+        });
     }
 
     @Override
     public void onAgentInvocationError(AgentInvocationError error) {
         take(error.agent()).ifPresent(step -> cycle.abandon(step, error.error()));
+    }
+
+    /** Keeps the call's first step failure in its scope; {@code e} to be thrown on. */
+    private static RuntimeException failed(AgenticScope scope, RuntimeException e) {
+        if (scope != null && failure(scope).isEmpty()) {
+            scope.writeExecutionContext(FAILURE, e);
+        }
+        return e;
     }
 
     /** The open step of {@code agent} on this thread, removed; empty when its call opened none. */
@@ -112,18 +160,6 @@ public class AgentSteps implements AgentListener {
             }
         }
         return Optional.empty();
-    }
-
-    /** The {@code @Agent} method of an agent type that is a {@link SessionMemory} step (on it or its interface). */
-    private Optional<Method> stepMethod(Class<?> type) {
-        if (type == null) {
-            return Optional.empty();
-        }
-        return stepMethods.computeIfAbsent(type, t -> Arrays.stream(t.getMethods())
-                .filter(m -> m.isAnnotationPresent(Agent.class))
-                .filter(m -> m.isAnnotationPresent(SessionMemory.class)
-                        || m.getDeclaringClass().isAnnotationPresent(SessionMemory.class))
-                .findFirst());
     }
 
     /** The method's arguments from the agent's named inputs, with the workflow's memory id appended. */

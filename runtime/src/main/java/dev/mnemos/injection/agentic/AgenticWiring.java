@@ -28,8 +28,8 @@ final class AgenticWiring {
         for (String name : workflows) {
             Class<?> type = load(name);
             Object workflow = ClientProxy.unwrap(container.select(type).get());
-            if (workflow instanceof InternalAgent agent && workflow instanceof AgenticScopeOwner owner) {
-                agent.registerInheritedParentListener(new WorkflowSteps(steps, owner, type));
+            if (workflow instanceof InternalAgent && workflow instanceof AgenticScopeOwner) {
+                steps.attach(workflow);
             }
         }
     }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.langchain4j.agentic.scope.AgentInvocation;
 import dev.langchain4j.agentic.scope.AgenticScopeKey;
 import dev.langchain4j.agentic.scope.AgenticScopeSerializer;
 import dev.langchain4j.agentic.scope.AgenticScopeStore;
@@ -25,8 +26,10 @@ import org.jboss.logging.Logger;
 
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -38,9 +41,15 @@ import java.util.stream.Stream;
  * under the fork's id). A session that does not exist yet is started by the first save, owned like one started by a
  * step ({@link InjectionConfig#anonymousUser()} without an authenticated caller).
  * <p>
- * Scopes without a memory id (ephemeral, one call long) and memory ids that are not session ids are not stored. A scope
- * whose JSON is longer than the session's longest collected value ({@code quarkus.mnemos.session.max-text-chars}) is
- * refused and logged; the workflow runs on, and its next call starts from the last scope stored.
+ * Scopes without a memory id (ephemeral, one call long) and memory ids that are not session ids are not stored, nor are
+ * the scopes of workflows annotated {@code @WorkflowScope(CALL)}: their calls neither read nor write the session for
+ * the scope. A scope whose JSON is longer than the session's longest collected value
+ * ({@code quarkus.mnemos.session.max-text-chars}) is refused and logged; the workflow runs on, and its next call starts
+ * from the last scope stored.
+ * <p>
+ * A workflow Mnemos does not listen to (built with {@code AgenticServices} builders and not passed to
+ * {@link AgentSteps#attach}) whose agents include a {@code @SessionMemory} agent is refused: its first save after such
+ * an agent ran throws {@link IllegalStateException}, which fails the workflow's call, naming the workflow and the fix.
  */
 @ApplicationScoped
 public class SessionAgenticScopeStore implements AgenticScopeStore {
@@ -54,6 +63,10 @@ public class SessionAgenticScopeStore implements AgenticScopeStore {
     private final SessionStore store;
     private final ActingUser actingUser;
     private final String anonymousUser;
+    /** Where each workflow (by class name, LangChain4j agentic's agent id of its scopes) keeps its scope. */
+    private final Map<String, WorkflowScope.Kept> kept = new ConcurrentHashMap<>();
+    /** The workflows whose agents {@link AgentSteps} listens to. */
+    private final Set<String> attached = ConcurrentHashMap.newKeySet();
     /** Memory ids of the persistent scopes saved or loaded here: the workflows that run on a session. */
     private final Cache<Object, Boolean> persistent = Caffeine.newBuilder().maximumSize(100_000)
             .expireAfterAccess(Duration.ofHours(12)).executor(Runnable::run).build();
@@ -74,10 +87,20 @@ public class SessionAgenticScopeStore implements AgenticScopeStore {
         return memoryId != null && persistent.getIfPresent(memoryId) != null;
     }
 
+    /** Records that {@link AgentSteps} listens to the agents of the workflow of class {@code workflow}. */
+    void attached(Class<?> workflow) {
+        attached.add(workflow.getName());
+    }
+
     @Override
     public boolean save(AgenticScopeKey key, DefaultAgenticScope agenticScope) {
         if (!SessionChatMemoryProvider.isSessionId(key.memoryId())) {
             return false;
+        }
+        refuseUnattached(key.agentId(), agenticScope);
+        if (keptFor(key.agentId()) == WorkflowScope.Kept.CALL) {
+            persistent.put(key.memoryId(), Boolean.TRUE);
+            return true;
         }
         String json = AgenticScopeSerializer.toJson(agenticScope);
         if (!isPersistent(json)) {
@@ -97,7 +120,7 @@ public class SessionAgenticScopeStore implements AgenticScopeStore {
 
     @Override
     public Optional<DefaultAgenticScope> load(AgenticScopeKey key) {
-        if (!SessionChatMemoryProvider.isSessionId(key.memoryId())) {
+        if (!SessionChatMemoryProvider.isSessionId(key.memoryId()) || keptFor(key.agentId()) == WorkflowScope.Kept.CALL) {
             return Optional.empty();
         }
         String sessionId = (String) key.memoryId();
@@ -108,7 +131,7 @@ public class SessionAgenticScopeStore implements AgenticScopeStore {
 
     @Override
     public boolean delete(AgenticScopeKey key) {
-        if (!SessionChatMemoryProvider.isSessionId(key.memoryId())) {
+        if (!SessionChatMemoryProvider.isSessionId(key.memoryId()) || keptFor(key.agentId()) == WorkflowScope.Kept.CALL) {
             return false;
         }
         String sessionId = (String) key.memoryId();
@@ -158,6 +181,33 @@ public class SessionAgenticScopeStore implements AgenticScopeStore {
         if (store.createIfAbsent(sessionId, NewSession.of(creator, patch).by(ACTOR)).isEmpty()) {
             store.apply(StepWrite.of(sessionId, patch).ownedBy(owner).noting(note).by(ACTOR));
         }
+    }
+
+    /** Where the workflow of class name {@code agentId} keeps its scope: {@link WorkflowScope}, else in the session. */
+    WorkflowScope.Kept keptFor(String agentId) {
+        return kept.computeIfAbsent(agentId, id -> {
+            try {
+                WorkflowScope annotation = Class.forName(id, false, Thread.currentThread().getContextClassLoader())
+                        .getAnnotation(WorkflowScope.class);
+                return annotation == null ? WorkflowScope.Kept.SESSION : annotation.value();
+            } catch (ClassNotFoundException e) {
+                return WorkflowScope.Kept.SESSION;
+            }
+        });
+    }
+
+    /** @throws IllegalStateException when a workflow Mnemos does not listen to ran a {@code @SessionMemory} agent */
+    private void refuseUnattached(String agentId, DefaultAgenticScope scope) {
+        if (attached.contains(agentId)) {
+            return;
+        }
+        scope.agentInvocations().stream().map(AgentInvocation::agentType).filter(StepAgents::isStep).findFirst()
+                .ifPresent(agent -> {
+                    throw new IllegalStateException("workflow " + agentId + " ran the @SessionMemory agent "
+                            + agent.getName() + " but Mnemos does not listen to its agents, so no step was read or"
+                            + " written: a workflow built with AgenticServices builders must be passed to"
+                            + " AgentSteps.attach(workflow) before its first call");
+                });
     }
 
     private static boolean isPersistent(String json) {
