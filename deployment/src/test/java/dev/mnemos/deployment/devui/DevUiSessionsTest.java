@@ -7,6 +7,7 @@ import dev.mnemos.devmode.devui.LiveSession;
 import dev.mnemos.devmode.devui.MnemosDevUiService;
 import dev.mnemos.devmode.devui.TraceLine;
 import dev.mnemos.session.InvalidPatchException;
+import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
 import io.quarkus.arc.Arc;
@@ -97,7 +98,7 @@ class DevUiSessionsTest {
     /** Starts a session and plays {@code steps} AI steps in it, off the test's thread as a background job would. */
     private String sessionWithSteps(String user, String goal, int steps) {
         return CompletableFuture.supplyAsync(() -> {
-            String sessionId = sessions.create(user, SessionPatch.builder().goal(goal).build(), user).sessionId();
+            String sessionId = sessions.create(NewSession.of(user, SessionPatch.builder().goal(goal).build()).by(user)).sessionId();
             for (int i = 0; i < steps; i++) {
                 assistant.advise(sessionId, "When should I go?");
             }
