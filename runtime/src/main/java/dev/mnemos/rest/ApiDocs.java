@@ -41,8 +41,6 @@ final class ApiDocs {
     static final String STEP_EXAMPLE = """
             {"expectedVersion": 3, "patch": {"putCollected": {"destination": "Lisbon"},
              "addOpenQuestions": ["Which dates?"]}, "note": "user named the destination"}""";
-    static final String WRITTEN_EXAMPLE = """
-            {"sessionId": "s-6f1c2a", "version": 4}""";
     static final String CREATE_EXAMPLE = """
             {"goal": "Plan a 3-day trip to Lisbon", "context": "travelling with a toddler",
              "constraints": [{"text": "budget under 1200 EUR", "scope": "TASK"}]}""";

@@ -1,11 +1,11 @@
 package dev.mnemos.rest;
 
+import dev.mnemos.app.Actor;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionNotFoundException;
 import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.ws.rs.NotFoundException;
-import org.eclipse.microprofile.jwt.JsonWebToken;
 
 /**
  * The authenticated caller. The user always comes from the token's subject; a token with the
@@ -18,7 +18,7 @@ public class Caller {
 
     public static final String SERVICE_ROLE = "service";
     /** The field a subject that is no user id is refused under. */
-    public static final String SUBJECT = "sub";
+    public static final String SUBJECT = Actor.SUBJECT;
 
     private final SecurityIdentity identity;
     /** The user named by a {@code /v1/users/{userId}/sessions/{id}/…} path ({@link UserPathRewrite}); null otherwise. */
@@ -29,19 +29,11 @@ public class Caller {
     }
 
     /**
-     * The user id: the token's {@code sub} claim. Not {@code getName()}, which smallrye-jwt takes from
-     * {@code upn} or {@code preferred_username} first, claims a user may be able to choose. A token
-     * without a subject never gets this far ({@link SubjectRequired}).
-     *
-     * @throws dev.mnemos.session.InvalidPatchException (400 naming {@code sub}) unless the subject follows
-     *         {@link SessionIds#USER_GRAMMAR}: checked here, once, so the profile and the session paths (and MCP)
-     *         accept and refuse the same subjects
+     * The user id: the token's subject ({@link Actor#userOf}); a token without one never gets this far
+     * ({@link SubjectRequired}).
      */
     public String userId() {
-        String subject = identity.getPrincipal() instanceof JsonWebToken jwt && jwt.getSubject() != null
-                ? jwt.getSubject()
-                : identity.getPrincipal().getName();
-        return SessionIds.requireUser(SUBJECT, subject);
+        return Actor.userOf(identity);
     }
 
     public boolean isService() {

@@ -32,6 +32,7 @@ import java.util.Optional;
 @Path("/v1")
 @Authenticated
 @Produces(MediaType.APPLICATION_JSON)
+@APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
 public class EndedSessionResource {
 
     /** The response header naming the next page's cursor; absent on the last page. */
@@ -49,9 +50,8 @@ public class EndedSessionResource {
     }
 
     @Operation(summary = "List my ended sessions", description = "The caller's archived sessions, newest first: id, end time and goal. At most `limit` (1 to 100, default 20); when more exist the `Mnemos-Next-Cursor` header names the `cursor` of the next page.")
-    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST)
     @APIResponse(responseCode = "200", description = "A page of ended sessions.", headers = @Header(name = NEXT_CURSOR, description = "The cursor of the next page; absent on the last page", schema = @Schema(type = SchemaType.STRING)), content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.ARRAY, implementation = EndedSessionList.Entry.class)))
-    @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @GET
     @Path("/sessions/ended")
     public Response ended(@QueryParam("limit") @DefaultValue("20") int limit, @QueryParam("cursor") String cursor) {
@@ -59,10 +59,9 @@ public class EndedSessionResource {
     }
 
     @Operation(summary = "List a user's ended sessions (service token)", description = "As `GET /v1/sessions/ended`, for `userId`.")
-    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = ApiDocs.FORBIDDEN_USER, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "404", description = ApiDocs.FORBIDDEN_USER)
     @APIResponse(responseCode = "200", description = "A page of ended sessions.", headers = @Header(name = NEXT_CURSOR, description = "The cursor of the next page; absent on the last page", schema = @Schema(type = SchemaType.STRING)), content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.ARRAY, implementation = EndedSessionList.Entry.class)))
-    @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @GET
     @Path("/users/{userId}/sessions/ended")
     public Response endedOf(@PathParam("userId") String userId, @QueryParam("limit") @DefaultValue("20") int limit,
@@ -71,10 +70,9 @@ public class EndedSessionResource {
     }
 
     @Operation(summary = "Read an ended session's promotion report", description = "The report answered when the session ended: each candidate promoted, left pending or rejected, with its reason. 404 while the session is live, and for another user's session.")
-    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = ApiDocs.SESSION_NOT_FOUND, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "404", description = ApiDocs.SESSION_NOT_FOUND)
     @APIResponse(responseCode = "200", description = "The promotion report.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = PromotionReport.class)))
-    @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @GET
     @Path("/sessions/{id}/report")
     public PromotionReport report(@PathParam("id") String id) {

@@ -1,11 +1,8 @@
 package dev.mnemos.rest;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.mnemos.profile.ProfileImporter;
+import dev.mnemos.app.Actor;
+import dev.mnemos.app.UserProfileService;
 import dev.mnemos.profile.ProfileMeters;
-import dev.mnemos.profile.ProfileService;
-import dev.mnemos.profile.ProfileTimeline;
-import dev.mnemos.promotion.PendingCandidates;
 import io.quarkus.security.Authenticated;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -19,36 +16,25 @@ import jakarta.ws.rs.PathParam;
 @Authenticated
 public class ProfileResource {
 
-    private final ProfileService profiles;
-    private final ProfileImporter importer;
-    private final PendingCandidates pending;
+    private final UserProfileService profiles;
     private final Caller caller;
     private final ProfileMeters meters;
     private final RestConfig config;
-    private final ObjectMapper json;
-    private final ProfileTimeline timeline;
 
-    public ProfileResource(ProfileService profiles, ProfileImporter importer, PendingCandidates pending, Caller caller,
-            ProfileMeters meters, RestConfig config, ObjectMapper json, ProfileTimeline timeline) {
-        this.timeline = timeline;
-        this.meters = meters;
-        this.json = json;
-        this.config = config;
+    public ProfileResource(UserProfileService profiles, Caller caller, ProfileMeters meters, RestConfig config) {
         this.profiles = profiles;
-        this.importer = importer;
-        this.pending = pending;
         this.caller = caller;
+        this.meters = meters;
+        this.config = config;
     }
 
     @Path("/profile")
     public ProfileOperations mine() {
-        return new ProfileOperations(caller.userId(), caller.userId(), profiles, importer, pending, meters, json).paged(config)
-                .timed(timeline);
+        return new ProfileOperations(Actor.self(caller.userId()), profiles, meters, config);
     }
 
     @Path("/users/{userId}/profile")
     public ProfileOperations of(@PathParam("userId") String userId) {
-        return new ProfileOperations(caller.actFor(userId), caller.userId(), profiles, importer, pending, meters, json)
-                .paged(config).timed(timeline);
+        return new ProfileOperations(new Actor(caller.actFor(userId), caller.userId()), profiles, meters, config);
     }
 }

@@ -1,18 +1,15 @@
 package dev.mnemos.rest;
 
-import dev.mnemos.archive.EndedSessions;
-import dev.mnemos.promotion.PromotionUndo;
+import dev.mnemos.app.Actor;
+import dev.mnemos.app.PromotionUndoService;
 import dev.mnemos.promotion.UndoReport;
 import dev.mnemos.session.SessionIds;
-import dev.mnemos.session.SessionNotFoundException;
 import io.quarkus.security.Authenticated;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.QueryParam;
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
-import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
@@ -24,33 +21,29 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
  */
 @Path("/v1")
 @Authenticated
+@APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
 public class PromotionUndoResource {
 
-    private final PromotionUndo undo;
-    private final EndedSessions archive;
+    private final PromotionUndoService undo;
     private final Caller caller;
 
-    public PromotionUndoResource(PromotionUndo undo, EndedSessions archive, Caller caller) {
+    public PromotionUndoResource(PromotionUndoService undo, Caller caller) {
         this.undo = undo;
-        this.archive = archive;
         this.caller = caller;
     }
 
     @Operation(summary = "Undo a session's promotion", description = "Reverts every profile change the session's end made: the facts it promoted are retracted, the facts it superseded are restored with their validity, the evidence it added is put back and the pending candidates it created are dropped, in one audited transaction under the user's profile lock. A fact the user forgot stays forgotten. Undoing again answers the first undo (`repeated: true`) and writes nothing. When a later change touched a fact at stake the undo answers 409 naming the facts and writes nothing; `force=true` then reverts what can still be reverted and leaves the later changes (`kept` says what and why).")
-    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = "No such ended session for this caller (404 while the session is live, and for another user's session).", content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "409", description = "Conflict: later changes touched facts the session's end changed (`conflicts` names each fact and the change); nothing was written. Retry with `force=true` to undo the rest.", content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.POSTGRES_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "404", description = "No such ended session for this caller (404 while the session is live, and for another user's session).")
+    @APIResponse(responseCode = "409", description = "Conflict: later changes touched facts the session's end changed (`conflicts` names each fact and the change); nothing was written. Retry with `force=true` to undo the rest.")
+    @APIResponse(responseCode = "503", description = ApiDocs.POSTGRES_DOWN)
     @APIResponse(responseCode = "200", description = "What the undo wrote, what it left alone, and the profile after it.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = UndoReport.class)))
-    @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @POST
     @Path("/sessions/{id}/promotion/undo")
     public UndoReport undo(@PathParam("id") String id, @QueryParam("force") String force) {
         SessionIds.require("sessionId", id);
         boolean forced = flag("force", force);
-        String owner = archive.owner(id).orElseThrow(() -> new SessionNotFoundException(id));
-        caller.requireSession(id, owner);
-        return undo.undo(owner, id, caller.userId(), forced);
+        return undo.undo(new Actor(caller.sessionUser(), caller.userId()), id, forced);
     }
 
     /** A boolean query parameter: absent is false. */

@@ -3,6 +3,7 @@ package dev.mnemos.rest;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import dev.mnemos.app.SafeText;
 import io.quarkus.arc.properties.IfBuildProperty;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.inject.Inject;
@@ -155,32 +156,15 @@ public class RequestBodyGuard implements ReaderInterceptor {
     }
 
     private static void requireSafe(String path, CharSequence text) {
-        int bad = firstUnsafe(text);
+        int bad = SafeText.firstUnsafe(text);
         if (bad >= 0) {
             throw new InvalidRequestException(path.isEmpty() ? "body" : path,
                     "text without NUL characters or unpaired surrogates (found one at character " + bad + ")");
         }
     }
 
-    /** The index of the first NUL or unpaired surrogate in {@code text}, or -1; also the MCP tools' rule. */
-    public static int firstUnsafe(CharSequence text) {
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c == '\0' || Character.isLowSurrogate(c)) {
-                return i;
-            }
-            if (Character.isHighSurrogate(c)) {
-                if (i + 1 >= text.length() || !Character.isLowSurrogate(text.charAt(i + 1))) {
-                    return i;
-                }
-                i++;
-            }
-        }
-        return -1;
-    }
-
     private static String join(String path, String name) {
-        String safe = firstUnsafe(name) >= 0 ? "<key>" : name;
+        String safe = SafeText.firstUnsafe(name) >= 0 ? "<key>" : name;
         return path.isEmpty() ? safe : path + "." + safe;
     }
 

@@ -1,17 +1,14 @@
 package dev.mnemos.rest;
 
+import dev.mnemos.app.Actor;
+import dev.mnemos.app.SessionService;
 import dev.mnemos.promotion.PromotionMeters;
 import dev.mnemos.promotion.PromotionReport;
-import dev.mnemos.promotion.PromotionService;
-import dev.mnemos.session.SessionHistory;
-import dev.mnemos.session.SessionIds;
 import io.quarkus.security.Authenticated;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
-import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
@@ -22,32 +19,28 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
  */
 @Path("/v1")
 @Authenticated
+@APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
 public class SessionEndResource {
 
-    private final PromotionService promotion;
-    private final SessionHistory history;
+    private final SessionService sessions;
     private final Caller caller;
     private final PromotionMeters meters;
 
-    public SessionEndResource(PromotionService promotion, SessionHistory history, Caller caller,
-            PromotionMeters meters) {
-        this.meters = meters;
-        this.promotion = promotion;
-        this.history = history;
+    public SessionEndResource(SessionService sessions, Caller caller, PromotionMeters meters) {
+        this.sessions = sessions;
         this.caller = caller;
+        this.meters = meters;
     }
 
     @Operation(summary = "End a session", description = "Promotes the session's observations to the profile (PROMOTE, PENDING or REJECT each), archives the session and clears it from Redis; answers the promotion report. Ending an ended session answers the same report again. If Postgres is down it answers 503 and keeps the session untouched.")
-    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = ApiDocs.SESSION_NOT_FOUND, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.END_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "404", description = ApiDocs.SESSION_NOT_FOUND)
+    @APIResponse(responseCode = "503", description = ApiDocs.END_DOWN)
     @APIResponse(responseCode = "200", description = "The promotion report: each observation's decision (PROMOTE, PENDING, REJECT).", content = @Content(mediaType = "application/json", schema = @Schema(implementation = PromotionReport.class)))
-    @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @POST
     @Path("/sessions/{id}/end")
     public PromotionReport end(@PathParam("id") String id) {
-        SessionIds.require("sessionId", id);
-        caller.requireSession(id, history.owner(id));
-        return meters.sessionEnd(() -> promotion.end(id, caller.userId()));
+        Actor actor = new Actor(caller.sessionUser(), caller.userId());
+        return meters.sessionEnd(() -> sessions.end(actor, id));
     }
 }

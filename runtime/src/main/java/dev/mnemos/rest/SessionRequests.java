@@ -46,15 +46,4 @@ public final class SessionRequests {
             return new Observation(null, text, kind, scope, slot, Boolean.TRUE.equals(explicit), evidence);
         }
     }
-
-    /** The answer to a write: the session and its new version. */
-    @Schema(name = "SessionWriteResult", description = "The session and the version the write created.", example = ApiDocs.WRITTEN_EXAMPLE)
-    public record Written(String sessionId, long version) {
-    }
-
-    /** One line of the version history. */
-    @Schema(name = "SessionVersionEntry")
-    public record VersionEntry(long version, dev.mnemos.session.SessionEvent.Type type, java.time.Instant at,
-            String actor, String note, Long toVersion) {
-    }
 }

@@ -1,25 +1,19 @@
 package dev.mnemos.rest;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mnemos.app.Actor;
+import dev.mnemos.app.Page;
+import dev.mnemos.app.SessionService;
+import dev.mnemos.app.SessionVersionEntry;
+import dev.mnemos.app.SessionWriteResult;
 import dev.mnemos.injection.StepWriteMeters;
-import dev.mnemos.session.Fork;
-import dev.mnemos.session.Idempotency;
-import dev.mnemos.session.NewSession;
 import dev.mnemos.session.PlanPage;
 import dev.mnemos.session.Rollback;
 import dev.mnemos.session.SessionEvent;
-import dev.mnemos.session.SessionHistory;
-import dev.mnemos.session.SessionIds;
-import dev.mnemos.session.SessionNotFoundException;
 import dev.mnemos.session.SessionPage;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionState;
-import dev.mnemos.session.SessionStore;
-import dev.mnemos.session.StepWrite;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
-import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.DefaultValue;
@@ -44,15 +38,19 @@ import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 import java.net.URI;
-import java.util.List;
 import java.util.OptionalLong;
-import java.util.function.Supplier;
 
-/** Session memory over HTTP (docs/http-api.md). Another user's session answers 404. */
+/**
+ * Session memory over HTTP (docs/http-api.md): parses each request, hands it to {@link SessionService} with the
+ * caller as {@link Caller} authenticated it, and shapes the answer (status, Location, paging headers). Another user's
+ * session answers 404.
+ */
 @Path("/v1")
 @Authenticated
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
+@APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
+@APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
 public class SessionResource {
 
     /** The request header that makes a write safe to retry (docs/http-api.md, "Idempotent writes"). */
@@ -61,32 +59,25 @@ public class SessionResource {
     /** Plan versions a read shows unless {@code ?plans=} says otherwise: the newest ones; older ones are paged. */
     static final int DEFAULT_PLANS = 10;
 
-    private final SessionStore store;
-    private final SessionHistory history;
+    private final SessionService sessions;
     private final Caller caller;
     private final StepWriteMeters meters;
     private final RestConfig config;
-    private final ObjectMapper json;
 
-    public SessionResource(SessionStore store, SessionHistory history, Caller caller, StepWriteMeters meters,
-            RestConfig config, ObjectMapper json) {
+    public SessionResource(SessionService sessions, Caller caller, StepWriteMeters meters, RestConfig config) {
+        this.sessions = sessions;
+        this.caller = caller;
         this.meters = meters;
         this.config = config;
-        this.json = json;
-        this.store = store;
-        this.history = history;
-        this.caller = caller;
     }
 
     @Operation(summary = "Start a session", description = "Creates a live session for the caller with an optional goal, context and constraints. Answers 201 with the new session state (version 1) and its Location.")
-    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "413", description = ApiDocs.TOO_LARGE, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "413", description = ApiDocs.TOO_LARGE)
     @APIResponse(responseCode = "201", description = "The new session (version 1); Location names it.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionState.class)))
-    @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
-    @APIResponse(responseCode = "422", description = ApiDocs.KEY_REUSED, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "409", description = ApiDocs.KEY_ENDED, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "429", description = ApiDocs.TOO_MANY_SESSIONS, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "422", description = ApiDocs.KEY_REUSED)
+    @APIResponse(responseCode = "409", description = ApiDocs.KEY_ENDED)
+    @APIResponse(responseCode = "429", description = ApiDocs.TOO_MANY_SESSIONS)
     @POST
     @Path("/sessions")
     public Response create(@HeaderParam(IDEMPOTENCY_KEY) String key,
@@ -95,15 +86,13 @@ public class SessionResource {
     }
 
     @Operation(summary = "Start a session for a user (service token)", description = "A service token starts a live session on behalf of `userId`; the audit trail names the service as the actor.")
-    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = ApiDocs.FORBIDDEN_USER, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "413", description = ApiDocs.TOO_LARGE, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "404", description = ApiDocs.FORBIDDEN_USER)
+    @APIResponse(responseCode = "413", description = ApiDocs.TOO_LARGE)
     @APIResponse(responseCode = "201", description = "The new session (version 1); Location names it.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionState.class)))
-    @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
-    @APIResponse(responseCode = "422", description = ApiDocs.KEY_REUSED, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "409", description = ApiDocs.KEY_ENDED, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "429", description = ApiDocs.TOO_MANY_SESSIONS, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "422", description = ApiDocs.KEY_REUSED)
+    @APIResponse(responseCode = "409", description = ApiDocs.KEY_ENDED)
+    @APIResponse(responseCode = "429", description = ApiDocs.TOO_MANY_SESSIONS)
     @POST
     @Path("/users/{userId}/sessions")
     public Response createFor(@PathParam("userId") String userId, @HeaderParam(IDEMPOTENCY_KEY) String key,
@@ -112,11 +101,9 @@ public class SessionResource {
     }
 
     @Operation(summary = "List my live sessions", description = "Ids of the caller's sessions that have not ended and not expired.")
-    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
     @APIResponse(responseCode = "200", description = "Ids of the live sessions.", headers = {
             @Header(name = "Mnemos-Next-Cursor", description = ApiDocs.NEXT_CURSOR, schema = @Schema(type = SchemaType.STRING)),
             @Header(name = "Link", description = ApiDocs.NEXT_LINK, schema = @Schema(type = SchemaType.STRING)) }, content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.ARRAY, implementation = String.class)))
-    @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @GET
     @Path("/sessions")
     public Response live(@QueryParam("limit") String limit, @QueryParam("cursor") String cursor,
@@ -125,12 +112,10 @@ public class SessionResource {
     }
 
     @Operation(summary = "List a user's live sessions (service token)", description = "Ids of the live sessions of `userId`.")
-    @APIResponse(responseCode = "404", description = ApiDocs.FORBIDDEN_USER, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
+    @APIResponse(responseCode = "404", description = ApiDocs.FORBIDDEN_USER)
     @APIResponse(responseCode = "200", description = "Ids of the live sessions.", headers = {
             @Header(name = "Mnemos-Next-Cursor", description = ApiDocs.NEXT_CURSOR, schema = @Schema(type = SchemaType.STRING)),
             @Header(name = "Link", description = ApiDocs.NEXT_LINK, schema = @Schema(type = SchemaType.STRING)) }, content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.ARRAY, implementation = String.class)))
-    @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @GET
     @Path("/users/{userId}/sessions")
     public Response liveOf(@PathParam("userId") String userId, @QueryParam("limit") String limit,
@@ -142,7 +127,7 @@ public class SessionResource {
         int size = Pages.limit(limit, config);
         SessionPage page;
         try {
-            page = store.liveSessions(userId, Pages.position(cursor, "sessions"), size);
+            page = sessions.live(userId, Pages.position(cursor, "sessions"), size);
         } catch (IllegalArgumentException e) {
             throw Pages.badCursor();
         }
@@ -150,32 +135,20 @@ public class SessionResource {
     }
 
     @Operation(summary = "Read a session", description = "The current state of a session: goal, context, constraints, plan, collected facts, open questions, observations and version. `plans` holds the newest 10 plan versions unless `?plans=` asks for another number (0 to 1000) or `all`; older ones are paged by `GET /v1/sessions/{id}/plans`.")
-    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = ApiDocs.SESSION_NOT_FOUND, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "404", description = ApiDocs.SESSION_NOT_FOUND)
     @APIResponse(responseCode = "200", description = "The current session state.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionState.class)))
-    @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @GET
     @Path("/sessions/{id}")
     public Uni<SessionState> get(@PathParam("id") String id, @QueryParam("plans") String plans) {
         int shown = plansShown(plans);
-        SessionIds.require("sessionId", id);
-        String user = caller.sessionUser();
-        // on the event loop, one round trip: the state names its owner, checked before any of it is answered
-        return store.recentAsync(id, shown).map(state -> {
-            if (!user.equals(state.userId())) {
-                throw new SessionNotFoundException(id);
-            }
-            return state;
-        });
+        return sessions.readAsync(caller.sessionUser(), id, shown);
     }
 
     @Operation(summary = "List plan versions", description = "A page of the current state's plan versions from plan version `from` (default 1), at most `limit` (1 to 1000, default 100), oldest first, with the total and the `next` page's first version.")
-    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = ApiDocs.SESSION_NOT_FOUND, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "404", description = ApiDocs.SESSION_NOT_FOUND)
     @APIResponse(responseCode = "200", description = "The page of plan versions.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = PlanPage.class)))
-    @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @GET
     @Path("/sessions/{id}/plans")
     public PlanPage plans(@PathParam("id") String id, @QueryParam("from") @DefaultValue("1") int from,
@@ -186,153 +159,111 @@ public class SessionResource {
         if (limit < 1 || limit > MAX_PAGE) {
             throw new InvalidRequestException("limit", "a page size from 1 to " + MAX_PAGE);
         }
-        return store.plans(owned(id), from, limit);
+        return sessions.plans(caller.sessionUser(), id, from, limit);
     }
 
     @Operation(summary = "Write a step", description = "Applies a patch to the session as one new version. With `expectedVersion` it is a compare-and-set: a different current version answers 409 and nothing is written. Send an `Idempotency-Key` to make retries safe: a repeat answers the first result and writes nothing. Redis unreachable or slow answers 503 with Retry-After (see its detail for whether the write may have been applied).")
-    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = ApiDocs.SESSION_NOT_FOUND, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "409", description = ApiDocs.STALE, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.CONFLICT_EXAMPLE)))
-    @APIResponse(responseCode = "413", description = ApiDocs.TOO_LARGE, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
-    @APIResponse(responseCode = "200", description = "The version the step wrote.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionRequests.Written.class)))
-    @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
-    @APIResponse(responseCode = "422", description = ApiDocs.KEY_REUSED, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "404", description = ApiDocs.SESSION_NOT_FOUND)
+    @APIResponse(responseCode = "409", description = ApiDocs.STALE, content = @Content(mediaType = ApiDocs.PROBLEM, examples = @ExampleObject(name = "example", value = ApiDocs.CONFLICT_EXAMPLE)))
+    @APIResponse(responseCode = "413", description = ApiDocs.TOO_LARGE)
+    @APIResponse(responseCode = "200", description = "The version the step wrote.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionWriteResult.class)))
+    @APIResponse(responseCode = "422", description = ApiDocs.KEY_REUSED)
     @POST
     @Path("/sessions/{id}/steps")
-    public Uni<SessionRequests.Written> step(@PathParam("id") String id, @HeaderParam(IDEMPOTENCY_KEY) String key,
+    public Uni<SessionWriteResult> step(@PathParam("id") String id, @HeaderParam(IDEMPOTENCY_KEY) String key,
             @RequestBody(content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionRequests.Step.class), examples = @ExampleObject(name = "example", value = ApiDocs.STEP_EXAMPLE))) SessionRequests.Step body) {
         if (body == null || body.patch() == null) {
             throw new InvalidRequestException("patch", "an object with at least one change");
         }
-        SessionIds.require("sessionId", id);
-        String owner = caller.sessionUser();
         OptionalLong expected = optional("expectedVersion", body.expectedVersion());
-        Idempotency idem = idempotency(key, "step", id, body);
         // on the event loop: the write is one script sent without blocking (no worker thread hop)
-        return meters
-                .rest(store
-                        .applyAsync(StepWrite.of(id, body.patch()).ownedBy(owner).expecting(expected).noting(body.note())
-                                .by(caller.userId()).keyed(idem))
-                        .onFailure(SessionNotFoundException.class)
-                        .recoverWithUni(missing -> endedOrMissing((SessionNotFoundException) missing, owner)))
-                .map(applied -> new SessionRequests.Written(id, applied.version()));
+        return meters.rest(sessions.stepAsync(actor(), id, body.patch(), expected, body.note(), key, body))
+                .map(version -> new SessionWriteResult(id, version));
     }
 
     @Operation(summary = "Record an observation", description = "Adds one candidate preference or fact observed during the task; promotion to the profile is decided when the session ends.")
-    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = ApiDocs.SESSION_NOT_FOUND, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "409", description = ApiDocs.ENDED, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "413", description = ApiDocs.TOO_LARGE, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
-    @APIResponse(responseCode = "200", description = "The version the observation wrote.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionRequests.Written.class)))
-    @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
-    @APIResponse(responseCode = "422", description = ApiDocs.KEY_REUSED, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "404", description = ApiDocs.SESSION_NOT_FOUND)
+    @APIResponse(responseCode = "409", description = ApiDocs.ENDED)
+    @APIResponse(responseCode = "413", description = ApiDocs.TOO_LARGE)
+    @APIResponse(responseCode = "200", description = "The version the observation wrote.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionWriteResult.class)))
+    @APIResponse(responseCode = "422", description = ApiDocs.KEY_REUSED)
     @POST
     @Path("/sessions/{id}/observations")
-    public SessionRequests.Written observe(@PathParam("id") String id, @HeaderParam(IDEMPOTENCY_KEY) String key,
+    public SessionWriteResult observe(@PathParam("id") String id, @HeaderParam(IDEMPOTENCY_KEY) String key,
             SessionRequests.NewObservation body) {
         if (body == null) {
             throw new InvalidRequestException("text", "an observation with a non-blank text");
         }
-        SessionPatch patch = SessionPatch.builder().addObservation(body.observation()).build();
-        Idempotency idem = idempotency(key, "observation", id, body);
-        String owned = owned(id);
-        long version = live(
-                () -> store.apply(StepWrite.of(owned, patch).noting("observation").by(caller.userId()).keyed(idem)).version());
-        return new SessionRequests.Written(id, version);
+        return new SessionWriteResult(id, sessions.observe(actor(), id, body.observation(), key, body));
     }
 
     @Operation(summary = "List versions", description = "One line per version from `from` (default 1), at most `limit` (1 to 1000, default 100).")
-    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = ApiDocs.SESSION_NOT_FOUND, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "410", description = ApiDocs.GONE, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "404", description = ApiDocs.SESSION_NOT_FOUND)
+    @APIResponse(responseCode = "410", description = ApiDocs.GONE)
     @APIResponse(responseCode = "200", description = "The page of versions.", headers = {
             @Header(name = "Mnemos-Next-Cursor", description = ApiDocs.NEXT_CURSOR, schema = @Schema(type = SchemaType.STRING)),
-            @Header(name = "Link", description = ApiDocs.NEXT_LINK, schema = @Schema(type = SchemaType.STRING)) }, content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.ARRAY, implementation = SessionRequests.VersionEntry.class)))
-    @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
+            @Header(name = "Link", description = ApiDocs.NEXT_LINK, schema = @Schema(type = SchemaType.STRING)) }, content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.ARRAY, implementation = SessionVersionEntry.class)))
     @GET
     @Path("/sessions/{id}/versions")
     public Response versions(@PathParam("id") String id,
             @QueryParam("from") @DefaultValue("1") long from,
             @QueryParam("limit") String limit, @QueryParam("cursor") String cursor, @Context UriInfo uri) {
-        Page page = eventPage(id, from, limit, cursor, "versions");
-        return Pages.page(page.events().stream().map(e -> new SessionRequests.VersionEntry(e.version(), e.type(),
-                e.at(), e.actor(), e.note(), e.toVersion())).toList(), "versions", page.next(), uri);
+        Page<SessionVersionEntry> page = sessions.versions(caller.sessionUser(), id, start(from, cursor, "versions"),
+                Pages.limit(limit, config));
+        return Pages.page(page.items(), "versions", page.next(), uri);
     }
 
     @Operation(summary = "Read a past version", description = "The session state as it was at `version`, rebuilt from its nearest checkpoint and event history; `plans` as in `GET /v1/sessions/{id}` (newest 10 unless `?plans=`).")
-    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = ApiDocs.VERSION_NOT_FOUND, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "410", description = ApiDocs.GONE, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "404", description = ApiDocs.VERSION_NOT_FOUND)
+    @APIResponse(responseCode = "410", description = ApiDocs.GONE)
     @APIResponse(responseCode = "200", description = "The state at that version.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionState.class)))
-    @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @GET
     @Path("/sessions/{id}/versions/{version}")
     public SessionState version(@PathParam("id") String id, @PathParam("version") long version,
             @QueryParam("plans") String plans) {
         positive("version", version);
-        int shown = plansShown(plans);
-        SessionIds.require("sessionId", id);
-        SessionState state;
-        try {
-            state = history.at(id, version, shown);
-        } catch (RuntimeException e) {
-            owned(id); // another user's session fails as a missing one, whatever went wrong reading it
-            throw e;
-        }
-        caller.requireSession(id, state.userId());
-        return state;
+        return sessions.version(caller.sessionUser(), id, version, plansShown(plans));
     }
 
     @Operation(summary = "List events", description = "The session's event log from `from`, at most `limit` (1 to 1000) events.")
-    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = ApiDocs.SESSION_NOT_FOUND, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "410", description = ApiDocs.GONE, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "404", description = ApiDocs.SESSION_NOT_FOUND)
+    @APIResponse(responseCode = "410", description = ApiDocs.GONE)
     @APIResponse(responseCode = "200", description = "The page of events.", headers = {
             @Header(name = "Mnemos-Next-Cursor", description = ApiDocs.NEXT_CURSOR, schema = @Schema(type = SchemaType.STRING)),
             @Header(name = "Link", description = ApiDocs.NEXT_LINK, schema = @Schema(type = SchemaType.STRING)) }, content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.ARRAY, implementation = SessionEvent.class)))
-    @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @GET
     @Path("/sessions/{id}/events")
     public Response events(@PathParam("id") String id,
             @QueryParam("from") @DefaultValue("1") long from,
             @QueryParam("limit") String limit, @QueryParam("cursor") String cursor, @Context UriInfo uri) {
-        Page page = eventPage(id, from, limit, cursor, "events");
-        return Pages.page(page.events(), "events", page.next(), uri);
+        Page<SessionEvent> page = sessions.events(caller.sessionUser(), id, start(from, cursor, "events"),
+                Pages.limit(limit, config));
+        return Pages.page(page.items(), "events", page.next(), uri);
     }
 
-    private record Page(List<SessionEvent> events, Long next) {
-    }
-
-    /** Events from {@code from} (or the cursor's version); one more is read to know whether a next page exists. */
-    private Page eventPage(String id, long from, String limit, String cursor, String kind) {
+    /** The first version of a page of the log: {@code from}, or the cursor's version. */
+    private static long start(long from, String cursor, String kind) {
         positive("from", from);
-        int size = Pages.limit(limit, config);
         long start = cursor == null ? from : Pages.number(cursor, kind);
         if (start < 1) {
             throw Pages.badCursor();
         }
-        List<SessionEvent> events = history.events(owned(id), start, size + 1);
-        if (events.size() <= size) {
-            return new Page(events, null);
-        }
-        return new Page(events.subList(0, size), events.get(size).version());
+        return start;
     }
 
     @Operation(summary = "Roll back", description = "Writes a new version whose state equals `toVersion`; with `expectedVersion` it is a compare-and-set (409 on a stale version).")
-    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = ApiDocs.VERSION_NOT_FOUND, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "409", description = ApiDocs.STALE, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.CONFLICT_EXAMPLE)))
-    @APIResponse(responseCode = "410", description = ApiDocs.GONE, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "413", description = ApiDocs.TOO_LARGE, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "404", description = ApiDocs.VERSION_NOT_FOUND)
+    @APIResponse(responseCode = "409", description = ApiDocs.STALE, content = @Content(mediaType = ApiDocs.PROBLEM, examples = @ExampleObject(name = "example", value = ApiDocs.CONFLICT_EXAMPLE)))
+    @APIResponse(responseCode = "410", description = ApiDocs.GONE)
+    @APIResponse(responseCode = "413", description = ApiDocs.TOO_LARGE)
     @APIResponse(responseCode = "200", description = "The new state, equal to the target version's.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionState.class)))
-    @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
-    @APIResponse(responseCode = "422", description = ApiDocs.KEY_REUSED, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "422", description = ApiDocs.KEY_REUSED)
     @POST
     @Path("/sessions/{id}/rollback")
     public SessionState rollback(@PathParam("id") String id, @HeaderParam(IDEMPOTENCY_KEY) String key,
@@ -341,24 +272,19 @@ public class SessionResource {
             throw new InvalidRequestException("toVersion", "the version to roll back to, 1 or more");
         }
         positive("toVersion", body.toVersion());
-        String owned = owned(id);
         OptionalLong expected = optional("expectedVersion", body.expectedVersion());
-        Idempotency idem = idempotency(key, "rollback", id, body);
-        return live(
-                () -> store.rollback(Rollback.of(owned, body.toVersion()).expecting(expected).by(caller.userId()).keyed(idem)));
+        return sessions.rollback(actor(), id, body.toVersion(), expected, key, body);
     }
 
     @Operation(summary = "Fork a session", description = "Creates a new live session from the state at `fromVersion`; answers 201 with the fork and its Location.")
-    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = ApiDocs.VERSION_NOT_FOUND, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "410", description = ApiDocs.GONE, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "413", description = ApiDocs.TOO_LARGE, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "404", description = ApiDocs.VERSION_NOT_FOUND)
+    @APIResponse(responseCode = "410", description = ApiDocs.GONE)
+    @APIResponse(responseCode = "413", description = ApiDocs.TOO_LARGE)
     @APIResponse(responseCode = "201", description = "The fork (a new session); Location names it.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionState.class)))
-    @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
-    @APIResponse(responseCode = "422", description = ApiDocs.KEY_REUSED, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "409", description = ApiDocs.KEY_ENDED, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "429", description = ApiDocs.TOO_MANY_SESSIONS, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "422", description = ApiDocs.KEY_REUSED)
+    @APIResponse(responseCode = "409", description = ApiDocs.KEY_ENDED)
+    @APIResponse(responseCode = "429", description = ApiDocs.TOO_MANY_SESSIONS)
     @POST
     @Path("/sessions/{id}/fork")
     public Response fork(@PathParam("id") String id, @HeaderParam(IDEMPOTENCY_KEY) String key,
@@ -367,79 +293,30 @@ public class SessionResource {
             throw new InvalidRequestException("fromVersion", "the version to fork from, 1 or more");
         }
         positive("fromVersion", body.fromVersion());
-        SessionIds.require("sessionId", id);
-        Idempotency idem = idempotency(key, "fork", id, body);
-        SessionState fork;
-        if (idem == null) {
-            // the owner is checked on the source version the fork reads anyway
-            fork = store.fork(Fork.of(id, body.fromVersion()).by(caller.userId()).ownedBy(caller.sessionUser()));
-        } else {
-            // the owner first, once: an outsider learns nothing about the session's forks, ended or recorded
-            history.refuseEnded(idem, "fork", owned(id));
-            fork = store.fork(Fork.of(id, body.fromVersion()).by(caller.userId()).keyed(idem));
-        }
+        SessionState fork = sessions.fork(actor(), id, body.fromVersion(), key, body);
         return Response.created(URI.create("/v1/sessions/" + fork.sessionId())).entity(fork).build();
     }
 
     @Operation(summary = "Delete a session", description = "Removes a live session and its history without promoting anything. Answers 204.")
-    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = ApiDocs.SESSION_NOT_FOUND, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "404", description = ApiDocs.SESSION_NOT_FOUND)
     @APIResponse(responseCode = "204", description = "Deleted.")
-    @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @DELETE
     @Path("/sessions/{id}")
     public Response delete(@PathParam("id") String id) {
-        store.delete(owned(id));
+        sessions.delete(caller.sessionUser(), id);
         return Response.noContent().build();
     }
 
     private Response created(String userId, SessionRequests.Create body, String key) {
         SessionPatch patch = body == null ? null : body.patch();
-        Idempotency idem = idempotency(key, "create", userId, body);
-        history.refuseEnded(idem, "create", userId);
-        SessionState state = store.create(NewSession.of(userId, patch).by(caller.userId()).keyed(idem));
+        SessionState state = sessions.create(new Actor(userId, caller.userId()), patch, key, body);
         return Response.created(URI.create("/v1/sessions/" + state.sessionId())).entity(state).build();
     }
 
-    /**
-     * Runs a write to a session the caller owns: a session that is no longer live answers 409 when it ended
-     * (docs/http-api.md), else 404 as before.
-     */
-    private <T> T live(Supplier<T> write) {
-        try {
-            return write.get();
-        } catch (SessionNotFoundException missing) {
-            throw history.missingOrEnded(missing, caller.sessionUser());
-        }
-    }
-
-    /** The step write's {@link #live} twin: the archive is read on a worker thread, never on the event loop. */
-    private <T> Uni<T> endedOrMissing(SessionNotFoundException missing, String owner) {
-        return Uni.createFrom().item(() -> history.missingOrEnded(missing, owner))
-                .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
-                .onItem().transformToUni(refusal -> Uni.createFrom().failure(refusal));
-    }
-
-    /** The session id, once the caller is known to own it (or act as a service); else 404. */
-    private String owned(String id) {
-        SessionIds.require("sessionId", id);
-        caller.requireSession(id, history.owner(id));
-        return id;
-    }
-
-    /** The write's idempotency record, or null without a key (the body is then not re-serialised). */
-    private Idempotency idempotency(String key, String kind, String target, Object body) {
-        return key == null ? null : Idempotency.of(key, kind, target, canonical(body));
-    }
-
-    /** The request body as the fingerprint of an idempotent write sees it: its parsed form, re-serialised. */
-    private String canonical(Object body) {
-        try {
-            return json.writeValueAsString(body);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+    /** The sessions this request may touch, written in the caller's name. */
+    private Actor actor() {
+        return new Actor(caller.sessionUser(), caller.userId());
     }
 
     /** The plan versions a read shows: {@code all} (-1), a count from 0 to 1000, or by default {@link #DEFAULT_PLANS}. */

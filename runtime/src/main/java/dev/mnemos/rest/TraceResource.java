@@ -12,8 +12,6 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
-import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -29,6 +27,8 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 @Path("/v1")
 @Authenticated
 @Produces(MediaType.APPLICATION_JSON)
+@APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
+@APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
 public class TraceResource {
 
     private final StepTraceStore traces;
@@ -42,11 +42,9 @@ public class TraceResource {
     }
 
     @Operation(summary = "Read a step trace", description = "What the step that wrote `version` read, injected into the prompt and wrote. After the session ended, read from its archive. 404 for another user's trace, a version no step wrote, or a trace past its retention.")
-    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = ApiDocs.VERSION_NOT_FOUND, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.REDIS_DOWN, headers = @Header(name = "Retry-After", description = "Seconds to wait before retrying", schema = @Schema(type = SchemaType.INTEGER)), content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class), examples = @ExampleObject(name = "example", value = ApiDocs.UNAVAILABLE_EXAMPLE)))
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "404", description = ApiDocs.VERSION_NOT_FOUND)
     @APIResponse(responseCode = "200", description = "The step trace.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = StepTrace.class)))
-    @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
     @GET
     @Path("/sessions/{id}/steps/{version}/trace")
     public StepTrace trace(@PathParam("id") String sessionId, @PathParam("version") long version) {

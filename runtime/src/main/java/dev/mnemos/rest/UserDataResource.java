@@ -24,6 +24,8 @@ import java.util.Map;
 @Path("/v1")
 @Authenticated
 @Produces(MediaType.APPLICATION_JSON)
+@APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
+@APIResponse(responseCode = "503", description = ApiDocs.POSTGRES_DOWN, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
 public class UserDataResource {
 
     /** Recorded as who asked for an erasure when the user erased themself (their id is not kept). */
@@ -41,8 +43,6 @@ public class UserDataResource {
 
     @Operation(summary = "Export my data", description = "Everything Mnemos holds about the caller as JSON: every row of theirs in every Mnemos table (facts of every status, the audit trail, promotion candidates, archived sessions, idempotency records, forgotten-text tombstones) and every Redis key of their live sessions.")
     @APIResponse(responseCode = "200", description = "The export.")
-    @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
-    @APIResponse(responseCode = "503", description = ApiDocs.POSTGRES_DOWN, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @GET
     @Path("/me/export")
     public Map<String, Object> exportMine() {
@@ -51,10 +51,8 @@ public class UserDataResource {
 
     @Operation(summary = "Export a user's data", description = "As `GET /v1/me/export`, for the user in the path: a `service` token, or the user themself.")
     @APIResponse(responseCode = "200", description = "The export.")
-    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
-    @APIResponse(responseCode = "404", description = "Not the caller, and the caller is no service.", content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.POSTGRES_DOWN, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "404", description = "Not the caller, and the caller is no service.")
     @GET
     @Path("/users/{userId}/export")
     public Map<String, Object> exportOf(@PathParam("userId") String userId) {
@@ -63,8 +61,6 @@ public class UserDataResource {
 
     @Operation(summary = "Erase me", description = "Deletes everything Mnemos holds about the caller: profile facts of every status, audit trail, promotion candidates, archived sessions, idempotency records, tombstones, live sessions and their index, cached facts. Keeps only a record that an erasure happened, naming no user. Calling it again erases what a concurrent call may have written meanwhile.")
     @APIResponse(responseCode = "200", description = "What was deleted: rows per table and Redis keys.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = UserErasure.Erasure.class)))
-    @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
-    @APIResponse(responseCode = "503", description = ApiDocs.POSTGRES_DOWN, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
     @DELETE
     @Path("/me")
     public UserErasure.Erasure eraseMe() {
@@ -73,10 +69,8 @@ public class UserDataResource {
 
     @Operation(summary = "Erase a user", description = "As `DELETE /v1/me`, for the user in the path: a `service` token (recorded by its name), or the user themself.")
     @APIResponse(responseCode = "200", description = "What was deleted: rows per table and Redis keys.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = UserErasure.Erasure.class)))
-    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "401", description = ApiDocs.UNAUTHORIZED)
-    @APIResponse(responseCode = "404", description = "Not the caller, and the caller is no service.", content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ApiDocs.POSTGRES_DOWN, content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "404", description = "Not the caller, and the caller is no service.")
     @DELETE
     @Path("/users/{userId}")
     public UserErasure.Erasure eraseUser(@PathParam("userId") String userId) {

@@ -98,7 +98,8 @@ class DevUiSessionsTest {
     /** Starts a session and plays {@code steps} AI steps in it, off the test's thread as a background job would. */
     private String sessionWithSteps(String user, String goal, int steps) {
         return CompletableFuture.supplyAsync(() -> {
-            String sessionId = sessions.create(NewSession.of(user, SessionPatch.builder().goal(goal).build()).by(user)).sessionId();
+            String sessionId = sessions.create(NewSession.of(user, SessionPatch.builder().goal(goal).build()).by(user))
+                    .sessionId();
             for (int i = 0; i < steps; i++) {
                 assistant.advise(sessionId, "When should I go?");
             }

@@ -16,6 +16,8 @@ import jakarta.enterprise.event.Observes;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
+import java.util.Objects;
+
 /**
  * Checks the shape of every JSON-RPC message posted to {@code /mcp} before the MCP server reads it, and answers a
  * malformed one with a JSON-RPC error and one short log line: the server itself answers an empty batch ({@code []})
@@ -24,8 +26,8 @@ import org.jboss.logging.Logger;
  * an object, a {@code jsonrpc} other than "2.0", a non-string {@code method} or an id that is neither string nor
  * number (-32600, HTTP 400), and {@code params}, {@code params._meta} or a {@code tools/call}'s {@code arguments}
  * that are not objects, or its {@code name} that is not a string (-32602, answered to the request's id with HTTP 200
- * when the body is that one request, else HTTP 400). Runs as HTTP filters after authentication, authorization and
- * {@link McpSessionOwners}.
+ * when the body is that one request, else HTTP 400). A body let through is passed on {@link #normalised}. Runs as
+ * HTTP filters after authentication, authorization and {@link McpSessionOwners}.
  */
 @ApplicationScoped
 public class McpMessageGuard {
@@ -71,6 +73,10 @@ public class McpMessageGuard {
     private static void check(RoutingContext ctx) {
         Refusal refusal = refusal(ctx.body().buffer());
         if (refusal == null) {
+            Buffer normalised = normalised(ctx.body().buffer());
+            if (normalised != null) {
+                ctx.setBody(normalised);
+            }
             ctx.next();
             return;
         }
@@ -80,6 +86,36 @@ public class McpMessageGuard {
                 .put("error", new JsonObject().put("code", refusal.code()).put("message", refusal.message()));
         ctx.response().setStatusCode(answersRequest ? 200 : 400).putHeader("Content-Type", "application/json")
                 .end(error.encode());
+    }
+
+    /**
+     * The body with every {@code tools/call}'s {@code arguments} present (an object, {@code {}} when absent) and without
+     * its {@code null} arguments, or null when nothing changes. A {@code null} argument means the same as an absent one
+     * ({@link StrictArguments} refuses a missing required one); the MCP server's input guardrails cannot take either.
+     * Only for a body {@link #refusal} let through.
+     */
+    static Buffer normalised(Buffer body) {
+        Object json = Json.decodeValue(body);
+        boolean changed = false;
+        if (json instanceof JsonObject message) {
+            changed = normalise(message);
+        } else if (json instanceof JsonArray batch) {
+            for (Object item : batch) {
+                changed |= normalise((JsonObject) item);
+            }
+        }
+        return changed ? Buffer.buffer(Json.encode(json)) : null;
+    }
+
+    private static boolean normalise(JsonObject message) {
+        if (!"tools/call".equals(message.getValue("method")) || !(message.getValue("params") instanceof JsonObject params)) {
+            return false;
+        }
+        if (!(params.getValue("arguments") instanceof JsonObject arguments)) {
+            params.put("arguments", new JsonObject());
+            return true;
+        }
+        return arguments.getMap().values().removeIf(Objects::isNull);
     }
 
     /** Why the posted body is refused, or null when the MCP server may read it. */

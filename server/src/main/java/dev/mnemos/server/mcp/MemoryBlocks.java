@@ -1,5 +1,6 @@
 package dev.mnemos.server.mcp;
 
+import dev.mnemos.app.SessionService;
 import dev.mnemos.injection.InjectionConfig;
 import dev.mnemos.injection.MemoryBlock;
 import dev.mnemos.injection.MemoryBlockRenderer;
@@ -8,17 +9,15 @@ import dev.mnemos.injection.ProfileSnapshot;
 import dev.mnemos.injection.TurnOverride;
 import dev.mnemos.injection.TurnOverrideDetector;
 import dev.mnemos.session.SessionEndedException;
-import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionNotFoundException;
 import dev.mnemos.session.SessionState;
-import dev.mnemos.session.SessionStore;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.List;
 
 /**
  * The read the {@code @SessionMemory} interceptor makes before a step, for MCP: the session with only
- * its newest plans ({@link SessionStore#recent}), the user's profile through {@link ProfileReader}
+ * its newest plans ({@link SessionService#read}), the user's profile through {@link ProfileReader}
  * (a slow or failing profile leaves it out, as for the interceptor), this message's overrides, and the
  * bounded, data-framed block {@link MemoryBlockRenderer} renders from them. Reads only: nothing is folded
  * or written back.
@@ -26,14 +25,14 @@ import java.util.List;
 @ApplicationScoped
 class MemoryBlocks {
 
-    private final SessionStore store;
+    private final SessionService sessions;
     private final ProfileReader profiles;
     private final MemoryBlockRenderer renderer;
     private final int plansShown;
 
-    MemoryBlocks(SessionStore store, ProfileReader profiles, InjectionConfig config,
+    MemoryBlocks(SessionService sessions, ProfileReader profiles, InjectionConfig config,
             dev.mnemos.injection.TokenCounter tokens) {
-        this.store = store;
+        this.sessions = sessions;
         this.profiles = profiles;
         this.renderer = MemoryBlockRenderer.from(config, tokens);
         this.plansShown = Math.max(1, Math.min(2, config.plansShown()));
@@ -50,12 +49,7 @@ class MemoryBlocks {
      * @throws SessionNotFoundException when there is no live session of that id for this user
      */
     SessionState state(String user, String sessionId) {
-        SessionIds.require("sessionId", sessionId);
-        SessionState state = store.recent(sessionId, plansShown);
-        if (!user.equals(state.userId())) {
-            throw new SessionNotFoundException(sessionId);
-        }
-        return state;
+        return sessions.read(user, sessionId, plansShown);
     }
 
     /**

@@ -1,27 +1,23 @@
 package dev.mnemos.server.mcp;
 
-import dev.mnemos.archive.EndedSessions;
-import dev.mnemos.promotion.PromotionUndo;
-import dev.mnemos.session.SessionIds;
-import dev.mnemos.session.SessionNotFoundException;
-import io.quarkiverse.mcp.server.RawMessage;
+import dev.mnemos.app.PromotionUndoService;
 import io.quarkiverse.mcp.server.Tool;
+import io.quarkiverse.mcp.server.ToolArg;
+import io.quarkiverse.mcp.server.ToolGuardrails;
 import io.quarkiverse.mcp.server.ToolResponse;
 
 /**
- * Undo of what one ended task taught the profile, as an MCP tool: the same call as
+ * Undo of what one ended task taught the profile, as an MCP tool: the same {@link PromotionUndoService} call as
  * {@code POST /v1/sessions/{id}/promotion/undo}, always for the caller's own sessions.
  */
 public class UndoTools {
 
     private final McpCalls calls;
-    private final PromotionUndo undo;
-    private final EndedSessions archive;
+    private final PromotionUndoService undo;
 
-    UndoTools(McpCalls calls, PromotionUndo undo, EndedSessions archive) {
+    UndoTools(McpCalls calls, PromotionUndoService undo) {
         this.calls = calls;
         this.undo = undo;
-        this.archive = archive;
     }
 
     @Tool(name = "undo_task_promotion", description = "Undoes what one ended task taught the long-term profile, when "
@@ -30,15 +26,12 @@ public class UndoTools {
             + "every change audited. A fact the user forgot stays forgotten. If a later change touched the same facts "
             + "the call fails with error \"conflict\" naming them; ask the user, and only then call again with "
             + "force=true. Calling it again for the same task changes nothing. Returns the changes and the profile "
-            + "after them.", annotations = @Tool.Annotations(title = "Undo a task's promotion", readOnlyHint = false, destructiveHint = true, idempotentHint = true, openWorldHint = false), inputSchema = @Tool.InputSchema(generator = ToolSchemas.class))
-    ToolResponse undoPromotion(RawMessage call) {
-        return calls.run("undo_task_promotion", call, (user, args) -> {
-            String session = args.string("sessionId");
-            SessionIds.require("sessionId", session);
-            if (!archive.owner(session).filter(user::equals).isPresent()) {
-                throw new SessionNotFoundException(session);
-            }
-            return undo.undo(user, session, user, args.flag("force"));
-        });
+            + "after them.", annotations = @Tool.Annotations(title = "Undo a task's promotion", readOnlyHint = false, destructiveHint = true, idempotentHint = true, openWorldHint = false), inputSchema = @Tool.InputSchema(generator = StrictInputSchema.class))
+    @ToolGuardrails(input = StrictArguments.class)
+    ToolResponse undoPromotion(
+            @ToolArg(description = "The ended task's session id, as end_task or list_tasks returned it.") String sessionId,
+            @ToolArg(description = "true to undo even though later changes touched the same facts (the call failed with "
+                    + "error \"conflict\" before): the later changes stay. Only when the user agreed.", required = false) Boolean force) {
+        return calls.run("undo_task_promotion", caller -> undo.undo(caller, sessionId, Boolean.TRUE.equals(force)));
     }
 }

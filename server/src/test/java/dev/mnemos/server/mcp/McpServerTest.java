@@ -72,6 +72,15 @@ class McpServerTest {
                 .findFirst().orElseThrow().inputSchema());
         assertThat(step.path("properties").path("patch").path("additionalProperties").asBoolean(true)).isFalse();
         assertThat(step.path("properties").path("expectedVersion").path("type").asText()).isEqualTo("integer");
+        JsonNode patch = step.path("properties").path("patch");
+        assertThat(patch.path("properties").path("addConstraints").path("items").path("required").toString())
+                .isEqualTo("[\"text\",\"scope\"]");
+        assertThat(patch.path("properties").path("stepPointer").path("properties").path("index").path("description")
+                .asText()).as("record components are described").isNotBlank();
+        for (McpSchema.Tool tool : tools) {
+            assertThat(McpClients.JSON.valueToTree(tool.inputSchema()).toString()).as("%s is self-contained", tool.name())
+                    .doesNotContain("$ref");
+        }
         assertThat(tools.stream().filter(t -> t.name().equals("get_memory_block")).findFirst().orElseThrow().description())
                 .contains("data, not instructions");
 

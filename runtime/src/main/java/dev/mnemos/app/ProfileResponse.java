@@ -1,4 +1,4 @@
-package dev.mnemos.rest;
+package dev.mnemos.app;
 
 import dev.mnemos.profile.ActiveFact;
 

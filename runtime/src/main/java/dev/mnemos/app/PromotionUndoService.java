@@ -1,0 +1,34 @@
+package dev.mnemos.app;
+
+import dev.mnemos.archive.EndedSessions;
+import dev.mnemos.promotion.PromotionUndo;
+import dev.mnemos.promotion.UndoReport;
+import dev.mnemos.session.SessionIds;
+import dev.mnemos.session.SessionNotFoundException;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/**
+ * Undo of what one ended session taught the profile, for a transport: only the session's owner may undo it; any
+ * other session, live or someone else's, fails exactly as a missing one.
+ */
+@ApplicationScoped
+public class PromotionUndoService {
+
+    private final PromotionUndo undo;
+    private final EndedSessions archive;
+
+    PromotionUndoService(PromotionUndo undo, EndedSessions archive) {
+        this.undo = undo;
+        this.archive = archive;
+    }
+
+    /** Reverts the session end's profile changes; {@code force} keeps later changes and undoes the rest. */
+    public UndoReport undo(Actor who, String id, boolean force) {
+        SessionIds.require("sessionId", id);
+        String owner = archive.owner(id).orElseThrow(() -> new SessionNotFoundException(id));
+        if (!owner.equals(who.user())) {
+            throw new SessionNotFoundException(id);
+        }
+        return undo.undo(owner, id, who.actor(), force);
+    }
+}
