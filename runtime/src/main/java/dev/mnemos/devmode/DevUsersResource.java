@@ -13,10 +13,9 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.List;
 
 /**
- * Dev mode only: {@code GET /v1/dev/users}, the users who have a session index in Redis (live sessions, or ones
- * that ended recently: {@link DevUsers}), for the dev-mode inspector's user picker. At most {@value DevUsers#LIMIT} of them,
- * sorted; the
- * picker also takes any user id typed in. Answers 404 to another machine, as if it did not exist.
+ * Dev mode only: {@code GET /v1/dev/users}, the users who have a session index in Redis ({@link DevUsers}: at most
+ * {@value DevUsers#LIMIT}, sorted), for the dev-mode inspector's user picker; the picker also takes any user id typed
+ * in. Answers 404 to another machine, as if it did not exist.
  */
 @Path("/v1/dev")
 @PermitAll
