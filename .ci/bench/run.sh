@@ -2,7 +2,7 @@
 # Benchmarks (figures, not pass/fail): starts Mnemos (dev profile, offline model, history retention
 # 1,000 versions so version 10 of 1,000 can be read) on port 8089; prints the raw Redis and Postgres
 # round trips as the floor, the one-client figures of the issue-13 workload (HttpSessionBench.java),
-# then step writes over HTTP with 64 concurrent sessions. Uses wrk (installed with apt-get when
+# session ends (HttpEndBench.java), then step writes over HTTP with 64 concurrent sessions. Uses wrk (installed with apt-get when
 # missing and run as root), else a JDK HttpClient load generator; then stops the service and runs
 # the in-process benchmarks (mvn -Pbench test), printing their reports.
 set -euo pipefail
@@ -27,6 +27,8 @@ pgbench -h 127.0.0.1 -U postgres -n -c 1 -T 5 -f /tmp/mnemos-select1.sql test 2>
   | sed 's/^/raw Postgres SELECT 1: /'
 echo "== one client over HTTP, the issue-13 workload (1,000 steps)"
 java .ci/bench/HttpSessionBench.java "$URL" 1000
+echo "== session ends over HTTP: 1 client (p50/p99), then concurrent clients (ends/s; target p50 <= 20 ms, >= 100/s)"
+java .ci/bench/HttpEndBench.java "$URL" "${END_SESSIONS:-300}" "${END_CLIENTS:-8}" "${END_PER_CLIENT:-100}"
 SESSIONS=${SESSIONS:-64}
 if ! command -v wrk >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   apt-get install -y -q wrk >/dev/null 2>&1 || echo "wrk could not be installed; using the JDK load generator"

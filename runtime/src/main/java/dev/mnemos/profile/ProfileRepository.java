@@ -5,6 +5,7 @@ import io.quarkus.hibernate.orm.panache.Panache;
 import io.quarkus.panache.common.Sort;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.LockModeType;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -19,14 +20,32 @@ public class ProfileRepository {
 
     private final AgroalDataSource dataSource;
     private final ProfileConfig config;
+    private final TransactionSynchronizationRegistry transactions;
 
-    public ProfileRepository(AgroalDataSource dataSource, ProfileConfig config) {
+    public ProfileRepository(AgroalDataSource dataSource, ProfileConfig config,
+            TransactionSynchronizationRegistry transactions) {
         this.dataSource = dataSource;
         this.config = config;
+        this.transactions = transactions;
     }
 
-    /** Locks the user's profile row (creating it on first write) until the transaction ends. */
+    /**
+     * Locks the user's profile row (creating it on first write) until the transaction ends. A transaction
+     * that holds the lock already (a session end locks, then writes the profile) gets its row again without
+     * asking Postgres: a lock is held until the transaction ends.
+     */
     public ProfileOwner lock(String userId) {
+        var em = Panache.getEntityManager();
+        String key = ProfileOwner.class.getName() + ":" + userId;
+        if (transactions.getResource(key) instanceof ProfileOwner held && em.contains(held)) {
+            return held;
+        }
+        ProfileOwner owner = lockRow(userId);
+        transactions.putResource(key, owner);
+        return owner;
+    }
+
+    private ProfileOwner lockRow(String userId) {
         var em = Panache.getEntityManager();
         em.createNativeQuery("select set_config('lock_timeout', ?1, true)")
                 .setParameter(1, config.lockTimeout().toMillis() + "ms").getSingleResult();

@@ -1,7 +1,6 @@
 package dev.mnemos.promotion;
 
 import dev.mnemos.profile.ProfilePromotions;
-import dev.mnemos.profile.Topics;
 import io.quarkus.panache.common.Sort;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -52,13 +51,14 @@ public class EvidenceReader {
                 : PromotionCandidate.<PromotionCandidate> find("userId = ?1 and slot = ?2 and sessionId <> ?3",
                         Sort.descending("id"), userId, c.slot(), sessionId))
                 .page(0, HISTORY).list();
+        Gist mine = new Gist(statements.markers(), c.text());
         Set<String> sessions = new HashSet<>();
         List<Long> same = new ArrayList<>();
         for (PromotionCandidate earlier : history) {
             if (earlier.status == CandidateStatus.REJECTED) {
                 continue;
             }
-            boolean isSame = same(c, earlier.candidateKey, earlier.text, profile.decode(earlier.embedding));
+            boolean isSame = same(c, mine, earlier.candidateKey, earlier.text, profile.decode(earlier.embedding));
             if (isSame) {
                 sessions.add(earlier.sessionId);
                 same.add(earlier.id);
@@ -68,7 +68,7 @@ public class EvidenceReader {
         }
         int contradictions = c.slot() == null ? 0
                 : (int) thisSession.stream()
-                        .filter(o -> c.slot().equals(o.slot()) && !same(c, o.key(), o.text(), o.embedding())).count();
+                        .filter(o -> c.slot().equals(o.slot()) && !same(c, mine, o.key(), o.text(), o.embedding())).count();
         return new Found(new Evidence(sessions.size(), contradictions, false), same);
     }
 
@@ -79,20 +79,32 @@ public class EvidenceReader {
      * {@link #SAME_WORDS} of their topic words; without embeddings, sharing {@link #SAME_WORDS} of them.
      */
     boolean same(Candidate c, String otherKey, String otherText, float[] otherEmbedding) {
+        return same(c, new Gist(statements.markers(), c.text()), otherKey, otherText, otherEmbedding);
+    }
+
+    /**
+     * {@link #same(Candidate, String, String, float[])} with the candidate's gist read once for all
+     * comparisons. The embeddings are compared first: two texts neither near nor related are different
+     * whatever their words, so the marker patterns run only for the few pairs that are alike.
+     */
+    private boolean same(Candidate c, Gist mine, String otherKey, String otherText, float[] otherEmbedding) {
         if (c.key().equals(otherKey)) {
             return true;
         }
-        Markers m = statements.markers();
-        String other = otherText == null ? "" : otherText;
-        double words = Topics.similarity(m.topic(c.text()), m.topic(other));
-        if (m.negative(c.text()) != m.negative(other) && words >= OPPOSED_WORDS) {
+        Gist other = new Gist(statements.markers(), otherText == null ? "" : otherText);
+        if (c.embedding() == null || otherEmbedding == null) {
+            return !opposed(mine, other) && mine.words(other) >= SAME_WORDS;
+        }
+        boolean near = profile.nearDuplicates(c.embedding(), otherEmbedding, config.sameSimilarity());
+        boolean related = profile.nearDuplicates(c.embedding(), otherEmbedding, RELATED);
+        if (!near && !related) {
             return false;
         }
-        if (c.embedding() == null || otherEmbedding == null) {
-            return words >= SAME_WORDS;
-        }
-        return profile.nearDuplicates(c.embedding(), otherEmbedding, config.sameSimilarity())
-                || words >= SAME_WORDS && profile.nearDuplicates(c.embedding(), otherEmbedding, RELATED);
+        return !opposed(mine, other) && (near || related && mine.words(other) >= SAME_WORDS);
+    }
+
+    private static boolean opposed(Gist a, Gist b) {
+        return a.negative() != b.negative() && a.words(b) >= OPPOSED_WORDS;
     }
 
     /** Marks the PENDING candidates among {@code ids} as decided. */
