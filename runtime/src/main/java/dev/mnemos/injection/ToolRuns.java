@@ -2,7 +2,6 @@ package dev.mnemos.injection;
 
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.invocation.InvocationContext;
-import dev.langchain4j.service.memory.ChatMemoryService;
 import dev.langchain4j.service.tool.ToolExecutionResult;
 import io.quarkiverse.langchain4j.runtime.tool.QuarkusToolExecutor;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -22,8 +21,6 @@ import java.util.function.BiFunction;
  */
 @ApplicationScoped
 public class ToolRuns implements QuarkusToolExecutor.Wrapper {
-
-    private static final Object DEFAULT_MEMORY_ID = ChatMemoryService.DEFAULT;
 
     private final ThreadLocal<Deque<Recording>> recordings = ThreadLocal.withInitial(ArrayDeque::new);
 
@@ -80,13 +77,9 @@ public class ToolRuns implements QuarkusToolExecutor.Wrapper {
         }
     }
 
-    /**
-     * Whether a tool run is the recording step's: its call has the step's session as memory id, or none (LangChain4j's
-     * default one: an agent of an agentic workflow has no memory id of its own).
-     */
     private static boolean belongs(Recording recording, InvocationContext context) {
         Object memoryId = context == null ? null : context.chatMemoryId();
-        return memoryId == null || DEFAULT_MEMORY_ID.equals(memoryId) || recording.sessionId.equals(memoryId.toString());
+        return memoryId == null || recording.sessionId.equals(memoryId.toString());
     }
 
     private static String message(Throwable e) {
