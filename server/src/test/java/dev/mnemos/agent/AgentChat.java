@@ -28,6 +28,12 @@ final class AgentChat {
         return answer;
     }
 
+    /** Talks in the existing session {@code id} from now on. */
+    AgentChat resume(String id) {
+        sessionId = id;
+        return this;
+    }
+
     String sessionId() {
         return sessionId;
     }
