@@ -58,7 +58,7 @@ public class RedisSessionStore implements SessionStore {
     }
 
     @Inject
-    RedisSessionStore(RedisDataSource redis, SessionConfig config, ObjectMapper json, ScriptTransport transport,
+    public RedisSessionStore(RedisDataSource redis, SessionConfig config, ObjectMapper json, ScriptTransport transport,
             RedisDurability durability) {
         RedisCalls calls = new RedisCalls(redis, config);
         StateFields fields = new StateFields(json);

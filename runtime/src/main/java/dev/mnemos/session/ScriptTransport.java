@@ -9,7 +9,7 @@ import java.util.List;
  * {@link SessionConfig#redisTimeout()}: no answer in time is MicroProfile's {@code TimeoutException}, any
  * other failure a {@link SessionStoreUnavailableException}.
  */
-interface ScriptTransport {
+public interface ScriptTransport {
 
     /** Runs a script that may write: it is sent once, never repeated. @return its integer reply */
     long[] write(LuaScript script, List<String> keys, List<String> argv);

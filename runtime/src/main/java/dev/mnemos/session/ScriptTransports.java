@@ -16,7 +16,7 @@ public class ScriptTransports {
 
     @Produces
     @Singleton
-    ScriptTransport transport(RedisDataSource redis, StepConnections connections, SessionConfig config) {
+    public ScriptTransport transport(RedisDataSource redis, StepConnections connections, SessionConfig config) {
         return of(redis, connections, config);
     }
 
