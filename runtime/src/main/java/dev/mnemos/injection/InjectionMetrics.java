@@ -87,9 +87,11 @@ public class InjectionMetrics {
         }
     }
 
-    /** A step's block: found already rendered ahead ({@code used}), or rendered by the step itself. */
-    void renderedAhead(boolean used) {
-        (used ? aheadUsed : aheadUnused).increment();
+    /** A step's block: found already rendered ahead ({@code used}), or rendered by the step itself (none counted when off). */
+    void renderedAhead(StepBlocks.Ahead ahead) {
+        if (ahead != StepBlocks.Ahead.OFF) {
+            (ahead == StepBlocks.Ahead.FOUND ? aheadUsed : aheadUnused).increment();
+        }
     }
 
     void written(int casRetries) {

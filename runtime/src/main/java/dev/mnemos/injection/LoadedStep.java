@@ -8,9 +8,10 @@ import java.util.List;
  * What a step read and rendered before the model call.
  *
  * @param blockSha256 the block's SHA-256 (hex), for the trace
+ * @param ahead whether the block was found rendered ahead ({@link AheadStepBlocks})
  */
 record LoadedStep(String sessionId, SessionState state, ProfileSnapshot profile, List<TurnOverride> overrides,
-        MemoryBlock block, String blockSha256, String userMessage, long loadNanos,
+        MemoryBlock block, String blockSha256, StepBlocks.Ahead ahead, String userMessage, long loadNanos,
         long renderNanos) {
 
     MemoryContext.ActiveStep active() {

@@ -14,25 +14,34 @@ import java.util.List;
  */
 final class MemoStepBlocks implements StepBlocks {
 
+    /** What a session's last render left, and the version it rendered. */
+    private record Last(long version, RenderMemo memo) {
+    }
+
     private final MemoryBlockRenderer renderer;
-    /** Session id → what its last render left. */
-    private final Cache<String, RenderMemo> memos;
+    private final Cache<String, Last> last;
 
     /** @param maxChars characters the memos may hold in all */
     MemoStepBlocks(MemoryBlockRenderer renderer, long maxChars) {
         this.renderer = renderer;
-        this.memos = Caffeine.newBuilder().maximumWeight(maxChars).executor(Runnable::run)
-                .weigher((String id, RenderMemo memo) -> (int) Math.min(Integer.MAX_VALUE, id.length() + memo.chars()))
+        this.last = Caffeine.newBuilder().maximumWeight(maxChars).executor(Runnable::run)
+                .weigher((String id, Last l) -> (int) Math.min(Integer.MAX_VALUE, id.length() + l.memo().chars()))
                 .build();
     }
 
     @Override
-    public MemoryBlock render(String sessionId, SessionState state, List<ProfileLine> facts, List<TurnOverride> overrides,
+    public Block render(String sessionId, SessionState state, List<ProfileLine> facts, List<TurnOverride> overrides,
             String message) {
-        RenderMemo before = memos.getIfPresent(sessionId);
+        Last before = last.getIfPresent(sessionId);
         MemoryBlockRenderer.Rendered rendered = renderer.render(state, facts, overrides, message,
-                before == null ? RenderMemo.EMPTY : before);
-        memos.put(sessionId, rendered.memo());
-        return rendered.block();
+                before == null ? RenderMemo.EMPTY : before.memo());
+        last.put(sessionId, new Last(state.version(), rendered.memo()));
+        return new Block(rendered.block(), Ahead.OFF);
+    }
+
+    /** The version of the session's last render; -1 when none is remembered. */
+    long renderedVersion(String sessionId) {
+        Last before = last.getIfPresent(sessionId);
+        return before == null ? -1 : before.version();
     }
 }

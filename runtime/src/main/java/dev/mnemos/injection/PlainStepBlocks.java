@@ -14,8 +14,8 @@ final class PlainStepBlocks implements StepBlocks {
     }
 
     @Override
-    public MemoryBlock render(String sessionId, SessionState state, List<ProfileLine> facts, List<TurnOverride> overrides,
+    public Block render(String sessionId, SessionState state, List<ProfileLine> facts, List<TurnOverride> overrides,
             String message) {
-        return renderer.render(state, facts, overrides, message);
+        return new Block(renderer.render(state, facts, overrides, message), Ahead.OFF);
     }
 }

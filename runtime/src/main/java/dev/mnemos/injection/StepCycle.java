@@ -215,6 +215,7 @@ public class StepCycle {
         metrics.profileLoaded(loaded.profile().status());
         metrics.render(loaded.renderNanos());
         metrics.injected(loaded.block());
+        metrics.renderedAhead(loaded.ahead());
         return loaded;
     }
 
@@ -251,6 +252,7 @@ public class StepCycle {
         }
         metrics.write(System.nanoTime() - writeStart);
         metrics.written(written.retries());
+        loader.written(loaded, written.applied().applyTo(written.basis()).orElse(null));
         return written;
     }
 

@@ -9,6 +9,7 @@ import dev.mnemos.session.SessionNotFoundException;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
@@ -41,6 +42,7 @@ public class StepLoader {
     private final ActingUser actingUser;
     private final int plansShown;
     private final String anonymousUser;
+    private final StepSessions sessions;
     private final StepBlocks blocks;
 
     public StepLoader(SessionStore store, SessionArchive archive, ProfileReader profiles, InjectionConfig config,
@@ -49,7 +51,9 @@ public class StepLoader {
         this.archive = archive;
         this.plansShown = config.plansShown();
         this.profiles = profiles;
-        this.blocks = StepBlocks.of(MemoryBlockRenderer.from(config, tokens), config.tokenCountCacheChars());
+        boolean ahead = config.renderAhead() && config.tokenCountCacheChars() > 0;
+        this.sessions = StepSessions.of(store, plansShown, ahead, config.tokenCountCacheChars());
+        this.blocks = StepBlocks.of(MemoryBlockRenderer.from(config, tokens), config.tokenCountCacheChars(), ahead);
         this.actingUser = actingUser;
         this.anonymousUser = SessionIds.require("quarkus.mnemos.injection.anonymous-user", config.anonymousUser());
     }
@@ -69,14 +73,31 @@ public class StepLoader {
         long loaded = System.nanoTime();
         String message = method.userMessage(args);
         List<TurnOverride> overrides = TurnOverrideDetector.detect(message, profile.facts());
-        MemoryBlock block = blocks.render(sessionId, state, profile.facts(), overrides, message);
+        StepBlocks.Block block = blocks.render(sessionId, state, profile.facts(), overrides, message);
         long rendered = System.nanoTime();
         LOG.debugf("step %s of session %s: loaded version %d, profile %s (%d facts, cache %s)", method.step(), sessionId,
                 state.version(), profile.status(), profile.facts().size(), profile.cache());
         LOG.debugf("step %s of session %s: rendered %d tokens of %d, plans %s, %d overrides", method.step(), sessionId,
-                block.tokens(), block.budget(), block.plansShown(), overrides.size());
-        return new LoadedStep(sessionId, state, profile, overrides, block, block.sha256(), message, loaded - start,
-                rendered - loaded);
+                block.block().tokens(), block.block().budget(), block.block().plansShown(), overrides.size());
+        return new LoadedStep(sessionId, state, profile, overrides, block.block(), block.block().sha256(), block.ahead(),
+                message, loaded - start, rendered - loaded);
+    }
+
+    /**
+     * A step wrote {@code written} (rebuilt on the state it read; null when it could not be): the state the
+     * session's next step should read, for the speed-ups that keep it.
+     */
+    void written(LoadedStep step, SessionState written) {
+        SessionState next = written == null ? null : written.newestPlans(plansShown + 1); // a read's plans
+        sessions.written(step.sessionId(), next);
+        blocks.written(step.sessionId(), next, step.profile().facts(), step.userMessage());
+    }
+
+    @PreDestroy
+    void close() throws Exception {
+        if (blocks instanceof AutoCloseable closeable) {
+            closeable.close();
+        }
     }
 
     /** The live session the caller may step, or the one this first call starts. */
@@ -117,7 +138,7 @@ public class StepLoader {
 
     /** The session with the plans its block and its fold need. */
     private SessionState read(String sessionId) {
-        return guarded(sessionId, () -> SummaryFolder.loadForFold(store, sessionId, plansShown));
+        return guarded(sessionId, () -> sessions.read(sessionId));
     }
 
     private static <T> T guarded(String sessionId, Supplier<T> call) {

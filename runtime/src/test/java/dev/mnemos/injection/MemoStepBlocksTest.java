@@ -32,10 +32,10 @@ class MemoStepBlocksTest {
             SessionState s = GrowingSessions.state(step);
             String message = "step " + step + ": what is next?";
             counted.clear();
-            MemoryBlock block = memo.render("s-memo", s, profile, List.of(), message);
+            MemoryBlock block = memo.render("s-memo", s, profile, List.of(), message).block();
             countedWithMemo += step > 1 ? counted.size() : 0;
             counted.clear();
-            MemoryBlock fresh = plain.render("s-memo", s, profile, List.of(), message);
+            MemoryBlock fresh = plain.render("s-memo", s, profile, List.of(), message).block();
             countedPlain += step > 1 ? counted.size() : 0;
 
             assertThat(block.text()).as("step %d", step).isEqualTo(fresh.text());
@@ -56,8 +56,9 @@ class MemoStepBlocksTest {
     }
 
     @Test
-    void noMemoCharactersMeansPlainRenders() {
-        assertThat(StepBlocks.of(renderer, 0)).isInstanceOf(PlainStepBlocks.class);
-        assertThat(StepBlocks.of(renderer, 1000)).isInstanceOf(MemoStepBlocks.class);
+    void theWayOfRenderingIsChosenByTheSettings() {
+        assertThat(StepBlocks.of(renderer, 0, true)).as("no memo, no render ahead").isInstanceOf(PlainStepBlocks.class);
+        assertThat(StepBlocks.of(renderer, 1000, false)).isInstanceOf(MemoStepBlocks.class);
+        assertThat(StepBlocks.of(renderer, 1000, true)).isInstanceOf(AheadStepBlocks.class);
     }
 }

@@ -46,8 +46,6 @@ class InjectionBenchmark {
     @Inject
     StepCycle cycle;
     @Inject
-    StepLoader loader;
-    @Inject
     SessionStore store;
     @Inject
     RedisDataSource redis;
@@ -69,6 +67,8 @@ class InjectionBenchmark {
      */
     private static final int BACK_TO_BACK_WARMUP = 2;
     /** {@code -Dbench.profile=memory}: the 15 facts from a scripted in-memory source (the session path alone). */
+    /** The untimed pause between two steps of the 1-client pass. */
+    private static final long BETWEEN_STEPS_NANOS = 2_000_000;
     private static final boolean PROFILE_IN_MEMORY = "memory".equals(System.getProperty("bench.profile"));
 
     private final StringBuilder report = new StringBuilder();
@@ -136,6 +136,7 @@ class InjectionBenchmark {
                 freshReads = reads(id, 500);
             }
             step(id, i);
+            betweenSteps();
         }
         if (timeReads) {
             grownReads = reads(id, 500);
@@ -165,6 +166,7 @@ class InjectionBenchmark {
         java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
         java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
         long jitBefore = jit.getTotalCompilationTime();
+        long aheadBefore = aheadCpu(threads);
         long[] jiffiesBefore = cpuJiffies();
         long cpu = 0;
         for (int s = 0; s < sessions; s++) {
@@ -187,15 +189,20 @@ class InjectionBenchmark {
                 }
                 cpuBySession[s][i - 1] = threads.getCurrentThreadCpuTime() - cpuStart;
                 cpu += cpuBySession[s][i - 1];
+                betweenSteps();
             }
             store.delete(id);
         }
+        long aheadSpent = aheadCpu(threads) - aheadBefore;
         String cores = coreUse(jiffiesBefore, cpuJiffies());
         long[] all = java.util.Arrays.stream(bySession).flatMapToLong(java.util.Arrays::stream).toArray();
         Percentiles rawP = Percentiles.of(raw);
         Percentiles stepP = Percentiles.of(all);
         line("");
         line("== 1 client: %d sessions x %d steps", sessions, steps);
+        line("between two steps the benchmark pauses 2 ms (untimed), as an application does between two calls (a");
+        line("  user's message, a tool): the next block is rendered ahead meanwhile; the back-to-back pass below has");
+        line("  no pause (quarkus.mnemos.injection.render-ahead; off: each step reads and renders alone)");
         line("raw Redis GET round trip : %s", rawP);
         line("  GET in a fault-tolerance timeout guard: %s  (each step call before; alternating with",
                 Percentiles.of(guarded[0]));
@@ -216,6 +223,9 @@ class InjectionBenchmark {
                 (after[0] - phases[0]) / all.length, (after[1] - phases[1]) / all.length, (after[2] - phases[2]) / all.length);
         line("CPU of the calling thread: mean %.3f ms per step (the rest of a step is waiting for Redis and thread hand-offs)",
                 cpu / 1e6 / all.length);
+        line("CPU rendering ahead      : mean %.3f ms per step, on Mnemos' render-ahead thread (not in the step's time;",
+                aheadSpent / 1e6 / all.length);
+        line("                           a step's whole CPU is the sum of the two lines above)");
         slowest(bySession, cpuBySession);
         line("the machine meanwhile    : %s (the pauses between steps included)", cores);
         line("JIT while measuring      : %d ms of compiler threads' time (on 2 cores it competes with the steps and Redis)",
@@ -229,6 +239,11 @@ class InjectionBenchmark {
         line("flat cost: p50 at steps 1-20 %.3f ms, at steps %d-%d %.3f ms -> late/early %.2fx (target <= 1.1x)", early.p50(),
                 steps - 19, steps,
                 late.p50(), late.p50() / early.p50());
+    }
+
+    /** The stand-in for what an application does between two steps: the next step's block is rendered ahead meanwhile. */
+    private static void betweenSteps() {
+        java.util.concurrent.locks.LockSupport.parkNanos(BETWEEN_STEPS_NANOS);
     }
 
     /**
@@ -266,7 +281,16 @@ class InjectionBenchmark {
         return sum;
     }
 
-    /** Steps at 1 client with no pause between them: an agent chaining calls. */
+    /** CPU time of Mnemos' render-ahead thread so far (0 before it started, or with render-ahead off). */
+    private static long aheadCpu(java.lang.management.ThreadMXBean threads) {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals("mnemos-render-ahead"))
+                .mapToLong(t -> Math.max(0, threads.getThreadCpuTime(t.getId()))).sum();
+    }
+
+    /**
+     * Steps at 1 client with no pause between them: a next step that comes before its block was rendered
+     * ahead renders (and reads) as without render ahead, and the render ahead competes for the cores.
+     */
     private void backToBack(String[] ids, int steps, int warmup, long modelNanos) throws Exception {
         int sessions = ids.length - warmup;
         for (int w = 0; w < warmup; w++) {
@@ -319,7 +343,7 @@ class InjectionBenchmark {
                 jitSpent, passSeconds, classesLoaded);
         line("CPU by thread, ms a step : %s", busiest);
         line("                           (every process of the machine, from /proc: a step's own work is the calling");
-        line("                           thread and Redis; on 2 cores the others take turns with them)");
+        line("                           thread, the render-ahead thread and Redis; on 2 cores the others take turns with them)");
     }
 
     /** One session's steps back to back, their time, CPU and phases from {@code at} on; the session is deleted after. */
@@ -367,8 +391,9 @@ class InjectionBenchmark {
         line("                           write %.3f ms; the calling thread's CPU %.3f ms", sums[3] / n, sums[4] / n);
         line("                           %d of them spent over 1 ms in the load or the write (a Redis round trip each) with",
                 stalled[0]);
-        line("                           under 0.5 ms of the calling thread's CPU, %d over 1 ms in the render",
+        line("                           under 0.5 ms of the calling thread's CPU, %d over 1 ms in the render (waiting for",
                 stalled[1]);
+        line("                           its render ahead, or rendering without it)");
     }
 
     /** What the slowest 1 % of steps spent: the calling thread's CPU (own work) or waiting. */
@@ -411,6 +436,8 @@ class InjectionBenchmark {
             }));
         }
         ready.await(); // every session and profile exists before the clock starts
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        long aheadBefore = aheadCpu(threads);
         long start = System.nanoTime();
         go.countDown();
         for (Future<?> f : work) {
@@ -422,12 +449,13 @@ class InjectionBenchmark {
         Percentiles stepP = Percentiles
                 .of(java.util.Arrays.stream(latencies).flatMapToLong(java.util.Arrays::stream).toArray());
         line("");
-        line("== %d clients: one session each, %d steps each (in-process, no HTTP; back to back)",
+        line("== %d clients: one session each, %d steps each (in-process, no HTTP; back to back: no wait for renders ahead)",
                 clients, steps);
         line("raw Redis GET round trip : %s", rawP);
         line("step overhead            : %s", stepP);
         line("ratio to raw round trip  : p50 %.1fx  p99 %.1fx", stepP.p50() / rawP.p50(), stepP.p99() / rawP.p99());
         line("throughput               : %.0f steps/s", clients * (double) steps / seconds);
+        line("rendering ahead took %.3f ms of CPU a step", (aheadCpu(threads) - aheadBefore) / 1e6 / (clients * steps));
     }
 
     /**
