@@ -2,6 +2,7 @@ package org.acme.trips;
 
 import dev.langchain4j.agentic.scope.AgenticScope;
 import dev.mnemos.injection.agentic.SessionAgenticScopeStore;
+import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -39,7 +40,8 @@ class AgenticWorkflowRestTest {
     @Test
     void aWorkflowRolledBackAndForkedThroughTheApiGoesOnFromEachSessionsScope() {
         String owner = "traveller-" + UUID.randomUUID();
-        String id = sessions.create(owner, SessionPatch.builder().goal("A week in Madeira").build(), "test").sessionId();
+        String id = sessions.create(NewSession.of(owner, SessionPatch.builder().goal("A week in Madeira").build()).by("test"))
+                .sessionId();
         breakdown.breakDown(id, "A week in Madeira");
         List<Map<String, Object>> history = as(owner).get("/v1/sessions/{id}/versions", id).then().statusCode(200)
                 .extract().jsonPath().getList("$");
