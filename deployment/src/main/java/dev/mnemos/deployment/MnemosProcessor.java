@@ -23,6 +23,7 @@ import org.jboss.jandex.DotName;
 import org.jboss.jandex.MethodInfo;
 import org.jboss.jandex.Type;
 
+import java.lang.reflect.Modifier;
 import java.util.List;
 
 /**
@@ -132,7 +133,7 @@ class MnemosProcessor {
             return List.of(target.asMethod());
         }
         if (target.kind() == AnnotationTarget.Kind.CLASS && target.asClass().isInterface()) {
-            return target.asClass().methods().stream().filter(m -> java.lang.reflect.Modifier.isAbstract(m.flags())).toList();
+            return target.asClass().methods().stream().filter(m -> Modifier.isAbstract(m.flags())).toList();
         }
         return List.of();
     }

@@ -2,11 +2,13 @@ package dev.mnemos.archive;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -23,7 +25,7 @@ import java.util.Optional;
 public class EndedSessionList {
 
     /** One ended session as listed: its id, when it ended and its goal (null when it had none). */
-    @org.eclipse.microprofile.openapi.annotations.media.Schema(name = "EndedSession")
+    @Schema(name = "EndedSession")
     public record Entry(String sessionId, Instant endedAt, String goal) {
     }
 
@@ -70,7 +72,7 @@ public class EndedSessionList {
         var query = ArchivedSession.getEntityManager().createNativeQuery(sql)
                 .setParameter("user", userId)
                 .setParameter("limit", limit + 1);
-        after.ifPresent(c -> query.setParameter("at", OffsetDateTime.ofInstant(c.endedAt(), java.time.ZoneOffset.UTC))
+        after.ifPresent(c -> query.setParameter("at", OffsetDateTime.ofInstant(c.endedAt(), ZoneOffset.UTC))
                 .setParameter("id", c.sessionId()));
         List<Entry> entries = new ArrayList<>();
         for (Object row : query.getResultList()) {

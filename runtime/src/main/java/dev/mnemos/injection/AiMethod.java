@@ -8,7 +8,9 @@ import java.lang.reflect.Method;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.util.Map;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
 
 /**
  * What the interceptor needs to know about one annotated AI-service method. The interceptor sees
@@ -132,8 +134,8 @@ public record AiMethod(Method method, SessionMemory binding, int memoryIdIndex, 
     }
 
     private static boolean unsupported(Class<?> type) {
-        return unsupported(type.getName(), null) || java.util.concurrent.Future.class.isAssignableFrom(type)
-                || java.util.concurrent.CompletionStage.class.isAssignableFrom(type);
+        return unsupported(type.getName(), null) || Future.class.isAssignableFrom(type)
+                || CompletionStage.class.isAssignableFrom(type);
     }
 
     private static boolean isOfString(Type type) {

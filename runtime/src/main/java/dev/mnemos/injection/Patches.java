@@ -1,5 +1,6 @@
 package dev.mnemos.injection;
 
+import dev.mnemos.session.Observation;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.StepPointer;
@@ -20,7 +21,7 @@ final class Patches {
      * values win), and the step pointer advanced from {@code basis} to {@code step} when main set none.
      */
     static SessionPatch merge(SessionPatch main, SessionPatch extra, SessionState basis, String step) {
-        List<dev.mnemos.session.Observation> observations = new ArrayList<>(extra.addObservations());
+        List<Observation> observations = new ArrayList<>(extra.addObservations());
         observations.addAll(main.addObservations());
         Map<String, String> collected = new LinkedHashMap<>(extra.putCollected());
         collected.putAll(main.putCollected());

@@ -5,8 +5,10 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 
 import java.util.Comparator;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -27,7 +29,7 @@ final class ProfileRelevance {
         Set<String> query = words((goal == null ? "" : goal) + " " + (message == null ? "" : message));
         // each fact's words are found once, not at every comparison of the sort, and remembered: a
         // user's facts are the same from one step to the next
-        java.util.Map<ProfileLine, Integer> shared = new java.util.IdentityHashMap<>(facts.size() * 2);
+        Map<ProfileLine, Integer> shared = new IdentityHashMap<>(facts.size() * 2);
         facts.forEach(f -> shared.put(f, overlap(FACT_WORDS.get(f.text(), ProfileRelevance::words), query)));
         Comparator<ProfileLine> byOverlap = Comparator.comparingInt(f -> -shared.get(f));
         return facts.stream().sorted(byOverlap.thenComparing(f -> -f.confidence())).toList();

@@ -1,5 +1,7 @@
 package dev.mnemos.injection;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import java.util.List;
 
 /**
@@ -17,7 +19,7 @@ public record ProfileSnapshot(List<ProfileLine> facts, Cache cache, Status statu
         UNKNOWN
     }
 
-    @org.eclipse.microprofile.openapi.annotations.media.Schema(name = "ProfileLoadStatus")
+    @Schema(name = "ProfileLoadStatus")
     public enum Status {
         LOADED,
         MISSING

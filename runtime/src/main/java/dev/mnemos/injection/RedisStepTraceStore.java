@@ -11,8 +11,10 @@ import dev.mnemos.session.StepTraceEntry;
 import io.quarkus.redis.datasource.RedisDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Step traces in Redis: the session's hash {@link SessionKeys#trace}, field = written version, with the
@@ -62,10 +64,10 @@ public class RedisStepTraceStore implements StepTraceStore {
     public List<StepTrace> all(String sessionId) {
         String key = SessionKeys.trace(sessionId);
         return guarded(() -> redis.hash(String.class).hgetall(key)).values().stream().map(this::read)
-                .sorted(java.util.Comparator.comparingLong(StepTrace::version)).toList();
+                .sorted(Comparator.comparingLong(StepTrace::version)).toList();
     }
 
-    private static <T> T guarded(java.util.function.Supplier<T> call) {
+    private static <T> T guarded(Supplier<T> call) {
         try {
             return call.get();
         } catch (RuntimeException e) {

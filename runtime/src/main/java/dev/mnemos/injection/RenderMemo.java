@@ -2,6 +2,8 @@ package dev.mnemos.injection;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
+import java.util.function.ToIntFunction;
 
 /**
  * What the recent renders of a session's memory block counted, quoted and cut, kept for the session's
@@ -112,7 +114,7 @@ final class RenderMemo {
         }
 
         /** The cost of {@code line} in the budget, counted by {@code counter} when not remembered. */
-        int cost(String line, java.util.function.ToIntFunction<String> counter) {
+        int cost(String line, ToIntFunction<String> counter) {
             Object known = recall(line);
             return keep(line, known instanceof Integer count ? count : counter.applyAsInt(line));
         }
@@ -125,7 +127,7 @@ final class RenderMemo {
         }
 
         /** The cut {@code cutter} makes of {@code cut}'s text, remembered as such. */
-        String cut(Cut cut, java.util.function.Function<Cut, String> cutter) {
+        String cut(Cut cut, Function<Cut, String> cutter) {
             Object known = recall(cut);
             return keep(cut, known instanceof String text ? text : cutter.apply(cut));
         }

@@ -1,5 +1,7 @@
 package dev.mnemos.injection;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import java.time.Instant;
 import java.util.List;
 
@@ -59,7 +61,7 @@ public record StepTrace(String sessionId, String userId, long version, String st
      * @param retries compare-and-set attempts lost before this one won
      * @param fields the patch fields the step wrote
      */
-    @org.eclipse.microprofile.openapi.annotations.media.Schema(name = "StepTraceWrite")
+    @Schema(name = "StepTraceWrite")
     public record Written(long basedOn, long version, int retries, List<String> fields) {
     }
 

@@ -2,6 +2,8 @@ package dev.mnemos.injection;
 
 import dev.langchain4j.model.TokenCountEstimator;
 
+import java.util.function.IntUnaryOperator;
+
 /**
  * Counts the tokens of memory-block text against the budget. The application's LangChain4j
  * {@link TokenCountEstimator} bean when it has one (a real tokenizer, e.g. {@code OpenAiTokenCountEstimator} over
@@ -105,7 +107,7 @@ public interface TokenCounter {
      * as the text it counts, and with evenly spread tokens two or three probes land within a token
      * of the answer, where the bisection finishes.
      */
-    private static int longest(java.util.function.IntUnaryOperator countOf, int points, int maxTokens, int total) {
+    private static int longest(IntUnaryOperator countOf, int points, int maxTokens, int total) {
         if (total <= maxTokens) {
             return points;
         }

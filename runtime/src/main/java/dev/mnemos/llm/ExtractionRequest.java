@@ -3,6 +3,7 @@ package dev.mnemos.llm;
 import com.fasterxml.jackson.core.JsonProcessingException;
 
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +20,7 @@ public record ExtractionRequest(LocalDate today, String source, List<String> use
 
     /** The user message sent to the model; the oldest messages are dropped first beyond {@code maxChars}. */
     public String render(int maxChars) {
-        List<String> kept = new java.util.ArrayList<>();
+        List<String> kept = new ArrayList<>();
         int total = 0;
         for (int i = userMessages.size() - 1; i >= 0; i--) {
             String message = userMessages.get(i);

@@ -1,8 +1,15 @@
 package dev.mnemos.profile;
 
+import jakarta.persistence.LockTimeoutException;
+import jakarta.persistence.PessimisticLockException;
+import org.hibernate.exception.JDBCConnectionException;
+import org.hibernate.exception.LockAcquisitionException;
+
 import java.sql.SQLException;
 import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientException;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
@@ -42,7 +49,7 @@ public final class PostgresFaults {
      * whose suppressed {@code XAException} holds the driver's error as its cause.
      */
     public static Optional<String> reason(Throwable failure) {
-        return reason(failure, java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>()));
+        return reason(failure, Collections.newSetFromMap(new IdentityHashMap<>()));
     }
 
     private static Optional<String> reason(Throwable t, Set<Throwable> seen) {
@@ -76,9 +83,9 @@ public final class PostgresFaults {
                 return Optional.of("connection pool exhausted");
             }
         }
-        if (t instanceof jakarta.persistence.PessimisticLockException || t instanceof jakarta.persistence.LockTimeoutException
-                || t instanceof org.hibernate.exception.JDBCConnectionException
-                || t instanceof org.hibernate.exception.LockAcquisitionException
+        if (t instanceof PessimisticLockException || t instanceof LockTimeoutException
+                || t instanceof JDBCConnectionException
+                || t instanceof LockAcquisitionException
                 || t instanceof org.hibernate.PessimisticLockException) {
             return Optional.of(t.getClass().getSimpleName());
         }

@@ -11,6 +11,7 @@ import org.hibernate.type.SqlTypes;
 
 import java.io.Serializable;
 import java.time.Instant;
+import java.util.Objects;
 
 /** The record of a profile write sent with an Idempotency-Key ({@link ProfileRequests}). */
 @Entity
@@ -58,12 +59,12 @@ public class ProfileRequest extends PanacheEntityBase {
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof Key k && java.util.Objects.equals(userId, k.userId) && java.util.Objects.equals(key, k.key);
+            return o instanceof Key k && Objects.equals(userId, k.userId) && Objects.equals(key, k.key);
         }
 
         @Override
         public int hashCode() {
-            return java.util.Objects.hash(userId, key);
+            return Objects.hash(userId, key);
         }
     }
 }

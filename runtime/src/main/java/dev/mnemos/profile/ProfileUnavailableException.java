@@ -1,5 +1,7 @@
 package dev.mnemos.profile;
 
+import java.util.function.Supplier;
+
 /**
  * Postgres could not be reached or failed transiently ({@link PostgresFaults}), or the user's profile stayed locked
  * too long: the operation was not completed (a write cut off during its commit may still have been applied).
@@ -14,7 +16,7 @@ public class ProfileUnavailableException extends RuntimeException {
      * Runs {@code work}, turning a transient database failure into a ProfileUnavailableException;
      * other failures pass unchanged.
      */
-    public static <T> T guard(java.util.function.Supplier<T> work) {
+    public static <T> T guard(Supplier<T> work) {
         try {
             return work.get();
         } catch (RuntimeException e) {

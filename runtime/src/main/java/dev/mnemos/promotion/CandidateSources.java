@@ -19,6 +19,7 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * Where promotion candidates come from: the session's observations, and — with a configured model
@@ -87,12 +88,12 @@ public class CandidateSources {
                 true, fact.text());
     }
 
-    private static java.util.Optional<Category> category(String value) {
+    private static Optional<Category> category(String value) {
         try {
-            return value == null ? java.util.Optional.empty()
-                    : java.util.Optional.of(Category.valueOf(value.toUpperCase(Locale.ROOT)));
+            return value == null ? Optional.empty()
+                    : Optional.of(Category.valueOf(value.toUpperCase(Locale.ROOT)));
         } catch (IllegalArgumentException e) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
     }
 }

@@ -1,5 +1,7 @@
 package dev.mnemos.promotion;
 
+import java.util.Locale;
+
 /**
  * The kinds of words a language file lists (one JSON array per cue, named in lower camel case:
  * {@code oneOff}). Each entry is a regular expression, matched case-insensitively anywhere in a
@@ -50,7 +52,7 @@ public enum Cue {
 
     /** The JSON field name: {@code ONE_OFF} → {@code oneOff}. */
     public String field() {
-        String[] parts = name().toLowerCase(java.util.Locale.ROOT).split("_");
+        String[] parts = name().toLowerCase(Locale.ROOT).split("_");
         StringBuilder name = new StringBuilder(parts[0]);
         for (int i = 1; i < parts.length; i++) {
             name.append(Character.toUpperCase(parts[i].charAt(0))).append(parts[i].substring(1));

@@ -11,6 +11,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 
 /**
  * The words of one language that tell how long something holds, read from
@@ -63,7 +64,7 @@ public record MarkerSet(String language, Map<Cue, List<Pattern>> cues) {
     private static Pattern compile(String language, Cue cue, String regex) {
         try {
             return Pattern.compile(regex, FLAGS);
-        } catch (java.util.regex.PatternSyntaxException e) {
+        } catch (PatternSyntaxException e) {
             throw new IllegalArgumentException("bad " + cue.field() + " pattern in " + language + ".json: " + regex, e);
         }
     }

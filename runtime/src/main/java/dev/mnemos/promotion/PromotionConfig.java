@@ -5,6 +5,9 @@ import io.quarkus.runtime.annotations.ConfigRoot;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
+import java.time.Duration;
+import java.util.List;
+
 /** Promotion at task end. */
 @ConfigRoot(phase = ConfigPhase.RUN_TIME)
 @ConfigMapping(prefix = "quarkus.mnemos.promotion")
@@ -31,7 +34,7 @@ public interface PromotionConfig {
      * found on the class path (docs/promotion.md, "Adding a language").
      */
     @WithDefault("en,zh,es,de,fr,ja")
-    java.util.List<String> languages();
+    List<String> languages();
 
     /**
      * Most facts one session end promotes; further candidates it would promote stay pending, for the user to confirm.
@@ -49,9 +52,9 @@ public interface PromotionConfig {
      * time at start-up ({@link EndSweep}); 0 turns the sweep off.
      */
     @WithDefault("5m")
-    java.time.Duration endSweepInterval();
+    Duration endSweepInterval();
 
     /** How long a session must have been ENDED before the sweep completes its end: an end still running is left alone. */
     @WithDefault("1m")
-    java.time.Duration endSweepGrace();
+    Duration endSweepGrace();
 }

@@ -3,6 +3,7 @@ package dev.mnemos.rest;
 import io.quarkus.arc.properties.IfBuildProperty;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.Response;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 import java.util.Optional;
@@ -19,7 +20,7 @@ public class BodySizeFilter {
 
     /** Pre-matching, so nothing of the body is read; Mnemos' paths are those under {@code /v1/}. */
     @ServerRequestFilter(preMatching = true)
-    public Optional<jakarta.ws.rs.core.Response> limit(ContainerRequestContext request) {
+    public Optional<Response> limit(ContainerRequestContext request) {
         String length = request.getHeaderString(HttpHeaders.CONTENT_LENGTH);
         if (length == null || !config.problemsForAllPaths() && !isMnemosPath(request.getUriInfo().getPath())
                 || parse(length) <= config.maxBodyBytes()) {

@@ -1,7 +1,10 @@
 package dev.mnemos.rest;
 
+import com.fasterxml.jackson.annotation.JsonAnyGetter;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import java.util.Map;
 
@@ -10,13 +13,13 @@ import java.util.Map;
  * {@code extras} carries typed details such as the current version on a conflict.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@org.eclipse.microprofile.openapi.annotations.media.Schema(name = "Problem", description = "RFC 9457 problem details (application/problem+json). `field` names the request field at fault; "
+@Schema(name = "Problem", description = "RFC 9457 problem details (application/problem+json). `field` names the request field at fault; "
         + "typed details such as `currentVersion` or `oldestVersion` are extra top-level members.", example = ApiDocs.CONFLICT_EXAMPLE)
 public record Problem(String type, String title, int status, String detail, String field,
-        @com.fasterxml.jackson.annotation.JsonIgnore Map<String, Object> extras) {
+        @JsonIgnore Map<String, Object> extras) {
 
     /** Typed details (for example {@code currentVersion}) as top-level members of the problem. */
-    @com.fasterxml.jackson.annotation.JsonAnyGetter
+    @JsonAnyGetter
     public Map<String, Object> members() {
         return extras == null ? Map.of() : extras;
     }

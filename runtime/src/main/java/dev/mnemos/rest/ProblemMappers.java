@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
+import dev.mnemos.profile.PostgresFaults;
 import io.quarkus.arc.properties.IfBuildProperty;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.WebApplicationException;
@@ -16,6 +17,9 @@ import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 import org.jboss.resteasy.reactive.server.SimpleResourceInfo;
 
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -171,7 +175,7 @@ public class ProblemMappers {
 
     @ServerExceptionMapper(priority = PRIORITY)
     public Response unexpected(RuntimeException e, SimpleResourceInfo resource) {
-        if (dev.mnemos.profile.PostgresFaults.isTransient(e)) {
+        if (PostgresFaults.isTransient(e)) {
             return ProfileProblemMappers.postgresUnavailable(e);
         }
         LOG.error("unexpected failure", e);
@@ -196,12 +200,12 @@ public class ProblemMappers {
             return "a number";
         if (type == Boolean.class || type == boolean.class)
             return "a boolean";
-        if (java.util.Collection.class.isAssignableFrom(type))
+        if (Collection.class.isAssignableFrom(type))
             return "an array";
-        if (java.util.Map.class.isAssignableFrom(type))
+        if (Map.class.isAssignableFrom(type))
             return "an object";
         if (type.isEnum()) {
-            return "one of " + java.util.Arrays.toString(type.getEnumConstants());
+            return "one of " + Arrays.toString(type.getEnumConstants());
         }
         return "an object";
     }

@@ -2,10 +2,12 @@ package dev.mnemos.rest;
 
 import dev.mnemos.profile.FactNotFoundException;
 import dev.mnemos.profile.InvalidFactException;
+import dev.mnemos.profile.PostgresFaults;
 import dev.mnemos.profile.ProfileFullException;
 import dev.mnemos.profile.ProfileUnavailableException;
 import dev.mnemos.promotion.CandidateNotFoundException;
 import io.quarkus.arc.properties.IfBuildProperty;
+import jakarta.persistence.PersistenceException;
 import jakarta.ws.rs.core.Response;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
@@ -49,7 +51,7 @@ public class ProfileProblemMappers {
      */
     static Response postgresUnavailable(Throwable e) {
         LOG.warnf("profile store unavailable (%s): %s",
-                dev.mnemos.profile.PostgresFaults.reason(e).orElse("unreachable"), e.toString());
+                PostgresFaults.reason(e).orElse("unreachable"), e.toString());
         LOG.debug("profile store unavailable", e);
         Problem problem = Problem.of(Response.Status.SERVICE_UNAVAILABLE, POSTGRES_DETAIL);
         return Response.fromResponse(problem.toResponse())
@@ -69,8 +71,8 @@ public class ProfileProblemMappers {
 
     /** Any persistence failure that means Postgres is unreachable or busy answers 503, never 500. */
     @ServerExceptionMapper
-    public Response persistence(jakarta.persistence.PersistenceException e) {
-        if (dev.mnemos.profile.PostgresFaults.isTransient(e)) {
+    public Response persistence(PersistenceException e) {
+        if (PostgresFaults.isTransient(e)) {
             return postgresUnavailable(e);
         }
         LOG.error("unexpected persistence failure", e);

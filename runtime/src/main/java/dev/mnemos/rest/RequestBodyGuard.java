@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import dev.mnemos.app.SafeText;
 import io.quarkus.arc.properties.IfBuildProperty;
 import io.vertx.core.http.HttpServerRequest;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.ConstrainedTo;
 import jakarta.ws.rs.NotSupportedException;
@@ -17,6 +18,8 @@ import jakarta.ws.rs.ext.ReaderInterceptorContext;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.lang.reflect.Method;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
@@ -42,7 +45,7 @@ public class RequestBodyGuard implements ReaderInterceptor {
 
     /** Looked up per request: providers are created before the run-time configuration exists. */
     @Inject
-    jakarta.enterprise.inject.Instance<RestConfig> config;
+    Instance<RestConfig> config;
 
     @Inject
     HttpServerRequest request;
@@ -169,7 +172,7 @@ public class RequestBodyGuard implements ReaderInterceptor {
     }
 
     /** A record component's name and accessor, looked up once per record class. */
-    private record Component(String name, java.lang.reflect.Method accessor) {
+    private record Component(String name, Method accessor) {
 
         Object read(Object record) {
             try {
@@ -183,7 +186,7 @@ public class RequestBodyGuard implements ReaderInterceptor {
     private static final ClassValue<List<Component>> COMPONENTS = new ClassValue<>() {
         @Override
         protected List<Component> computeValue(Class<?> type) {
-            return java.util.Arrays.stream(type.getRecordComponents())
+            return Arrays.stream(type.getRecordComponents())
                     .map(c -> new Component(c.getName(), c.getAccessor())).toList();
         }
     };

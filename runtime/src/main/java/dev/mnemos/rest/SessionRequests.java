@@ -2,6 +2,7 @@ package dev.mnemos.rest;
 
 import dev.mnemos.session.Constraint;
 import dev.mnemos.session.Observation;
+import dev.mnemos.session.Scope;
 import dev.mnemos.session.SessionPatch;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
@@ -39,7 +40,7 @@ public final class SessionRequests {
 
     /** {@code POST /v1/sessions/{id}/observations}: one candidate preference or fact. */
     @Schema(name = "ObservationRequest")
-    public record NewObservation(String text, Observation.Kind kind, dev.mnemos.session.Scope scope, String slot,
+    public record NewObservation(String text, Observation.Kind kind, Scope scope, String slot,
             Boolean explicit, String evidence) {
 
         Observation observation() {

@@ -1,6 +1,7 @@
 package dev.mnemos.session;
 
 import java.util.Collection;
+import java.util.regex.Pattern;
 
 /**
  * Checks a patch against the session model's rules before anything is written, naming the first
@@ -9,7 +10,7 @@ import java.util.Collection;
 public final class PatchValidator {
 
     private static final int MAX_ID = 128;
-    private static final java.util.regex.Pattern SLOT = java.util.regex.Pattern.compile("[a-z][a-z0-9._-]{0,127}");
+    private static final Pattern SLOT = Pattern.compile("[a-z][a-z0-9._-]{0,127}");
 
     private final SessionConfig limits;
 

@@ -3,6 +3,7 @@ package dev.mnemos.session;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.redis.client.Response;
 import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 
 import java.util.List;
@@ -24,7 +25,7 @@ final class RedisCalls {
     }
 
     /** Runs the script without blocking on the Quarkus client. */
-    Uni<io.vertx.mutiny.redis.client.Response> async(LuaScript script, String id, List<String> argv) {
+    Uni<Response> async(LuaScript script, String id, List<String> argv) {
         return script.script().executeAsync(reactive, script.keys(id), argv);
     }
 

@@ -12,6 +12,7 @@ import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -45,7 +46,7 @@ public class RedisDurability {
     public record Report(String appendonly, String appendfsync, String maxmemoryPolicy, List<String> risks) {
 
         static Report of(String appendonly, String appendfsync, String policy) {
-            List<String> risks = new java.util.ArrayList<>();
+            List<String> risks = new ArrayList<>();
             if ("no".equals(appendonly)) {
                 risks.add("appendonly is no: a Redis restart loses every live session");
             } else if ("yes".equals(appendonly) && !fsyncSafe(appendfsync)) {

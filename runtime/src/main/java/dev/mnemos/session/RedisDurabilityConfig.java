@@ -5,6 +5,8 @@ import io.quarkus.runtime.annotations.ConfigRoot;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
+import java.time.Duration;
+
 /** How Mnemos reports the durability of the Redis that holds live sessions ({@link RedisDurability}). */
 @ConfigRoot(phase = ConfigPhase.RUN_TIME)
 @ConfigMapping(prefix = "quarkus.mnemos.redis")
@@ -33,5 +35,5 @@ public interface RedisDurabilityConfig {
      * background check off (start-up and readiness probes still check).
      */
     @WithDefault("10s")
-    java.time.Duration checkInterval();
+    Duration checkInterval();
 }

@@ -3,6 +3,7 @@ package dev.mnemos.session;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Reads a session's history wherever it lives: the live store while the session runs, the
@@ -103,7 +104,7 @@ public class SessionHistory {
     }
 
     /** The final state of an ended, archived session, read once from the archive. */
-    public java.util.Optional<SessionState> finalState(String sessionId) {
+    public Optional<SessionState> finalState(String sessionId) {
         return archive.find(sessionId).map(SessionArchive.Archived::finalState);
     }
 

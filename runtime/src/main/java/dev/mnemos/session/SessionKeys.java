@@ -1,5 +1,6 @@
 package dev.mnemos.session;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -102,7 +103,7 @@ public final class SessionKeys {
 
     /** {@link #all} and then {@link #ended}: the keys of the scripts that create a session or clear it. */
     static List<String> allAndEnded(String sessionId) {
-        List<String> keys = new java.util.ArrayList<>(all(sessionId));
+        List<String> keys = new ArrayList<>(all(sessionId));
         keys.add(ended(sessionId));
         return keys;
     }

@@ -1,5 +1,6 @@
 package dev.mnemos.session;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import java.time.Instant;
@@ -8,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -54,7 +56,7 @@ public record SessionPatch(
         return new Builder();
     }
 
-    @com.fasterxml.jackson.annotation.JsonIgnore
+    @JsonIgnore
     public boolean isEmpty() {
         return goal == null && context == null && summary == null && stepPointer == null && addPlan == null
                 && evaluatePlan == null && addConstraints.isEmpty() && removeConstraints.isEmpty()
@@ -124,7 +126,7 @@ public record SessionPatch(
     }
 
     /** Same as a hash field write: an existing item is dropped and the new one goes to the end. */
-    private static <T> void replace(List<T> items, T item, java.util.function.Predicate<T> same) {
+    private static <T> void replace(List<T> items, T item, Predicate<T> same) {
         items.removeIf(same);
         items.add(item);
     }

@@ -2,14 +2,23 @@ package dev.mnemos.session;
 
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.redis.datasource.RedisDataSource;
+import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Response;
+import org.jboss.logging.Logger;
+import redis.clients.jedis.CommandObject;
+import redis.clients.jedis.CommandObjects;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.IntFunction;
 
 /**
  * A Lua script run by its SHA in one round trip; reloaded when Redis lost it (restart, SCRIPT FLUSH).
@@ -50,13 +59,13 @@ public final class SessionScripts {
     }
 
     /** A reply of field, value, field, value … as a map (a field whose value is nil is left out). */
-    static java.util.Map<String, String> pairs(Response flat) {
+    static Map<String, String> pairs(Response flat) {
         return pairs(flat.size(), flat::get);
     }
 
     /** The {@code size} items {@code at} gives, read as field, value, field, value …; nil values left out. */
-    private static java.util.Map<String, String> pairs(int size, java.util.function.IntFunction<Object> at) {
-        java.util.Map<String, String> map = new java.util.HashMap<>(size);
+    private static Map<String, String> pairs(int size, IntFunction<Object> at) {
+        Map<String, String> map = new HashMap<>(size);
         for (int i = 0; i + 1 < size; i += 2) {
             Object value = at.apply(i + 1);
             if (value != null) {
@@ -87,7 +96,7 @@ public final class SessionScripts {
     }
 
     /** Runs the script on a blocking connection ({@link StepConnections}); the reply as Jedis decodes it. */
-    Object execute(redis.clients.jedis.Connection connection, redis.clients.jedis.CommandObjects commands,
+    Object execute(Connection connection, CommandObjects commands,
             List<String> keys, List<String> args, Runnable meanwhile) {
         if (sha == null) {
             sha = connection.executeCommand(commands.scriptLoad(source));
@@ -96,11 +105,11 @@ public final class SessionScripts {
             if (meanwhile == null) {
                 return connection.executeCommand(commands.evalsha(sha, keys, args));
             }
-            redis.clients.jedis.CommandObject<Object> script = commands.evalsha(sha, keys, args);
+            CommandObject<Object> script = commands.evalsha(sha, keys, args);
             connection.sendCommand(script.getArguments());
             whileRedisAnswers(connection, meanwhile);
             return script.getBuilder().build(connection.getOne());
-        } catch (redis.clients.jedis.exceptions.JedisNoScriptException e) {
+        } catch (JedisNoScriptException e) {
             return connection.executeCommand(commands.eval(source, keys, args));
         }
     }
@@ -109,7 +118,7 @@ public final class SessionScripts {
      * Sends what {@code connection} holds and runs {@code meanwhile} (null: nothing) before its reply is read
      * ({@link #aside}).
      */
-    private static void whileRedisAnswers(redis.clients.jedis.Connection connection, Runnable meanwhile) {
+    private static void whileRedisAnswers(Connection connection, Runnable meanwhile) {
         if (meanwhile == null) {
             return;
         }
@@ -127,7 +136,7 @@ public final class SessionScripts {
         try {
             work.run();
         } catch (RuntimeException e) {
-            org.jboss.logging.Logger.getLogger(SessionScripts.class).debugf(e, "work while Redis answered failed");
+            Logger.getLogger(SessionScripts.class).debugf(e, "work while Redis answered failed");
         }
     }
 
@@ -136,13 +145,13 @@ public final class SessionScripts {
      * is read (one round trip). When Redis lost the script, its source is sent on its own after both
      * replies were read.
      */
-    Along executeAlong(redis.clients.jedis.Connection connection, redis.clients.jedis.CommandObjects commands,
+    Along executeAlong(Connection connection, CommandObjects commands,
             List<String> keys, List<String> args, String key, Runnable meanwhile) {
         if (sha == null) {
             sha = connection.executeCommand(commands.scriptLoad(source));
         }
-        redis.clients.jedis.CommandObject<Object> script = commands.evalsha(sha, keys, args);
-        redis.clients.jedis.CommandObject<String> get = commands.get(key);
+        CommandObject<Object> script = commands.evalsha(sha, keys, args);
+        CommandObject<String> get = commands.get(key);
         connection.sendCommand(script.getArguments());
         connection.sendCommand(get.getArguments());
         whileRedisAnswers(connection, meanwhile);
@@ -151,7 +160,7 @@ public final class SessionScripts {
         boolean answered = !(replies.get(1) instanceof RuntimeException);
         String value = answered ? get.getBuilder().build(replies.get(1)) : null;
         Object reply = replies.get(0);
-        if (reply instanceof redis.clients.jedis.exceptions.JedisNoScriptException) {
+        if (reply instanceof JedisNoScriptException) {
             reply = connection.executeCommand(commands.eval(source, keys, args));
         } else if (reply instanceof RuntimeException e) {
             throw e;
@@ -172,9 +181,9 @@ public final class SessionScripts {
      * Runs the script without blocking (for callers on an event loop); loads it first when its SHA is
      * not known yet, and sends its source when Redis lost it.
      */
-    public io.smallrye.mutiny.Uni<Response> executeAsync(ReactiveRedisDataSource redis, List<String> keys, List<String> args) {
+    public Uni<Response> executeAsync(ReactiveRedisDataSource redis, List<String> keys, List<String> args) {
         List<String> call = call(keys, args);
-        io.smallrye.mutiny.Uni<String> known = sha != null ? io.smallrye.mutiny.Uni.createFrom().item(sha)
+        Uni<String> known = sha != null ? Uni.createFrom().item(sha)
                 : redis.execute("SCRIPT", "LOAD", source).map(loaded -> sha = loaded.toString());
         return known.chain(current -> {
             call.set(0, current);
@@ -223,7 +232,7 @@ public final class SessionScripts {
     }
 
     /** {@link #pairs(Response)} of a reply in plain values ({@link #plain}, {@link StepConnections}). */
-    static java.util.Map<String, String> plainPairs(Object reply) {
+    static Map<String, String> plainPairs(Object reply) {
         List<?> flat = (List<?>) reply;
         return pairs(flat.size(), flat::get);
     }

@@ -1,8 +1,12 @@
 package dev.mnemos.session;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import java.time.Instant;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The structured state of one task at one version. Lists keep insertion order; {@code collected}
@@ -26,7 +30,7 @@ public record SessionState(
         String summary,
         ForkOrigin forkedFrom) {
 
-    @org.eclipse.microprofile.openapi.annotations.media.Schema(name = "SessionStatus")
+    @Schema(name = "SessionStatus")
     public enum Status {
         ACTIVE,
         ENDED
@@ -37,7 +41,7 @@ public record SessionState(
         openQuestions = List.copyOf(openQuestions);
         plans = List.copyOf(plans);
         observations = List.copyOf(observations);
-        collected = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(collected));
+        collected = Collections.unmodifiableSortedMap(new TreeMap<>(collected));
     }
 
     /** The same state with only its newest {@code count} plan versions; all of them when {@code count} is negative. */

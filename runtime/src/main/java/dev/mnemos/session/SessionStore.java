@@ -1,5 +1,8 @@
 package dev.mnemos.session;
 
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
+
 import java.util.List;
 import java.util.Optional;
 
@@ -155,18 +158,18 @@ public interface SessionStore {
      * {@link #apply} for a caller that must not block (an event-loop thread). This default runs the blocking
      * call on a worker thread.
      */
-    default io.smallrye.mutiny.Uni<AppliedPatch> applyAsync(StepWrite write) {
-        return io.smallrye.mutiny.Uni.createFrom().item(() -> apply(write))
-                .runSubscriptionOn(io.smallrye.mutiny.infrastructure.Infrastructure.getDefaultWorkerPool());
+    default Uni<AppliedPatch> applyAsync(StepWrite write) {
+        return Uni.createFrom().item(() -> apply(write))
+                .runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
     }
 
     /**
      * The current state with its newest {@code latestPlans} plan versions (negative: all), for a caller
      * that must not block. This default runs the blocking read on a worker thread.
      */
-    default io.smallrye.mutiny.Uni<SessionState> recentAsync(String sessionId, int latestPlans) {
-        return io.smallrye.mutiny.Uni.createFrom()
+    default Uni<SessionState> recentAsync(String sessionId, int latestPlans) {
+        return Uni.createFrom()
                 .item(() -> latestPlans < 0 ? get(sessionId) : recent(sessionId, latestPlans))
-                .runSubscriptionOn(io.smallrye.mutiny.infrastructure.Infrastructure.getDefaultWorkerPool());
+                .runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
     }
 }

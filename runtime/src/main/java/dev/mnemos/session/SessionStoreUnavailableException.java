@@ -1,5 +1,10 @@
 package dev.mnemos.session;
 
+import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
+
+import java.net.ConnectException;
+import java.util.function.Supplier;
+
 /**
  * Redis could not be reached or failed the call. {@link #outcomeUnknown()} tells whether a write
  * may have been applied: only a refused connection proves the command was never sent.
@@ -53,7 +58,7 @@ public class SessionStoreUnavailableException extends RuntimeException {
 
     private static boolean neverSent(Throwable cause) {
         for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof java.net.ConnectException) {
+            if (t instanceof ConnectException) {
                 return true;
             }
         }
@@ -61,14 +66,14 @@ public class SessionStoreUnavailableException extends RuntimeException {
     }
 
     /** Runs a Redis call: Redis failures become this exception; Mnemos' own outcomes pass through. */
-    static <T> T guard(java.util.function.Supplier<T> call) {
+    static <T> T guard(Supplier<T> call) {
         try {
             return call.get();
         } catch (SessionNotFoundException | StaleVersionException | InvalidPatchException | SessionEndedException
                 | VersionGoneException | VersionNotFoundException | IllegalStateException
                 | IdempotencyKeyReusedException | TooManySessionsException | SessionStoreUnavailableException
                 | SessionTooLargeException | UserBytesExceededException
-                | org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException e) {
+                | TimeoutException e) {
             throw e;
         } catch (RuntimeException e) {
             throw new SessionStoreUnavailableException("Redis did not answer: " + e.getMessage(), e);

@@ -3,8 +3,11 @@ package dev.mnemos.session;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import org.apache.commons.pool2.PooledObject;
+import org.apache.commons.pool2.impl.DefaultPooledObject;
 import org.apache.commons.pool2.impl.GenericObjectPool;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
@@ -12,18 +15,25 @@ import org.jboss.logging.Logger;
 import redis.clients.jedis.ClientSetInfoConfig;
 import redis.clients.jedis.CommandObjects;
 import redis.clients.jedis.Connection;
+import redis.clients.jedis.ConnectionFactory;
 import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.DefaultJedisSocketFactory;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.JedisSocketFactory;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.util.JedisURIHelper;
 
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 /**
@@ -50,7 +60,7 @@ import java.util.function.Function;
  * says so ({@link SessionStoreUnavailableException#outcomeUnknown()} false).
  */
 @ApplicationScoped
-@io.quarkus.runtime.Startup // its gauges exist from boot, like every Mnemos meter (no connection is opened before use)
+@Startup // its gauges exist from boot, like every Mnemos meter (no connection is opened before use)
 public class StepConnections {
 
     private static final Logger LOG = Logger.getLogger(StepConnections.class);
@@ -169,7 +179,7 @@ public class StepConnections {
      */
     static final class Sending extends Connection {
 
-        Sending(redis.clients.jedis.JedisSocketFactory sockets, redis.clients.jedis.JedisClientConfig config) {
+        Sending(JedisSocketFactory sockets, JedisClientConfig config) {
             super(sockets, config);
         }
 
@@ -180,24 +190,24 @@ public class StepConnections {
     }
 
     /** Opens {@link Sending} connections, as Jedis' own factory opens plain ones for this configuration. */
-    private static final class Factory extends redis.clients.jedis.ConnectionFactory {
+    private static final class Factory extends ConnectionFactory {
 
-        private final redis.clients.jedis.JedisSocketFactory sockets;
-        private final redis.clients.jedis.JedisClientConfig config;
+        private final JedisSocketFactory sockets;
+        private final JedisClientConfig config;
 
-        Factory(redis.clients.jedis.HostAndPort at, redis.clients.jedis.JedisClientConfig config) {
-            this(new redis.clients.jedis.DefaultJedisSocketFactory(at, config), config);
+        Factory(HostAndPort at, JedisClientConfig config) {
+            this(new DefaultJedisSocketFactory(at, config), config);
         }
 
-        private Factory(redis.clients.jedis.JedisSocketFactory sockets, redis.clients.jedis.JedisClientConfig config) {
+        private Factory(JedisSocketFactory sockets, JedisClientConfig config) {
             super(sockets, config);
             this.sockets = sockets;
             this.config = config;
         }
 
         @Override
-        public org.apache.commons.pool2.PooledObject<Connection> makeObject() {
-            return new org.apache.commons.pool2.impl.DefaultPooledObject<>(new Sending(sockets, config));
+        public PooledObject<Connection> makeObject() {
+            return new DefaultPooledObject<>(new Sending(sockets, config));
         }
     }
 
@@ -245,7 +255,7 @@ public class StepConnections {
         if (work == null) {
             return null;
         }
-        java.util.concurrent.atomic.AtomicBoolean ran = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicBoolean ran = new AtomicBoolean();
         return () -> {
             if (ran.compareAndSet(false, true)) {
                 work.run();
@@ -320,7 +330,7 @@ public class StepConnections {
     /** The reply did not come within the socket's timeout. */
     private static boolean timedOut(JedisException e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof java.net.SocketTimeoutException) {
+            if (t instanceof SocketTimeoutException) {
                 return true;
             }
         }

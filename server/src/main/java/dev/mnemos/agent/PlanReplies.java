@@ -4,6 +4,7 @@ import dev.mnemos.session.PlanVersion;
 import dev.mnemos.session.SessionState;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Collectors;
 
 /** The agent's replies that show plan versions. */
@@ -31,6 +32,6 @@ final class PlanReplies {
             return "-";
         }
         double s = plan.score();
-        return s == Math.rint(s) ? String.valueOf((long) s) : String.format(java.util.Locale.ROOT, "%.1f", s);
+        return s == Math.rint(s) ? String.valueOf((long) s) : String.format(Locale.ROOT, "%.1f", s);
     }
 }

@@ -8,6 +8,8 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 import java.time.Duration;
 import java.util.Set;
@@ -20,8 +22,8 @@ import java.util.Set;
 @Path("/dev/token")
 public class DevTokenResource {
 
-    @org.eclipse.microprofile.openapi.annotations.Operation(summary = "Mint a dev token", description = "Dev mode only: a 12-hour JWT for `user` (default dev-user), with the service role when `service=true`.")
-    @org.eclipse.microprofile.openapi.annotations.responses.APIResponse(responseCode = "200", description = "A signed JWT.")
+    @Operation(summary = "Mint a dev token", description = "Dev mode only: a 12-hour JWT for `user` (default dev-user), with the service role when `service=true`.")
+    @APIResponse(responseCode = "200", description = "A signed JWT.")
     @GET
     @Produces(MediaType.TEXT_PLAIN)
     public String token(@QueryParam("user") String user, @QueryParam("service") boolean service) {

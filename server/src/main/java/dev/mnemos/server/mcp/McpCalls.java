@@ -25,6 +25,7 @@ import io.quarkiverse.mcp.server.ToolCallException;
 import io.quarkiverse.mcp.server.ToolResponse;
 import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.PersistenceException;
 import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 import org.jboss.logging.Logger;
 
@@ -126,7 +127,7 @@ class McpCalls {
                 | TimeoutException e) {
             LOG.warnf(e, "MCP tool %s: a store is unavailable", tool);
             return unavailable();
-        } catch (jakarta.persistence.PersistenceException e) {
+        } catch (PersistenceException e) {
             if (ProfileUnavailableException.isTransient(e)) {
                 LOG.warnf(e, "MCP tool %s: Postgres is unavailable", tool);
                 return unavailable();

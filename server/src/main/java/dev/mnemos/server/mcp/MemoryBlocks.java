@@ -6,6 +6,7 @@ import dev.mnemos.injection.MemoryBlock;
 import dev.mnemos.injection.MemoryBlockRenderer;
 import dev.mnemos.injection.ProfileReader;
 import dev.mnemos.injection.ProfileSnapshot;
+import dev.mnemos.injection.TokenCounter;
 import dev.mnemos.injection.TurnOverride;
 import dev.mnemos.injection.TurnOverrideDetector;
 import dev.mnemos.session.SessionEndedException;
@@ -31,7 +32,7 @@ class MemoryBlocks {
     private final int plansShown;
 
     MemoryBlocks(SessionService sessions, ProfileReader profiles, InjectionConfig config,
-            dev.mnemos.injection.TokenCounter tokens) {
+            TokenCounter tokens) {
         this.sessions = sessions;
         this.profiles = profiles;
         this.renderer = MemoryBlockRenderer.from(config, tokens);
