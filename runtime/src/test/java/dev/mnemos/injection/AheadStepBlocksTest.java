@@ -5,6 +5,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.stream.IntStream;
 
@@ -58,7 +59,7 @@ class AheadStepBlocksTest {
         blocks.render("s-guess", GrowingSessions.state(40), profile, List.of(), null);
         blocks.written("s-guess", GrowingSessions.state(41), profile, null);
         awaitRenderedAhead("s-guess", 41);
-        SessionState changed = GrowingSessions.withCollected(GrowingSessions.state(41), java.util.Map.of("hotel", "ryokan"));
+        SessionState changed = GrowingSessions.withCollected(GrowingSessions.state(41), Map.of("hotel", "ryokan"));
 
         StepBlocks.Block rendered = blocks.render("s-guess", changed, profile, List.of(), null);
         MemoryBlock block = rendered.block();

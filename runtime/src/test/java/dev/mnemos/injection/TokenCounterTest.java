@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -35,7 +36,7 @@ class TokenCounterTest {
     @Test
     void aRememberingCounterKeepsAtMostItsSizeAndCountsForgottenTextAgain() {
         TokenCounter remembering = TokenCounter.remembering(words, 1_000);
-        List<String> texts = java.util.stream.IntStream.range(0, 100).mapToObj(i -> "text number " + i + " " + "x".repeat(20))
+        List<String> texts = IntStream.range(0, 100).mapToObj(i -> "text number " + i + " " + "x".repeat(20))
                 .toList();
         texts.forEach(remembering::count);
         counted.clear();

@@ -1,5 +1,7 @@
 package dev.mnemos.injection;
 
+import dev.mnemos.session.Scope;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -41,14 +43,14 @@ class TurnOverrideDetectorTest {
     void formatOverrideIsDetected() {
         assertThat(TurnOverrideDetector.detect("give me bullet points instead", List.of(TABLES)))
                 .extracting(TurnOverride::slot, TurnOverride::value)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("output.format", "bullet list"));
+                .containsExactly(Tuple.tuple("output.format", "bullet list"));
     }
 
     @Test
     void overrideIsRecordedAsAnExplicitTaskScopedObservation() {
         var observation = new TurnOverride("output.language", "French", "English").observation("in French");
         assertThat(observation.id()).isEqualTo("turn-override.output.language");
-        assertThat(observation.scope()).isEqualTo(dev.mnemos.session.Scope.TASK);
+        assertThat(observation.scope()).isEqualTo(Scope.TASK);
         assertThat(observation.explicit()).isTrue();
         assertThat(observation.slot()).isEqualTo("output.language");
     }

@@ -1,17 +1,21 @@
 package dev.mnemos.profile;
 
+import jakarta.persistence.PersistenceException;
+import org.hibernate.exception.GenericJDBCException;
 import org.junit.jupiter.api.Test;
 
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
+
+import javax.transaction.xa.XAException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class PostgresFaultsTest {
 
     static Throwable wrapped(Throwable cause) {
-        return new jakarta.persistence.PersistenceException("could not execute statement",
-                new org.hibernate.exception.GenericJDBCException("commit failed", (SQLException) cause));
+        return new PersistenceException("could not execute statement",
+                new GenericJDBCException("commit failed", (SQLException) cause));
     }
 
     @Test
@@ -34,7 +38,7 @@ class PostgresFaultsTest {
         assertThat(PostgresFaults.isTransient(suppressed)).isTrue();
         // as Narayana reports a commit lost with the connection (seen in PostgresFaultTest): the driver's
         // error is the cause of an XAException suppressed on the rollback, wrapped by ArC
-        Throwable xa = new javax.transaction.xa.XAException("Error trying to transactionCommit local transaction");
+        Throwable xa = new XAException("Error trying to transactionCommit local transaction");
         xa.initCause(new SQLException("An I/O error occurred while sending to the backend.", "08006"));
         Throwable commit = new Exception("ARJUNA016053: Could not commit transaction.");
         commit.addSuppressed(xa);
@@ -46,7 +50,7 @@ class PostgresFaultsTest {
 
     @Test
     void anExhaustedPoolIsTransient() {
-        assertThat(PostgresFaults.isTransient(new jakarta.persistence.PersistenceException(
+        assertThat(PostgresFaults.isTransient(new PersistenceException(
                 new SQLException("Sorry, acquisition timeout!")))).isTrue();
         assertThat(PostgresFaults.isTransient(new SQLTransientConnectionException("timeout"))).isTrue();
     }

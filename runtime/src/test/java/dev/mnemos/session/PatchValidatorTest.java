@@ -1,5 +1,6 @@
 package dev.mnemos.session;
 
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -66,7 +67,7 @@ class PatchValidatorTest {
 
     void rejects(SessionPatch patch, String field) {
         assertThatThrownBy(() -> validator.validate(patch)).isInstanceOfSatisfying(InvalidPatchException.class,
-                e -> org.assertj.core.api.Assertions.assertThat(e.field()).isEqualTo(field));
+                e -> Assertions.assertThat(e.field()).isEqualTo(field));
     }
 
     @Test

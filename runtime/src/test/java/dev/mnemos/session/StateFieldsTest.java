@@ -2,6 +2,7 @@ package dev.mnemos.session;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
@@ -37,8 +38,8 @@ class StateFieldsTest {
         assertThat(fields.planBody(legacy)).isEqualTo(new StateFields.PlanBody("step 1\nstep 2", at));
         assertThat(fields.plans(Map.of("p:2", legacy, "p:1", StateFields.planBody("first", at), "e:2", "{\"score\":0.5}")))
                 .extracting(PlanVersion::version, PlanVersion::content, PlanVersion::score)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple(1, "first", null),
-                        org.assertj.core.groups.Tuple.tuple(2, "step 1\nstep 2", 0.5));
+                .containsExactly(Tuple.tuple(1, "first", null),
+                        Tuple.tuple(2, "step 1\nstep 2", 0.5));
     }
 
     @Test

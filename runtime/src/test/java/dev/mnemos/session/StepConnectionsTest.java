@@ -9,8 +9,12 @@ import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.params.ClientKillParams;
 
+import java.io.BufferedInputStream;
+import java.io.DataInputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.lang.reflect.Proxy;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -19,8 +23,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -224,7 +230,7 @@ class StepConnectionsTest {
      */
     static final class PipelineOnlyRedis implements AutoCloseable {
         private final ServerSocket server = new ServerSocket(0);
-        private final List<String> commands = new java.util.concurrent.CopyOnWriteArrayList<>();
+        private final List<String> commands = new CopyOnWriteArrayList<>();
         private volatile Socket socket;
 
         PipelineOnlyRedis() throws IOException {
@@ -244,9 +250,9 @@ class StepConnectionsTest {
         private void serve() {
             try (Socket accepted = server.accept()) {
                 socket = accepted;
-                java.io.DataInputStream in = new java.io.DataInputStream(
-                        new java.io.BufferedInputStream(accepted.getInputStream()));
-                java.io.OutputStream out = accepted.getOutputStream();
+                DataInputStream in = new DataInputStream(
+                        new BufferedInputStream(accepted.getInputStream()));
+                OutputStream out = accepted.getOutputStream();
                 boolean scriptWaiting = false;
                 while (true) {
                     String name = command(in);
@@ -272,7 +278,7 @@ class StepConnectionsTest {
         }
 
         /** Reads one command (an array of bulk strings); returns its name, upper case. */
-        private static String command(java.io.DataInputStream in) throws IOException {
+        private static String command(DataInputStream in) throws IOException {
             int count = Integer.parseInt(line(in).substring(1));
             String name = null;
             for (int i = 0; i < count; i++) {
@@ -280,17 +286,17 @@ class StepConnectionsTest {
                 in.readFully(arg);
                 line(in);
                 if (name == null) {
-                    name = new String(arg, StandardCharsets.US_ASCII).toUpperCase(java.util.Locale.ROOT);
+                    name = new String(arg, StandardCharsets.US_ASCII).toUpperCase(Locale.ROOT);
                 }
             }
             return name;
         }
 
-        private static String line(java.io.DataInputStream in) throws IOException {
+        private static String line(DataInputStream in) throws IOException {
             StringBuilder text = new StringBuilder();
             for (int c = in.read(); c != '\r'; c = in.read()) {
                 if (c < 0) {
-                    throw new java.io.EOFException();
+                    throw new EOFException();
                 }
                 text.append((char) c);
             }

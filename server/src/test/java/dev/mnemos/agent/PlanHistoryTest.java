@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -54,7 +55,7 @@ class PlanHistoryTest {
     }
 
     private static SessionEvent rollback(long v, int plans) {
-        List<PlanVersion> kept = java.util.stream.IntStream.rangeClosed(1, plans)
+        List<PlanVersion> kept = IntStream.rangeClosed(1, plans)
                 .mapToObj(i -> new PlanVersion(i, "p" + i, null, null, T)).toList();
         return new SessionEvent(v, SessionEvent.Type.ROLLBACK, T, "t", null, null, 2L, state(v, kept));
     }

@@ -9,6 +9,7 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -59,7 +60,7 @@ class ReplyLanguageOverrideTest {
         assertThat(end.getString("promotion.rejected.find { it.observationId == 'turn-override.output.language' }.reason"))
                 .contains("override").doesNotContain("budget");
         given().auth().oauth2(Tokens.user(user)).get("/v1/profile").then()
-                .body("facts.text", equalTo(java.util.List.of("Always answer in Chinese")));
+                .body("facts.text", equalTo(List.of("Always answer in Chinese")));
     }
 
     @Test
@@ -73,7 +74,7 @@ class ReplyLanguageOverrideTest {
         assertThat(end.getString("promotion.rejected.find { it.observationId == 'turn-override.output.language' }.reason"))
                 .contains("override");
         given().auth().oauth2(Tokens.user(user)).get("/v1/profile").then()
-                .body("facts.text", equalTo(java.util.List.of("Always answer in English")));
+                .body("facts.text", equalTo(List.of("Always answer in English")));
     }
 
     @Test

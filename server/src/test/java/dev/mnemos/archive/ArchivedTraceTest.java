@@ -5,6 +5,7 @@ import dev.mnemos.llm.ScriptedChatModel;
 import dev.mnemos.server.api.Tokens;
 import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionIds;
+import dev.mnemos.session.SessionKeys;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
 import io.quarkus.redis.datasource.RedisDataSource;
@@ -57,7 +58,7 @@ class ArchivedTraceTest {
         ai.chat(id, "start please");
 
         given().auth().oauth2(token).post("/v1/sessions/{id}/end", id).then().statusCode(200);
-        assertThat(redis.key().exists(dev.mnemos.session.SessionKeys.trace(id))).isFalse();
+        assertThat(redis.key().exists(SessionKeys.trace(id))).isFalse();
 
         given().auth().oauth2(token).get("/v1/sessions/{id}/steps/2/trace", id).then().statusCode(200)
                 .body("step", equalTo("chat")).body("read.sessionVersion", equalTo(1))

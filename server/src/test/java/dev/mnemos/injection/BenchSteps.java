@@ -4,6 +4,7 @@ import dev.langchain4j.service.MemoryId;
 import dev.langchain4j.service.SystemMessage;
 import dev.langchain4j.service.UserMessage;
 import dev.mnemos.llm.MnemosModelSupplier;
+import dev.mnemos.session.SessionPatch;
 import io.quarkiverse.langchain4j.RegisterAiService;
 
 /**
@@ -31,13 +32,13 @@ interface BenchSteps {
         static final int SUMMARY_CHARS = 4000;
 
         @Override
-        public dev.mnemos.session.SessionPatch patch(StepCall call) {
+        public SessionPatch patch(StepCall call) {
             String previous = call.state().summary() == null ? "" : call.state().summary() + "\n";
             String summary = previous + cut(call.userMessage(), 160);
             if (summary.length() > SUMMARY_CHARS) {
                 summary = summary.substring(summary.indexOf('\n', summary.length() - SUMMARY_CHARS) + 1);
             }
-            return dev.mnemos.session.SessionPatch.builder().summary(summary)
+            return SessionPatch.builder().summary(summary)
                     .putCollected("turn.last", cut(call.userMessage(), 2000)).build();
         }
 

@@ -4,6 +4,7 @@ import dev.mnemos.session.AppliedPatch;
 import dev.mnemos.session.Fork;
 import dev.mnemos.session.Idempotency;
 import dev.mnemos.session.NewSession;
+import dev.mnemos.session.PlanVersion;
 import dev.mnemos.session.Rollback;
 import dev.mnemos.session.SessionEvent;
 import dev.mnemos.session.SessionNotFoundException;
@@ -11,6 +12,7 @@ import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
 import dev.mnemos.session.StaleVersionException;
+import dev.mnemos.session.StepTraceEntry;
 import dev.mnemos.session.StepWrite;
 
 import java.time.Instant;
@@ -20,6 +22,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.UnaryOperator;
 
 /** An in-process session store for pure tests of the step cycle: get, write (with CAS) and hooks. */
@@ -48,7 +51,7 @@ final class FakeSessionStore implements SessionStore {
     @Override
     public SessionState recent(String sessionId, int latestPlans) {
         SessionState s = get(sessionId);
-        List<dev.mnemos.session.PlanVersion> plans = s.plans().subList(Math.max(0, s.plans().size() - latestPlans),
+        List<PlanVersion> plans = s.plans().subList(Math.max(0, s.plans().size() - latestPlans),
                 s.plans().size());
         return new SessionState(s.sessionId(), s.userId(), s.version(), s.createdAt(), s.updatedAt(), s.status(), s.goal(),
                 s.context(), s.constraints(), s.openQuestions(), s.collected(), s.stepPointer(), plans, s.observations(),
@@ -85,7 +88,7 @@ final class FakeSessionStore implements SessionStore {
     }
 
     /** The trace entries of the writes that were applied, in order. */
-    final List<dev.mnemos.session.StepTraceEntry> traces = new java.util.concurrent.CopyOnWriteArrayList<>();
+    final List<StepTraceEntry> traces = new CopyOnWriteArrayList<>();
 
     @Override
     public synchronized AppliedPatch apply(StepWrite write) {

@@ -15,6 +15,7 @@ import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
+import io.restassured.response.ValidatableResponse;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -60,7 +61,7 @@ class FirstCallStartsSessionTest {
         return "first-" + SessionIds.newId();
     }
 
-    private static io.restassured.response.ValidatableResponse chat(String token, String sessionId, String message) {
+    private static ValidatableResponse chat(String token, String sessionId, String message) {
         return given().auth().oauth2(token).contentType(ContentType.TEXT).body(message)
                 .post("/test/trip-chat/{id}", sessionId).then();
     }

@@ -9,21 +9,42 @@ import dev.mnemos.session.Scope;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
+import io.agroal.api.AgroalDataSource;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.faulttolerance.api.Guard;
 import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
+import java.io.BufferedInputStream;
 import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.management.ClassLoadingMXBean;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 /**
  * The read-before-write benchmark (issue 4; targets in the README): prints figures, asserts none.
@@ -58,9 +79,9 @@ class InjectionBenchmark {
     @Inject
     InjectionConfig config;
     @Inject
-    io.micrometer.core.instrument.MeterRegistry meters;
+    MeterRegistry meters;
     @Inject
-    io.agroal.api.AgroalDataSource postgres;
+    AgroalDataSource postgres;
 
     /**
      * Sessions run back to back, unmeasured, before the back-to-back pass: what the JIT compiles for steps that wait for none.
@@ -89,7 +110,7 @@ class InjectionBenchmark {
         plan = AiMethod.of(BenchSteps.class.getMethod("plan", String.class, String.class));
         line("Mnemos read-before-write benchmark  (cores: %d, load average at start: %.2f)",
                 Runtime.getRuntime().availableProcessors(),
-                java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         line("step overhead = load session + profile (15 facts %s), render block, CAS write-back carrying the step trace; model excluded",
                 PROFILE_IN_MEMORY ? "in memory: -Dbench.profile=memory" : "in Postgres");
         // the JIT needs about 20,000 steps of this application to settle: after 3,000 its compiler
@@ -113,7 +134,7 @@ class InjectionBenchmark {
         overheadAtOneClient(paused, steps);
         backToBack(chained, steps, BACK_TO_BACK_WARMUP, 0);
         backToBack(modelled, Integer.getInteger("bench.modelSteps", 200), 1,
-                java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(modelMillis));
+                TimeUnit.MILLISECONDS.toNanos(modelMillis));
         overheadAtManyClients(Integer.getInteger("bench.clients", 64), Integer.getInteger("bench.clientSteps", 200));
         String locomo = System.getProperty("bench.locomo", "");
         if (locomo.isBlank()) {
@@ -163,8 +184,8 @@ class InjectionBenchmark {
         double[] latePhases = new double[3];
         long[][] bySession = new long[sessions][];
         long[][] cpuBySession = new long[sessions][];
-        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
-        java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         long jitBefore = jit.getTotalCompilationTime();
         long aheadBefore = aheadCpu(threads);
         long[] jiffiesBefore = cpuJiffies();
@@ -195,7 +216,7 @@ class InjectionBenchmark {
         }
         long aheadSpent = aheadCpu(threads) - aheadBefore;
         String cores = coreUse(jiffiesBefore, cpuJiffies());
-        long[] all = java.util.Arrays.stream(bySession).flatMapToLong(java.util.Arrays::stream).toArray();
+        long[] all = Arrays.stream(bySession).flatMapToLong(Arrays::stream).toArray();
         Percentiles rawP = Percentiles.of(raw);
         Percentiles stepP = Percentiles.of(all);
         line("");
@@ -243,7 +264,7 @@ class InjectionBenchmark {
 
     /** The stand-in for what an application does between two steps: the next step's block is rendered ahead meanwhile. */
     private static void betweenSteps() {
-        java.util.concurrent.locks.LockSupport.parkNanos(BETWEEN_STEPS_NANOS);
+        LockSupport.parkNanos(BETWEEN_STEPS_NANOS);
     }
 
     /**
@@ -260,7 +281,7 @@ class InjectionBenchmark {
             long idle = Long.parseLong(f[4]) + Long.parseLong(f[5]);
             long steal = Long.parseLong(f[8]);
             return new long[] { all - idle - steal, steal, all };
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             return new long[3];
         }
     }
@@ -274,7 +295,7 @@ class InjectionBenchmark {
     /** {collections, milliseconds} of every garbage collector so far. */
     private static long[] gcSoFar() {
         long[] sum = new long[2];
-        for (var gc : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+        for (var gc : ManagementFactory.getGarbageCollectorMXBeans()) {
             sum[0] += Math.max(0, gc.getCollectionCount());
             sum[1] += Math.max(0, gc.getCollectionTime());
         }
@@ -282,7 +303,7 @@ class InjectionBenchmark {
     }
 
     /** CPU time of Mnemos' render-ahead thread so far (0 before it started, or with render-ahead off). */
-    private static long aheadCpu(java.lang.management.ThreadMXBean threads) {
+    private static long aheadCpu(ThreadMXBean threads) {
         return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals("mnemos-render-ahead"))
                 .mapToLong(t -> Math.max(0, threads.getThreadCpuTime(t.getId()))).sum();
     }
@@ -299,12 +320,12 @@ class InjectionBenchmark {
         long[] nanos = new long[sessions * steps];
         double[][] phases = new double[sessions * steps][];
         long[] cpu = new long[sessions * steps];
-        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long[] gcBefore = gcSoFar();
         MachineCpu machineBefore = MachineCpu.now();
-        java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         long jitBefore = jit.getTotalCompilationTime();
-        java.lang.management.ClassLoadingMXBean classes = java.lang.management.ManagementFactory.getClassLoadingMXBean();
+        ClassLoadingMXBean classes = ManagementFactory.getClassLoadingMXBean();
         long classesBefore = classes.getTotalLoadedClassCount();
         long[] jiffiesBefore = cpuJiffies();
         long passStart = System.nanoTime();
@@ -334,7 +355,7 @@ class InjectionBenchmark {
             line("   paced by a model starts with its code and data gone cold, which the passes above never do");
         }
         line("step overhead            : %s", Percentiles.of(nanos));
-        line("CPU of the calling thread: mean %.3f ms a step", java.util.Arrays.stream(cpu).average().orElse(0) / 1e6);
+        line("CPU of the calling thread: mean %.3f ms a step", Arrays.stream(cpu).average().orElse(0) / 1e6);
         slowestByKind(nanos, phases, cpu, steps);
         line("garbage collections      : %d in %.1f s, %d ms of pauses (each pause stops a step in flight)",
                 gc[0] - gcBefore[0],
@@ -349,7 +370,7 @@ class InjectionBenchmark {
     /** One session's steps back to back, their time, CPU and phases from {@code at} on; the session is deleted after. */
     private void chainedSession(String id, int steps, long[] nanos, double[][] phases, long[] cpu, int at,
             long modelNanos) throws Exception {
-        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         for (int i = 1; i <= steps; i++, at++) {
             double[] before = phaseTotals();
             long cpuStart = threads.getCurrentThreadCpuTime();
@@ -398,8 +419,8 @@ class InjectionBenchmark {
 
     /** What the slowest 1 % of steps spent: the calling thread's CPU (own work) or waiting. */
     private void slowest(long[][] wall, long[][] cpu) {
-        long[] all = java.util.Arrays.stream(wall).flatMapToLong(java.util.Arrays::stream).toArray();
-        long[] cpus = java.util.Arrays.stream(cpu).flatMapToLong(java.util.Arrays::stream).toArray();
+        long[] all = Arrays.stream(wall).flatMapToLong(Arrays::stream).toArray();
+        long[] cpus = Arrays.stream(cpu).flatMapToLong(Arrays::stream).toArray();
         Integer[] order = IntStream.range(0, all.length).boxed().sorted((a, b) -> Long.compare(all[b], all[a]))
                 .toArray(Integer[]::new);
         int n = Math.max(1, all.length / 100);
@@ -436,7 +457,7 @@ class InjectionBenchmark {
             }));
         }
         ready.await(); // every session and profile exists before the clock starts
-        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long aheadBefore = aheadCpu(threads);
         long start = System.nanoTime();
         go.countDown();
@@ -447,7 +468,7 @@ class InjectionBenchmark {
         pool.shutdown();
         Percentiles rawP = Percentiles.of(raw);
         Percentiles stepP = Percentiles
-                .of(java.util.Arrays.stream(latencies).flatMapToLong(java.util.Arrays::stream).toArray());
+                .of(Arrays.stream(latencies).flatMapToLong(Arrays::stream).toArray());
         line("");
         line("== %d clients: one session each, %d steps each (in-process, no HTTP; back to back: no wait for renders ahead)",
                 clients, steps);
@@ -467,8 +488,8 @@ class InjectionBenchmark {
     private long[][] guardedRoundTrips(int rounds, int perRound) {
         String key = "mnemos:bench:" + SessionIds.newId();
         redis.value(String.class).set(key, "x".repeat(64));
-        io.smallrye.faulttolerance.api.Guard guard = io.smallrye.faulttolerance.api.Guard.create()
-                .withDescription("bench timeout").withTimeout().duration(3, java.time.temporal.ChronoUnit.SECONDS).done()
+        Guard guard = Guard.create()
+                .withDescription("bench timeout").withTimeout().duration(3, ChronoUnit.SECONDS).done()
                 .build();
         long[][] samples = new long[2][rounds * perRound];
         for (int r = 0; r < rounds; r++) {
@@ -486,27 +507,27 @@ class InjectionBenchmark {
     }
 
     /** GETs written and read on a plain java.net.Socket by the calling thread (RESP by hand; a floor, not a client). */
-    private long[] socketRoundTrips(int count) throws java.io.IOException {
+    private long[] socketRoundTrips(int count) throws IOException {
         return socketRoundTrips(count, 0);
     }
 
     /** GETs on a plain blocking socket, each after {@code pauseNanos} of sleep (0: none). */
-    private long[] socketRoundTrips(int count, long pauseNanos) throws java.io.IOException {
+    private long[] socketRoundTrips(int count, long pauseNanos) throws IOException {
         String key = "mnemos:bench:" + SessionIds.newId();
         redis.value(String.class).set(key, "x".repeat(64));
         byte[] get = ("*2\r\n$3\r\nGET\r\n$" + key.length() + "\r\n" + key + "\r\n")
-                .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                .getBytes(StandardCharsets.US_ASCII);
         long[] samples = new long[count];
-        java.net.URI redisUri = java.net.URI.create(org.eclipse.microprofile.config.ConfigProvider.getConfig()
+        URI redisUri = URI.create(ConfigProvider.getConfig()
                 .getValue("quarkus.redis.hosts", String.class).split(",")[0]);
-        try (java.net.Socket socket = new java.net.Socket(redisUri.getHost(), redisUri.getPort())) {
+        try (Socket socket = new Socket(redisUri.getHost(), redisUri.getPort())) {
             socket.setTcpNoDelay(true);
-            java.io.OutputStream out = socket.getOutputStream();
-            java.io.InputStream in = new java.io.BufferedInputStream(socket.getInputStream());
+            OutputStream out = socket.getOutputStream();
+            InputStream in = new BufferedInputStream(socket.getInputStream());
             byte[] reply = new byte[5 + 64 + 2]; // "$64\r\n", the value, "\r\n"
             for (int i = 0; i < count; i++) {
                 if (pauseNanos > 0) {
-                    java.util.concurrent.locks.LockSupport.parkNanos(pauseNanos);
+                    LockSupport.parkNanos(pauseNanos);
                 }
                 long start = System.nanoTime();
                 out.write(get);
@@ -544,12 +565,12 @@ class InjectionBenchmark {
         }
         pool.shutdown();
         redis.key().del(key);
-        return java.util.Arrays.stream(samples).flatMapToLong(java.util.Arrays::stream).toArray();
+        return Arrays.stream(samples).flatMapToLong(Arrays::stream).toArray();
     }
 
     private long[] rawPostgres(int n) throws Exception {
         long[] nanos = new long[n];
-        try (java.sql.Connection c = postgres.getConnection(); var select = c.prepareStatement("SELECT 1")) {
+        try (Connection c = postgres.getConnection(); var select = c.prepareStatement("SELECT 1")) {
             for (int i = 0; i < n; i++) {
                 long start = System.nanoTime();
                 try (var r = select.executeQuery()) {
@@ -583,7 +604,7 @@ class InjectionBenchmark {
         long[] took = new long[1];
         cycle.run(method, new Object[] { id, "step " + i + ": what is next?" }, () -> {
             long start = System.nanoTime();
-            java.util.concurrent.locks.LockSupport.parkNanos(modelNanos);
+            LockSupport.parkNanos(modelNanos);
             took[0] = System.nanoTime() - start;
             return result;
         });
@@ -622,19 +643,19 @@ class InjectionBenchmark {
     }
 
     private double[] phaseTotals() {
-        return java.util.stream.Stream.of("load", "render", "write")
-                .mapToDouble(p -> meters.timer("mnemos.injection." + p).totalTime(java.util.concurrent.TimeUnit.MILLISECONDS))
+        return Stream.of("load", "render", "write")
+                .mapToDouble(p -> meters.timer("mnemos.injection." + p).totalTime(TimeUnit.MILLISECONDS))
                 .toArray();
     }
 
     /** The latencies of the plan steps (every 10th) or of the others. */
     private static long[] steps(long[][] bySession, boolean plans) {
-        return java.util.Arrays.stream(bySession).flatMapToLong(s -> IntStream.range(0, s.length)
+        return Arrays.stream(bySession).flatMapToLong(s -> IntStream.range(0, s.length)
                 .filter(i -> ((i + 1) % 10 == 0) == plans).mapToLong(i -> s[i])).toArray();
     }
 
     private static long[] window(long[][] bySession, int from, int to) {
-        return java.util.Arrays.stream(bySession).flatMapToLong(s -> java.util.Arrays.stream(s, from - 1, to)).toArray();
+        return Arrays.stream(bySession).flatMapToLong(s -> Arrays.stream(s, from - 1, to)).toArray();
     }
 
     private void locomo(File file) throws Exception {

@@ -7,8 +7,11 @@ import dev.mnemos.session.SessionState;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -38,7 +41,7 @@ class MemoryBlockRendererTest {
                 .mapToObj(i -> new Constraint("c" + i, "constraint number " + i + " must hold", Scope.TASK, "user")).toList();
         List<PlanVersion> plans = IntStream.rangeClosed(1, 300)
                 .mapToObj(i -> States.plan(i, ("step " + i + " of the plan, with details. ").repeat(200))).toList();
-        Map<String, String> collected = new java.util.TreeMap<>();
+        Map<String, String> collected = new TreeMap<>();
         IntStream.rangeClosed(1, 300)
                 .forEach(i -> collected.put("answer.step" + i, "answer " + i + " ".repeat(3) + "x".repeat(400)));
         List<ProfileLine> profile = IntStream.rangeClosed(1, 50)
@@ -155,7 +158,7 @@ class MemoryBlockRendererTest {
     @Test
     void theGivenTokenizerCountsTheBlockAndCutsTheGoal() {
         TokenCounter words = text -> text.isBlank() ? 0 : text.trim().split("\\s+").length;
-        String goal = String.join(" ", java.util.Collections.nCopies(400, "word"));
+        String goal = String.join(" ", Collections.nCopies(400, "word"));
         MemoryBlock block = new MemoryBlockRenderer(100, 2, 20, words).render(States.state(goal, List.of(), List.of(),
                 null), List.of(), List.of(), null);
 
@@ -169,8 +172,8 @@ class MemoryBlockRendererTest {
     @Test
     void aCollectedValueIsCutToItsShareOnlyWhenItIsLonger() {
         TokenCounter words = text -> text.isBlank() ? 0 : text.trim().split("\\s+").length;
-        String fits = String.join(" ", java.util.Collections.nCopies(110, "fits"));
-        String tooLong = String.join(" ", java.util.Collections.nCopies(300, "long"));
+        String fits = String.join(" ", Collections.nCopies(110, "fits"));
+        String tooLong = String.join(" ", Collections.nCopies(300, "long"));
         SessionState s = States.state("goal", List.of(), List.of(), null);
         s = new SessionState(s.sessionId(), s.userId(), s.version(), s.createdAt(), s.updatedAt(), s.status(), s.goal(),
                 s.context(), s.constraints(), s.openQuestions(), Map.of("a.fits", fits, "b.long", tooLong),
@@ -188,7 +191,7 @@ class MemoryBlockRendererTest {
     void theNewestPartOfALongSummaryIsShownWithinItsShare() {
         TokenCounter words = text -> text.isBlank() ? 0 : text.trim().split("\\s+").length;
         String summary = IntStream.rangeClosed(1, 400).mapToObj(i -> "v" + i + ": folded plan " + i + ".")
-                .collect(java.util.stream.Collectors.joining(" "));
+                .collect(Collectors.joining(" "));
         SessionState s = States.state("goal", List.of(), List.of(), summary);
         MemoryBlock block = new MemoryBlockRenderer(1000, 2, 20, words).render(s, List.of(), List.of(), null);
 

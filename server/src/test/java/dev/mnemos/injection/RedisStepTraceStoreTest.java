@@ -1,5 +1,6 @@
 package dev.mnemos.injection;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionKeys;
@@ -15,6 +16,8 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.OptionalLong;
+import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -32,7 +35,7 @@ class RedisStepTraceStoreTest {
     @Inject
     SessionStore store;
     @Inject
-    com.fasterxml.jackson.databind.ObjectMapper json;
+    ObjectMapper json;
 
     private static StepTrace trace(String id, long version) {
         return new StepTrace(id, "u-1", version, "chat", "TripAi.chat", Instant.parse("2026-01-01T00:00:00Z"),
@@ -121,13 +124,13 @@ class RedisStepTraceStoreTest {
         long last = 0;
         // only every third version has a trace, as when HTTP steps and rollbacks write in between
         for (long v = 3; v <= 3L * (retention + 100); v += 3) {
-            store.apply(StepWrite.of(id, step(v - 1)).expecting(java.util.OptionalLong.empty()).noting("http step").by("test"));
+            store.apply(StepWrite.of(id, step(v - 1)).expecting(OptionalLong.empty()).noting("http step").by("test"));
             writeWithTrace(id, v);
-            store.apply(StepWrite.of(id, step(v + 1)).expecting(java.util.OptionalLong.empty()).noting("http step").by("test"));
+            store.apply(StepWrite.of(id, step(v + 1)).expecting(OptionalLong.empty()).noting("http step").by("test"));
             last = v;
         }
         long oldestKept = last - retention + 1;
-        long inWindow = java.util.stream.LongStream.rangeClosed(oldestKept, last).filter(v -> v % 3 == 0).count();
+        long inWindow = LongStream.rangeClosed(oldestKept, last).filter(v -> v % 3 == 0).count();
         for (long v = oldestKept + (3 - oldestKept % 3) % 3; v <= last; v += 3) {
             assertThat(traces.find(id, v)).as("version %d is inside the window", v).isPresent();
         }

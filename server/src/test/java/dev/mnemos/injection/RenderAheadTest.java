@@ -8,6 +8,7 @@ import dev.mnemos.session.Constraint;
 import dev.mnemos.session.NewSession;
 import dev.mnemos.session.Scope;
 import dev.mnemos.session.SessionIds;
+import dev.mnemos.session.SessionNotFoundException;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
@@ -135,7 +136,7 @@ class RenderAheadTest {
 
         store.delete(id);
         assertThatThrownBy(() -> store.recentIfChanged(id, 3, null, changed))
-                .isInstanceOf(dev.mnemos.session.SessionNotFoundException.class);
+                .isInstanceOf(SessionNotFoundException.class);
 
         // a session deleted and started again under its id, up to the same version: not the state known
         Thread.sleep(2); // another creation time, to the millisecond

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -286,7 +287,7 @@ class SessionMemoryInterceptorTest {
     @Test
     void slowProfileIsSkippedAfterTheTimeout() {
         profiles.set(user, List.of(new ProfileLine("f1", "DOMAIN", null, "railway engineer", 0.8)));
-        profiles.delay(java.time.Duration.ofSeconds(3));
+        profiles.delay(Duration.ofSeconds(3));
         try {
             String id = session().sessionId();
             model.script(request -> "fast");
@@ -294,7 +295,7 @@ class SessionMemoryInterceptorTest {
             assertThat(Requests.system(model.requests().get(0))).doesNotContain("railway engineer");
             assertThat(traces.find(id, 2).orElseThrow().read().profile()).isEqualTo(ProfileSnapshot.Status.MISSING);
         } finally {
-            profiles.delay(java.time.Duration.ZERO);
+            profiles.delay(Duration.ZERO);
         }
     }
 

@@ -7,7 +7,9 @@ import dev.mnemos.session.SessionNotFoundException;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStoreUnavailableException;
 import dev.mnemos.session.StepTraceEntry;
+import dev.mnemos.tracing.MnemosSpans;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -64,7 +66,7 @@ class StepCycleTest {
                 new StepWriteBack(store, config, acting, memory, new RollingSummary(config, false, (a, b, c) -> "unused"),
                         traceStore),
                 memory,
-                new InjectionMetrics(new SimpleMeterRegistry()), dev.mnemos.tracing.MnemosSpans.noop(), results);
+                new InjectionMetrics(new SimpleMeterRegistry()), MnemosSpans.noop(), results);
     }
 
     /** The traces stored: those carried by applied writes. */
@@ -117,7 +119,7 @@ class StepCycleTest {
         AtomicInteger answersLost = new AtomicInteger();
         store.afterWrite = () -> {
             if (answersLost.getAndIncrement() == 0) {
-                throw new org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException("applied, answer lost");
+                throw new TimeoutException("applied, answer lost");
             }
         };
         step();

@@ -1,5 +1,7 @@
 package dev.mnemos.injection;
 
+import dev.langchain4j.model.openai.OpenAiChatModelName;
+import dev.langchain4j.model.openai.OpenAiTokenCountEstimator;
 import dev.mnemos.llm.ScriptedChatModel;
 import dev.mnemos.server.api.Tokens;
 import dev.mnemos.session.NewSession;
@@ -58,8 +60,8 @@ class TraceResourceTest {
                 .then().statusCode(200).extract().path("injected.block");
         int tokens = given().auth().oauth2(Tokens.user(user)).get("/v1/sessions/{id}/steps/{v}/trace", id, 2)
                 .then().extract().path("injected.tokens");
-        int jtokkit = new dev.langchain4j.model.openai.OpenAiTokenCountEstimator(
-                dev.langchain4j.model.openai.OpenAiChatModelName.GPT_4_O_MINI).estimateTokenCountInText(block);
+        int jtokkit = new OpenAiTokenCountEstimator(
+                OpenAiChatModelName.GPT_4_O_MINI).estimateTokenCountInText(block);
         assertThat(tokens).isEqualTo(jtokkit).isNotEqualTo(TokenEstimator.estimate(block));
     }
 

@@ -7,6 +7,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;
 import jakarta.inject.Inject;
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -15,6 +16,7 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.NoAlertPresentException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
 
 import java.net.URL;
 import java.util.List;
@@ -119,8 +121,8 @@ class InspectorBrowserTest {
         assertThat(browser.textOf(By.cssSelector("#plan-1 .plan-feedback"))).isEqualTo("Add a rainy-day option");
 
         // diff between v1 and v3: what the two AI steps collected
-        new org.openqa.selenium.support.ui.Select(browser.visible(By.id("diff-from"))).selectByValue("1");
-        new org.openqa.selenium.support.ui.Select(browser.visible(By.id("diff-to"))).selectByValue("3");
+        new Select(browser.visible(By.id("diff-from"))).selectByValue("1");
+        new Select(browser.visible(By.id("diff-to"))).selectByValue("3");
         browser.driver.findElement(By.id("diff-run")).click();
         browser.wait.until(ExpectedConditions.textToBe(By.cssSelector("#diff-table th:nth-child(4)"), "v3"));
         WebElement collected = browser.visible(By.cssSelector("#diff-table tr[data-field='collected[answer.chat]']"));
@@ -168,7 +170,7 @@ class InspectorBrowserTest {
         browser.visible(version(6));
         assertThat(browser.driver.findElements(version(7))).isEmpty();
         as(alice).get("/v1/sessions/{id}", session).then().statusCode(200)
-                .body("version", org.hamcrest.Matchers.is(6));
+                .body("version", Matchers.is(6));
 
         // fork from v4 (the version with plan v1): a new session, linked to its parent
         browser.driver.findElement(By.cssSelector("#v-4 button")).click();
@@ -185,8 +187,8 @@ class InspectorBrowserTest {
         browser.wait.until(ExpectedConditions.textToBe(By.id("state-version"), "1"));
         assertThat(browser.textOf(By.cssSelector("#plan-1 .plan-content"))).isEqualTo("Day 1: Asakusa\nDay 2: Hakone");
         as(alice).get("/v1/sessions/{id}", fork).then().statusCode(200)
-                .body("forkedFrom.sessionId", org.hamcrest.Matchers.is(session))
-                .body("forkedFrom.version", org.hamcrest.Matchers.is(4));
+                .body("forkedFrom.sessionId", Matchers.is(session))
+                .body("forkedFrom.version", Matchers.is(4));
     }
 
     @Test
@@ -198,7 +200,7 @@ class InspectorBrowserTest {
         as(bob).body(Map.of("text", "Likes jazz 🎷", "explicit", false))
                 .post("/v1/sessions/{id}/observations", session).then().statusCode(200);
         as(bob).post("/v1/sessions/{id}/end", session).then().statusCode(200)
-                .body("pending.text", org.hamcrest.Matchers.hasItems("Likes window seats 🪟", "Likes jazz 🎷"));
+                .body("pending.text", Matchers.hasItems("Likes window seats 🪟", "Likes jazz 🎷"));
 
         browser.signIn(url(), Tokens.user(bob), bob);
         // the ended session is listed from the archive, with its promotion report
@@ -225,8 +227,8 @@ class InspectorBrowserTest {
         assertThat(browser.textOf(By.id("history"))).contains("Likes window seats 🪟");
         browser.screenshot("profile");
         as(bob).get("/v1/profile").then().statusCode(200)
-                .body("facts.text", org.hamcrest.Matchers.contains("Likes window seats 🪟"));
-        as(bob).get("/v1/profile/pending").then().statusCode(200).body("size()", org.hamcrest.Matchers.is(0));
+                .body("facts.text", Matchers.contains("Likes window seats 🪟"));
+        as(bob).get("/v1/profile/pending").then().statusCode(200).body("size()", Matchers.is(0));
     }
 
     private static By pendingRow(String text) {

@@ -5,6 +5,8 @@ import dev.mnemos.llm.ModelConfigured;
 import dev.mnemos.llm.Prompts;
 import dev.mnemos.llm.ScriptedChatModel;
 import dev.mnemos.server.api.Tokens;
+import io.agroal.api.AgroalDataSource;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
@@ -18,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -36,10 +39,10 @@ class ProfileModelPathTest {
     ScriptedChatModel model;
 
     @Inject
-    io.agroal.api.AgroalDataSource db;
+    AgroalDataSource db;
 
     @Inject
-    io.micrometer.core.instrument.MeterRegistry meters;
+    MeterRegistry meters;
 
     private double fallbacks(String reason) {
         var counter = meters.find("mnemos.model.fallbacks").tag("ai", "reconcile").tag("reason", reason).counter();
@@ -111,7 +114,7 @@ class ProfileModelPathTest {
         model.script(req -> "{\"operations\": [{\"op\": \"ADD\", \"text\": \"Keeps bees\"}]}");
         instruct("remember I keep bees").statusCode(200);
         long bees = given().auth().oauth2(token).get("/v1/profile").then().extract().jsonPath().getLong("facts[0].id");
-        java.util.concurrent.CountDownLatch thinking = new java.util.concurrent.CountDownLatch(1);
+        CountDownLatch thinking = new CountDownLatch(1);
         model.script(req -> {
             thinking.countDown();
             sleep(1500);

@@ -8,9 +8,11 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 import jakarta.inject.Inject;
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.sql.Connection;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -145,8 +147,8 @@ class ProfileResourceTest {
         post(token, "/v1/profile/instruct", Map.of("instruction", "remember I collect stamps")).statusCode(200);
         given().auth().oauth2(token).get("/v1/profile").then()
                 .body("facts", hasSize(50))
-                .body("facts.text", org.hamcrest.Matchers.hasItem("I collect stamps"))
-                .body("facts.text", org.hamcrest.Matchers.not(org.hamcrest.Matchers.hasItem("weak guess")));
+                .body("facts.text", Matchers.hasItem("I collect stamps"))
+                .body("facts.text", Matchers.not(Matchers.hasItem("weak guess")));
         given().auth().oauth2(token).get("/v1/profile/history").then()
                 .body("events.find { it.before == 'weak guess' }.reason", containsString("evicted"));
     }
@@ -245,7 +247,7 @@ class ProfileResourceTest {
     void writeByAnotherInstanceIsSeenThroughTheRevision() throws Exception {
         add(token, "Drinks green tea");
         given().auth().oauth2(token).get("/v1/profile").then().body("facts", hasSize(1));
-        try (java.sql.Connection c = db.getConnection()) {
+        try (Connection c = db.getConnection()) {
             c.createStatement().executeUpdate("insert into profile_fact (user_id, category, text, confidence, source_kind,"
                     + " status, valid_from, created_at, updated_at) values ('" + alice + "', 'FACT', 'Written elsewhere', 1,"
                     + " 'USER_STATEMENT', 'ACTIVE', now(), now(), now())");
@@ -289,10 +291,10 @@ class ProfileResourceTest {
     }
 
     private long count(String sql, Object... params) throws Exception {
-        return dev.mnemos.profile.SqlRows.count(db, sql, params);
+        return SqlRows.count(db, sql, params);
     }
 
     private List<List<String>> rows(String sql, Object... params) throws Exception {
-        return dev.mnemos.profile.SqlRows.rows(db, sql, params);
+        return SqlRows.rows(db, sql, params);
     }
 }

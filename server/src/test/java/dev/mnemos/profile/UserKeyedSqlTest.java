@@ -4,8 +4,10 @@ import dev.mnemos.server.api.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -120,7 +122,7 @@ class UserKeyedSqlTest {
 
     /** A session end that supersedes a fact, undone (retract, restore, dropped candidate), and the profile as of then. */
     private void undoAndTimeTravel() {
-        String before = java.time.Instant.now().toString();
+        String before = Instant.now().toString();
         as().body(Map.of("text", "Answer in English", "slot", "output.language")).post("/v1/profile/facts").then()
                 .statusCode(201);
         String session = as().body(Map.of("goal", "a chat")).post("/v1/sessions").then().statusCode(201).extract()
@@ -131,9 +133,9 @@ class UserKeyedSqlTest {
                 .post("/v1/sessions/{id}/observations", session).then().statusCode(200);
         as().post("/v1/sessions/{id}/end", session).then().statusCode(200);
         as().post("/v1/sessions/{id}/promotion/undo", session).then().statusCode(200)
-                .body("changes.action", org.hamcrest.Matchers.hasItems("RETRACT", "RESTORE", "REJECT"));
+                .body("changes.action", Matchers.hasItems("RETRACT", "RESTORE", "REJECT"));
         as().post("/v1/sessions/{id}/promotion/undo", session).then().statusCode(200);
-        String now = java.time.Instant.now().toString();
+        String now = Instant.now().toString();
         as().get("/v1/profile?asOf={t}", now).then().statusCode(200);
         as().get("/v1/profile/diff?from={f}&to={t}", before, now).then().statusCode(200);
     }

@@ -1,5 +1,6 @@
 package dev.mnemos.promotion;
 
+import dev.mnemos.profile.SqlRows;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -7,6 +8,7 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -53,7 +55,7 @@ class ForgetIsFinalTest {
 
         as(alice).delete("/v1/profile/facts/{id}", factId).then().statusCode(200);
 
-        List<JsonPath> reports = new java.util.ArrayList<>();
+        List<JsonPath> reports = new ArrayList<>();
         for (String session : live) {
             reports.add(end(alice, session));
         }
@@ -124,6 +126,6 @@ class ForgetIsFinalTest {
     }
 
     private long count(String sql, Object... params) throws Exception {
-        return dev.mnemos.profile.SqlRows.count(db, sql, params);
+        return SqlRows.count(db, sql, params);
     }
 }

@@ -1,5 +1,6 @@
 package dev.mnemos.promotion;
 
+import dev.mnemos.profile.SqlRows;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -51,7 +52,7 @@ class GeneralisingPromotionTest {
         assertThat(later.getString("profileChanges[0].before")).isEqualTo("I don't eat red meat");
         assertThat(later.getString("profileChanges[0].reason")).startsWith("replaces fact ");
         assertThat(profile()).containsExactly("From now on red meat is fine");
-        assertThat(dev.mnemos.profile.SqlRows.rows(db,
+        assertThat(SqlRows.rows(db,
                 "select status, (valid_to is not null)::text from profile_fact where user_id = ? and text = ?", alice,
                 "I don't eat red meat")).containsExactly(List.of("SUPERSEDED", "true"));
         as(alice).get("/v1/profile/history").then().statusCode(200)

@@ -1,5 +1,6 @@
 package dev.mnemos.promotion;
 
+import dev.mnemos.profile.SqlRows;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -97,6 +98,6 @@ class PromotionCapTest {
     }
 
     private long count(String sql, Object... params) throws Exception {
-        return dev.mnemos.profile.SqlRows.count(db, sql, params);
+        return SqlRows.count(db, sql, params);
     }
 }

@@ -13,11 +13,13 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.LocalDate;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import static dev.mnemos.promotion.SessionEndTest.as;
@@ -67,7 +69,7 @@ class PromotionModelPathTest {
         assertThat(sent.get("today").asText()).isEqualTo(LocalDate.now().toString());
         assertThat(redis.key().exists(SessionKeys.chat(s))).isFalse();
         as(alice).get("/v1/profile").then().statusCode(200)
-                .body("facts[0].slot", org.hamcrest.Matchers.equalTo("output.language"));
+                .body("facts[0].slot", Matchers.equalTo("output.language"));
     }
 
     @Test
@@ -131,7 +133,7 @@ class PromotionModelPathTest {
 
     @Test
     void withAModelTheReconcilePromptDecidesAContradictionWithoutASlot() {
-        as(alice).body(java.util.Map.of("text", "Vegetarian")).post("/v1/profile/facts").then().statusCode(201);
+        as(alice).body(Map.of("text", "Vegetarian")).post("/v1/profile/facts").then().statusCode(201);
         model.script(req -> Prompts.name(req).equals("reconcile")
                 ? "{\"operations\": [{\"op\": \"UPDATE\", \"id\": 0, \"text\": \"Eats fish again\"}]}"
                 : "{\"facts\": []}");
@@ -144,6 +146,6 @@ class PromotionModelPathTest {
                 .orElseThrow();
         assertThat(Prompts.body(reconcile).toString()).contains("Vegetarian", "From now on I eat fish again");
         as(alice).get("/v1/profile").then().body("facts.text",
-                org.hamcrest.Matchers.equalTo(List.of("From now on I eat fish again")));
+                Matchers.equalTo(List.of("From now on I eat fish again")));
     }
 }

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 
 import static dev.mnemos.promotion.SessionEndTest.end;
@@ -50,7 +51,7 @@ class PromotionTableTest {
         model.reset();
     }
 
-    private static final Map<String, String> MATRICES = new java.util.TreeMap<>();
+    private static final Map<String, String> MATRICES = new TreeMap<>();
 
     @Test
     void throughObservationsAndEnd() {

@@ -13,6 +13,8 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -56,7 +58,7 @@ class PromotionUndoTest {
     }
 
     static long add(String user, String text, String slot) {
-        Map<String, Object> body = new java.util.HashMap<>(Map.of("text", text));
+        Map<String, Object> body = new HashMap<>(Map.of("text", text));
         if (slot != null) {
             body.put("slot", slot);
         }
@@ -69,7 +71,7 @@ class PromotionUndoTest {
         JsonPath profile = as(user).get("/v1/profile").then().statusCode(200).extract().jsonPath();
         List<List<Object>> rows = new ArrayList<>();
         for (Map<String, Object> f : profile.<Map<String, Object>> getList("facts")) {
-            rows.add(java.util.Arrays.asList(f.get("id"), f.get("text"), f.get("slot"), f.get("category"),
+            rows.add(Arrays.asList(f.get("id"), f.get("text"), f.get("slot"), f.get("category"),
                     f.get("confidence"), f.get("taskState")));
         }
         return rows;

@@ -1,5 +1,6 @@
 package dev.mnemos.promotion;
 
+import dev.mnemos.profile.SqlRows;
 import dev.mnemos.server.api.Tokens;
 import dev.mnemos.session.SessionKeys;
 import io.agroal.api.AgroalDataSource;
@@ -12,6 +13,8 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.sql.Connection;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -215,7 +218,7 @@ class SessionEndTest {
      */
     @Test
     void twoSessionsEndingConcurrentlyBothLand() throws Exception {
-        List<String> expected = new java.util.ArrayList<>();
+        List<String> expected = new ArrayList<>();
         for (int pair = 0; pair < 3; pair++) {
             String a = start(alice);
             String b = start(alice);
@@ -225,7 +228,7 @@ class SessionEndTest {
             expected.add("Never use emojis in reply type " + pair);
             CompletableFuture<Integer> endA;
             CompletableFuture<Integer> endB;
-            try (java.sql.Connection lock = db.getConnection()) {
+            try (Connection lock = db.getConnection()) {
                 lock.setAutoCommit(false);
                 long holder = holdProfileLock(lock, alice);
                 endA = CompletableFuture.supplyAsync(() -> as(alice).post("/v1/sessions/{id}/end", a).statusCode());
@@ -240,7 +243,7 @@ class SessionEndTest {
     }
 
     /** Locks the user's profile row on {@code c} (its transaction stays open); answers the backend's pid. */
-    private static long holdProfileLock(java.sql.Connection c, String user) throws Exception {
+    private static long holdProfileLock(Connection c, String user) throws Exception {
         try (var st = c.prepareStatement("insert into profile_owner (user_id) values (?) on conflict do nothing")) {
             st.setString(1, user);
             st.executeUpdate();
@@ -262,7 +265,7 @@ class SessionEndTest {
         String waiters = "with recursive w(pid) as (select pid from pg_stat_activity where ? = any (pg_blocking_pids(pid))"
                 + " union select a.pid from pg_stat_activity a join w on w.pid = any (pg_blocking_pids(a.pid)))"
                 + " select count(*) from w";
-        while (dev.mnemos.profile.SqlRows.count(db, waiters, (int) holder) < count) {
+        while (SqlRows.count(db, waiters, (int) holder) < count) {
             for (CompletableFuture<?> call : calls) {
                 assertThat(call).as("an /end returned while the profile lock was held").isNotDone();
             }
@@ -324,10 +327,10 @@ class SessionEndTest {
     }
 
     private long count(String sql, Object... params) throws Exception {
-        return dev.mnemos.profile.SqlRows.count(db, sql, params);
+        return SqlRows.count(db, sql, params);
     }
 
     private List<List<String>> rows(String sql, Object... params) throws Exception {
-        return dev.mnemos.profile.SqlRows.rows(db, sql, params);
+        return SqlRows.rows(db, sql, params);
     }
 }

@@ -1,5 +1,6 @@
 package dev.mnemos.promotion;
 
+import dev.mnemos.injection.Requests;
 import dev.mnemos.injection.TripAi;
 import dev.mnemos.llm.ScriptedChatModel;
 import dev.mnemos.server.api.Tokens;
@@ -47,8 +48,8 @@ class ThisTurnBeatsProfileTest {
         ai.chat(id, "Reply in English this time, please");
         ai.chat(id, "What about food?");
 
-        String first = dev.mnemos.injection.Requests.system(model.requests().get(0));
-        String second = dev.mnemos.injection.Requests.system(model.requests().get(1));
+        String first = Requests.system(model.requests().get(0));
+        String second = Requests.system(model.requests().get(1));
         assertThat(first).contains("Always answer in Chinese", "English", "overrode these profile preferences");
         assertThat(second).as("the override holds for the rest of the session").contains("English",
                 "overrode these profile preferences");

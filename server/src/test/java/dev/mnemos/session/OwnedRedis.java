@@ -3,6 +3,7 @@ package dev.mnemos.session;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -119,10 +120,10 @@ public final class OwnedRedis implements AutoCloseable {
     private boolean ready() {
         try (Socket socket = new Socket("127.0.0.1", port)) {
             socket.setSoTimeout(1000);
-            socket.getOutputStream().write("PING\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            socket.getOutputStream().write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
             byte[] reply = new byte[7];
             int read = socket.getInputStream().read(reply);
-            return read >= 5 && new String(reply, 0, 5, java.nio.charset.StandardCharsets.US_ASCII).equals("+PONG");
+            return read >= 5 && new String(reply, 0, 5, StandardCharsets.US_ASCII).equals("+PONG");
         } catch (IOException e) {
             return false;
         }

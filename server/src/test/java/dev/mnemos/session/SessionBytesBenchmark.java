@@ -7,6 +7,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -61,7 +62,7 @@ class SessionBytesBenchmark {
                         + "bytes per session after %d steps: %.3f MB (%s)  (target <= 0.6 MB)%n"
                         + "bytes written (patches as JSON): %.3f MB; Redis bytes / bytes written: %.2fx  (target <= 3x)%n"
                         + "step writes of that session: %s%n",
-                java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
                 config.historyRetention(), steps, total / 1e6, keys, written / 1e6, (double) total / written,
                 Percentiles.of(writes));
         store.delete(id);

@@ -1,5 +1,6 @@
 package dev.mnemos.session;
 
+import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
@@ -17,7 +18,7 @@ class SessionReplayTest {
     SessionStore store;
 
     @Inject
-    io.quarkus.redis.datasource.RedisDataSource redis;
+    RedisDataSource redis;
 
     @Test
     void replayingTheLogFromVersionOneYieldsTheCurrentStateAfterPatchesRollbacksAndFork() {

@@ -1,9 +1,13 @@
 package dev.mnemos.session;
 
+import dev.mnemos.server.api.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import io.restassured.RestAssured;
+import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
@@ -47,11 +51,11 @@ class SessionRetentionTest {
         for (int i = 0; i < 20; i++) {
             store.apply(StepWrite.of(id, SessionPatch.builder().putCollected("n", Integer.toString(i)).build()).by("t"));
         }
-        io.restassured.RestAssured.given().auth().oauth2(dev.mnemos.server.api.Tokens.user(user))
-                .contentType(io.restassured.http.ContentType.JSON).body(Map.of("toVersion", 3))
+        RestAssured.given().auth().oauth2(Tokens.user(user))
+                .contentType(ContentType.JSON).body(Map.of("toVersion", 3))
                 .post("/v1/sessions/{id}/rollback", id).then().statusCode(410)
-                .contentType("application/problem+json").body("oldestVersion", org.hamcrest.Matchers.equalTo(12))
-                .body("detail", org.hamcrest.Matchers.containsString("retention"));
+                .contentType("application/problem+json").body("oldestVersion", Matchers.equalTo(12))
+                .body("detail", Matchers.containsString("retention"));
         assertThat(store.get(id).version()).isEqualTo(21);
     }
 }

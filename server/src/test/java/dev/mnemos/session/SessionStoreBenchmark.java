@@ -12,7 +12,9 @@ import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
+import java.lang.management.ManagementFactory;
 import java.net.URL;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -64,7 +66,7 @@ class SessionStoreBenchmark {
         int steps = Integer.getInteger("bench.steps", 1000);
         line("Mnemos session store benchmark  (cores: %d, load average at start: %.2f; retention %d)",
                 Runtime.getRuntime().availableProcessors(),
-                java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
                 config.historyRetention());
         warmUp();
         Percentiles rawRedis = Percentiles.of(rawRedisGets(20_000));
@@ -134,7 +136,7 @@ class SessionStoreBenchmark {
         Process run = new ProcessBuilder(launcher, "-Dbench.token=" + Tokens.user("bench-" + SessionIds.newId()),
                 "-Dwarmup.rounds=" + Integer.getInteger("bench.httpWarmupRounds", 2), client.toString(),
                 base.toString().replaceAll("/$", ""), Integer.toString(steps)).redirectErrorStream(true).start();
-        String output = new String(run.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        String output = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         int exit = run.waitFor();
         line("== over HTTP (this test server, 1 keep-alive client, JWT per request; .ci/bench/HttpSessionBench.java)");
         output.lines().forEach(l -> line("%s", l));

@@ -2,6 +2,7 @@ package dev.mnemos.session;
 
 import dev.mnemos.injection.TripAi;
 import dev.mnemos.llm.ScriptedChatModel;
+import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -38,7 +39,7 @@ class StepConnectionsOffTest {
     @Inject
     StepConnections connections;
     @Inject
-    io.quarkus.redis.datasource.RedisDataSource redis;
+    RedisDataSource redis;
 
     @Test
     void stepsUseTheQuarkusClient() {

@@ -7,6 +7,8 @@ import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.data.SpanData;
@@ -55,9 +57,9 @@ class TracingTest {
         Map<String, SpanData> spans = awaitSpans(id, List.of("mnemos.step", "mnemos.step.load", "mnemos.step.render",
                 "mnemos.step.model", "mnemos.step.write"));
         SpanData step = spans.get("mnemos.step");
-        assertThat(step.getAttributes().get(io.opentelemetry.api.common.AttributeKey.stringKey("mnemos.step.name")))
+        assertThat(step.getAttributes().get(AttributeKey.stringKey("mnemos.step.name")))
                 .isEqualTo("chat");
-        assertThat(step.getAttributes().get(io.opentelemetry.api.common.AttributeKey.longKey("mnemos.session.version")))
+        assertThat(step.getAttributes().get(AttributeKey.longKey("mnemos.session.version")))
                 .isEqualTo(2L);
         for (String phase : List.of("mnemos.step.load", "mnemos.step.render", "mnemos.step.model",
                 "mnemos.step.write")) {
@@ -106,7 +108,7 @@ class TracingTest {
         // was written, so it may reach the exporter after the test's request returned: wait for it.
         SpanData request = awaitSpan(end.getParentSpanId());
         assertThat(request.getTraceId()).isEqualTo(end.getTraceId());
-        assertThat(request.getKind()).isEqualTo(io.opentelemetry.api.trace.SpanKind.SERVER);
+        assertThat(request.getKind()).isEqualTo(SpanKind.SERVER);
     }
 
     private SpanData awaitSpan(String spanId) throws InterruptedException {
@@ -125,7 +127,7 @@ class TracingTest {
         for (int i = 0; i < 500; i++) {
             Map<String, SpanData> byName = exporter.getFinishedSpanItems().stream()
                     .filter(s -> sessionId.equals(s.getAttributes()
-                            .get(io.opentelemetry.api.common.AttributeKey.stringKey(MnemosSpans.SESSION_ID))))
+                            .get(AttributeKey.stringKey(MnemosSpans.SESSION_ID))))
                     .collect(Collectors.toMap(SpanData::getName, Function.identity(), (a, b) -> a));
             if (byName.keySet().containsAll(names)) {
                 return byName;

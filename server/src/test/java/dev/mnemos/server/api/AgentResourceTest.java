@@ -1,5 +1,6 @@
 package dev.mnemos.server.api;
 
+import dev.mnemos.agent.offline.OfflineChatModel;
 import dev.mnemos.llm.ScriptedChatModel;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -77,14 +78,14 @@ class AgentResourceTest {
         model.script(r -> "certainly! here is my answer");
         chat(user, Map.of("message", "I want to learn chess")).statusCode(200).body("intent", equalTo("UNRECOGNIZED"))
                 .body("goal", nullValue()).body("plans.size()", equalTo(0));
-        assertThat(model.requests()).extracting(r -> dev.mnemos.agent.offline.OfflineChatModel.promptName(r).orElse(""))
+        assertThat(model.requests()).extracting(r -> OfflineChatModel.promptName(r).orElse(""))
                 .containsOnly("route-intent");
     }
 
     @Test
     void aPlanWithoutStepsIs502AndNoPlanIsWritten() {
         String sessionId = chat(user, Map.of("message", "I want to learn chess")).extract().path("sessionId");
-        model.script(r -> switch (dev.mnemos.agent.offline.OfflineChatModel.promptName(r).orElse("")) {
+        model.script(r -> switch (OfflineChatModel.promptName(r).orElse("")) {
             case "route-intent" -> "{\"intent\":\"READY_TO_DECOMPOSE\"}";
             case "decompose-plan" -> "{\"title\":\"empty\",\"steps\":[]}";
             default -> "{\"findings\":[]}";
@@ -98,7 +99,7 @@ class AgentResourceTest {
     @Test
     void anUnparsablePlanIs502AndNoPlanIsWritten() {
         String sessionId = chat(user, Map.of("message", "I want to learn chess")).extract().path("sessionId");
-        model.script(r -> switch (dev.mnemos.agent.offline.OfflineChatModel.promptName(r).orElse("")) {
+        model.script(r -> switch (OfflineChatModel.promptName(r).orElse("")) {
             case "route-intent" -> "{\"intent\":\"READY_TO_DECOMPOSE\"}";
             case "decompose-plan" -> "Sorry, I cannot help with that.";
             default -> "{\"findings\":[]}";

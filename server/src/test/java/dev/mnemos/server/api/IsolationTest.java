@@ -7,6 +7,7 @@ import io.restassured.response.ExtractableResponse;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 import io.smallrye.jwt.build.Jwt;
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -138,7 +139,7 @@ class IsolationTest {
             with(service).body(Map.of("goal", "g")).post("/v1/users/{u}/sessions", good).then().statusCode(201)
                     .body("userId", equalTo(good));
             with(service).get("/v1/users/{u}/sessions", good).then().statusCode(200).body("$", hasItem(
-                    org.hamcrest.Matchers.any(String.class)));
+                    Matchers.any(String.class)));
         }
     }
 

@@ -1,10 +1,15 @@
 package dev.mnemos.server.api;
 
+import dev.langchain4j.data.message.SystemMessage;
 import dev.mnemos.injection.SessionMemoryUnavailableException;
 import dev.mnemos.injection.TripAi;
 import dev.mnemos.llm.ScriptedChatModel;
+import dev.mnemos.profile.ProfileRevisions;
 import dev.mnemos.session.FreePorts;
 import dev.mnemos.session.OwnedRedis;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -14,6 +19,7 @@ import io.restassured.response.ExtractableResponse;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 import jakarta.inject.Inject;
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -89,9 +95,9 @@ class RedisFaultTest {
     @Inject
     ScriptedChatModel model;
     @Inject
-    io.micrometer.core.instrument.MeterRegistry registry;
+    MeterRegistry registry;
     @Inject
-    io.quarkus.redis.datasource.RedisDataSource redis;
+    RedisDataSource redis;
 
     RequestSpecification as() {
         return given().auth().oauth2(Tokens.user(user)).contentType(ContentType.JSON);
@@ -251,7 +257,7 @@ class RedisFaultTest {
                     .containsExactly(retried.get(key));
         }
         as().get("/v1/sessions/{id}", id).then().statusCode(200)
-                .body("version", org.hamcrest.Matchers.equalTo(expected + during.notWritten.size()));
+                .body("version", Matchers.equalTo(expected + during.notWritten.size()));
     }
 
     /**
@@ -261,7 +267,7 @@ class RedisFaultTest {
     @Test
     void aProfileWriteWhileRedisIsPausedIsCommittedAndAStepAfterwardsSeesIt() {
         as().body(Map.of("text", "prefers window seats", "category", "PREFERENCE")).post("/v1/profile/facts").then()
-                .statusCode(org.hamcrest.Matchers.lessThan(300));
+                .statusCode(Matchers.lessThan(300));
         String id = createSession();
         model.reset();
         model.script(request -> "noted");
@@ -270,9 +276,9 @@ class RedisFaultTest {
         FaultRedis.redis.pause();
         try {
             as().body(Map.of("text", "travels with a bicycle", "category", "PREFERENCE")).post("/v1/profile/facts")
-                    .then().statusCode(org.hamcrest.Matchers.lessThan(300));
+                    .then().statusCode(Matchers.lessThan(300));
             as().get("/v1/profile").then().statusCode(200)
-                    .body("facts.text", org.hamcrest.Matchers.hasItem("travels with a bicycle"));
+                    .body("facts.text", Matchers.hasItem("travels with a bicycle"));
         } finally {
             FaultRedis.redis.resume();
         }
@@ -281,17 +287,17 @@ class RedisFaultTest {
         // leave steps on the previous facts until the copy expires, which ProfileRevisionsTest shows)
         String copy = null;
         for (int poll = 0; poll < 500 && !"2".equals(copy); poll++) {
-            copy = redis.value(String.class).get(dev.mnemos.profile.ProfileRevisions.key(user));
+            copy = redis.value(String.class).get(ProfileRevisions.key(user));
         }
         assertThat(copy).isEqualTo("2");
         ai.chat(id, "what do you know about me?");
-        String block = ((dev.langchain4j.data.message.SystemMessage) model.requests().get(model.requests().size() - 1)
+        String block = ((SystemMessage) model.requests().get(model.requests().size() - 1)
                 .messages().get(0)).text();
         assertThat(block).contains("travels with a bicycle").contains("prefers window seats");
     }
 
     double missedCopies() {
-        io.micrometer.core.instrument.Counter counter = registry.find("mnemos.profile.revision.copy.failures").counter();
+        Counter counter = registry.find("mnemos.profile.revision.copy.failures").counter();
         return counter == null ? 0 : counter.count();
     }
 
@@ -299,13 +305,13 @@ class RedisFaultTest {
     void durabilityOfTheOwnedRedisIsReportedSafe() {
         given().get("/q/health/ready").then().statusCode(200)
                 .body("checks.find { it.name == 'Mnemos session durability (Redis)' }.status",
-                        org.hamcrest.Matchers.equalTo("UP"))
+                        Matchers.equalTo("UP"))
                 .body("checks.find { it.name == 'Mnemos session durability (Redis)' }.data.appendonly",
-                        org.hamcrest.Matchers.equalTo("yes"))
+                        Matchers.equalTo("yes"))
                 .body("checks.find { it.name == 'Mnemos session durability (Redis)' }.data.appendfsync",
-                        org.hamcrest.Matchers.equalTo("always"))
+                        Matchers.equalTo("always"))
                 .body("checks.find { it.name == 'Mnemos session durability (Redis)' }.data.sessionsSurviveRestart",
-                        org.hamcrest.Matchers.equalTo("true"));
+                        Matchers.equalTo("true"));
         String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
         assertThat(metrics).containsPattern("mnemos_redis_persistence\\{[^}]*setting=\"appendonly\"[^}]*\\} 1")
                 .containsPattern(

@@ -6,6 +6,7 @@ import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -29,7 +30,7 @@ class SessionResourceTest {
 
     String createSession(String user) {
         return as(user).body(Map.of("goal", "plan a trip", "constraints",
-                java.util.List.of(Map.of("text", "budget 5000 this time", "scope", "TASK"))))
+                List.of(Map.of("text", "budget 5000 this time", "scope", "TASK"))))
                 .post("/v1/sessions").then().statusCode(201).body("version", equalTo(1))
                 .extract().path("sessionId");
     }
@@ -58,7 +59,7 @@ class SessionResourceTest {
         as(alice).body(Map.of("text", "always answers in Chinese", "kind", "PREFERENCE", "scope", "STABLE", "explicit", true))
                 .post("/v1/sessions/{id}/observations", id).then().statusCode(200).body("version", equalTo(5));
         as(alice).get("/v1/sessions/{id}/events", id).then().statusCode(200)
-                .body("type", equalTo(java.util.List.of("CREATE", "PATCH", "PATCH", "ROLLBACK", "PATCH")));
+                .body("type", equalTo(List.of("CREATE", "PATCH", "PATCH", "ROLLBACK", "PATCH")));
         as(alice).delete("/v1/sessions/{id}", id).then().statusCode(204);
         as(alice).get("/v1/sessions/{id}", id).then().statusCode(404).contentType("application/problem+json");
     }
@@ -68,8 +69,8 @@ class SessionResourceTest {
         String id = as(alice).body(Map.of("goal", TRICKY, "context", TRICKY)).post("/v1/sessions")
                 .then().statusCode(201).extract().path("sessionId");
         as(alice).body(Map.of("patch", Map.of("putCollected", Map.of(TRICKY, TRICKY), "addOpenQuestions",
-                java.util.List.of(TRICKY), "addPlan", Map.of("content", TRICKY, "feedback", TRICKY),
-                "addConstraints", java.util.List.of(Map.of("text", TRICKY)))))
+                List.of(TRICKY), "addPlan", Map.of("content", TRICKY, "feedback", TRICKY),
+                "addConstraints", List.of(Map.of("text", TRICKY)))))
                 .post("/v1/sessions/{id}/steps", id).then().statusCode(200);
         Response r = as(alice).get("/v1/sessions/{id}", id);
         assertThat(r.<String> path("goal")).isEqualTo(TRICKY);

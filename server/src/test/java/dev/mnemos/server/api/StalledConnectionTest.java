@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 
 import java.io.InputStream;
 import java.net.Socket;
+import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
@@ -37,7 +38,7 @@ class StalledConnectionTest {
                 }
             } catch (SocketTimeoutException e) {
                 fail("the server kept a stalled connection open for 60 s");
-            } catch (java.net.SocketException reset) {
+            } catch (SocketException reset) {
                 // closed by the server with a reset: closed all the same
             }
         }

@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Set;
+import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -38,7 +39,7 @@ class VerifiedTokensTest {
         }
         assertThat(cache.bytes()).as("estimated heap of 10,000 cached 14 KB tokens").isLessThanOrEqualTo(budget)
                 .isGreaterThan(budget / 2);
-        long kept = java.util.stream.IntStream.range(0, 10_000).filter(i -> cache.find(i + large) != null).count();
+        long kept = IntStream.range(0, 10_000).filter(i -> cache.find(i + large) != null).count();
         assertThat(kept).as("tokens still served").isBetween(1L, budget / VerifiedTokens.weight(large));
     }
 

@@ -10,6 +10,7 @@ import io.restassured.http.ContentType;
 import io.restassured.response.ExtractableResponse;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -132,7 +133,7 @@ class EvictingRedisTest {
             assertThat(ready.body().asString()).contains("allkeys-lru");
             // reads still answer, and nothing moved
             as().get("/v1/sessions/{id}", id).then().statusCode(200)
-                    .body("version", org.hamcrest.Matchers.equalTo(2));
+                    .body("version", Matchers.equalTo(2));
         } finally {
             policy("noeviction");
         }

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -206,7 +207,7 @@ class KustomizeManifestsTest {
 
     // ---- helpers --------------------------------------------------------------------------------
 
-    private static final Map<String, List<JsonNode>> RENDERED = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<String, List<JsonNode>> RENDERED = new ConcurrentHashMap<>();
 
     private static List<JsonNode> render(String overlay) throws Exception {
         List<JsonNode> cached = RENDERED.get(overlay);

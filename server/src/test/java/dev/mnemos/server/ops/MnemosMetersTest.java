@@ -1,13 +1,18 @@
 package dev.mnemos.server.ops;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mnemos.server.api.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -76,7 +81,7 @@ class MnemosMetersTest {
     }
 
     @Test
-    void everyMnemosSeriesOfTheGrafanaDashboardIsExposed() throws java.io.IOException {
+    void everyMnemosSeriesOfTheGrafanaDashboardIsExposed() throws IOException {
         // a step through an AI service and an end, so that every lazily created series exists
         String id = as().body(Map.of("goal", "dashboard")).post("/v1/sessions").then().statusCode(201).extract()
                 .path("sessionId");
@@ -84,9 +89,9 @@ class MnemosMetersTest {
                 .post("/test/trip-chat/{id}", id).then().statusCode(200);
         as().post("/v1/sessions/{id}/end", id).then().statusCode(200);
 
-        var dashboard = new com.fasterxml.jackson.databind.ObjectMapper()
-                .readTree(java.nio.file.Path.of("../docs/grafana/mnemos-dashboard.json").toFile());
-        java.util.Set<String> used = new java.util.TreeSet<>();
+        var dashboard = new ObjectMapper()
+                .readTree(Path.of("../docs/grafana/mnemos-dashboard.json").toFile());
+        Set<String> used = new TreeSet<>();
         dashboard.get("panels").forEach(panel -> panel.get("targets").forEach(target -> {
             Matcher m = Pattern.compile("\\bmnemos_[a-z_]+").matcher(target.get("expr").asText());
             while (m.find()) {

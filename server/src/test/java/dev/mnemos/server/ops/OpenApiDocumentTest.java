@@ -3,6 +3,7 @@ package dev.mnemos.server.ops;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.test.junit.QuarkusTest;
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -81,6 +82,6 @@ class OpenApiDocumentTest {
         String ready = given().get("/q/health/ready").then().statusCode(200).extract().asString();
         assertThat(ready).containsIgnoringCase("redis").doesNotContain("Database connections");
         given().get("/q/health/group/" + PostgresHealthCheck.GROUP).then().statusCode(200)
-                .body(org.hamcrest.Matchers.containsString("Mnemos profile store (Postgres)"));
+                .body(Matchers.containsString("Mnemos profile store (Postgres)"));
     }
 }
