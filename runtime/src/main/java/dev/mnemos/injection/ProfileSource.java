@@ -3,7 +3,7 @@ package dev.mnemos.injection;
 /**
  * Where the memory block gets the user's long-term profile. The profile feature provides the real
  * bean; {@link EmptyProfileSource} stands in while none exists. Implementations may throw on a
- * failure: {@link ProfileReader} turns any failure into a step without profile.
+ * failure: {@link StepProfiles} turns any failure into a step without profile.
  */
 public interface ProfileSource {
 

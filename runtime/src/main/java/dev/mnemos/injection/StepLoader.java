@@ -38,14 +38,14 @@ public class StepLoader {
 
     private final SessionStore store;
     private final SessionArchive archive;
-    private final ProfileReader profiles;
+    private final StepProfiles profiles;
     private final ActingUser actingUser;
     private final int plansShown;
     private final String anonymousUser;
     private final StepSessions sessions;
     private final StepBlocks blocks;
 
-    public StepLoader(SessionStore store, SessionArchive archive, ProfileReader profiles, InjectionConfig config,
+    public StepLoader(SessionStore store, SessionArchive archive, StepProfiles profiles, InjectionConfig config,
             ActingUser actingUser, TokenCounter tokens) {
         this.store = store;
         this.archive = archive;

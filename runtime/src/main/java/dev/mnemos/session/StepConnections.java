@@ -37,27 +37,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 /**
- * Blocking Redis connections of Mnemos' own (a Jedis pool) for the calls every step makes on its
- * calling thread: the session read, the compare-and-set write and the profile revision's check.
+ * Blocking Redis connections of Mnemos' own (a Jedis pool) for the calls every step makes on its calling
+ * thread: the calling thread writes the command and reads the reply, with no hand-off to an event loop.
  * <p>
- * Through the Quarkus Redis client each of those calls is handed to its event loop, which writes it,
- * reads the reply and wakes the waiting caller: two thread hand-offs per round trip, more than the
- * round trip itself on a small machine (the interceptor benchmark prints both). Here the calling
- * thread writes the command and reads the reply on a connection it holds for that call. The store's
- * other blocking scripts (reads of past versions, creates, forks, rollbacks) use them too; calls made
- * on an event loop (where blocking is not allowed), listing and the rest keep the Quarkus client.
- * <p>
- * The pool is used only when it can reach the same Redis the Quarkus client does, set up the same
- * way: one standalone Redis named by a {@code redis://} or {@code rediss://} URL in
- * {@code quarkus.redis.hosts} (user, password and database from the URL, or
- * {@code quarkus.redis.password}; TLS with the JVM's default trust store). Cluster, sentinel, replication,
- * several hosts, a hosts provider, a proxy, or TLS settings of Quarkus ({@code quarkus.tls.*},
- * {@code quarkus.redis.tls*}) are refused at boot, naming the setting that keeps every call on the Quarkus
- * client ({@code quarkus.mnemos.session.step-pool.enabled=false}). Failures
- * read as the Quarkus path's do: no reply within {@link SessionConfig#redisTimeout()} is a MicroProfile
- * {@code TimeoutException}, any other failure a {@link SessionStoreUnavailableException}; one that
- * struck before the command was sent (no free connection within the timeout, none could be opened)
- * says so ({@link SessionStoreUnavailableException#outcomeUnknown()} false).
+ * Used only when it reaches the same standalone Redis the Quarkus client does ({@code redis://} or
+ * {@code rediss://} in {@code quarkus.redis.hosts}); any other set-up is refused at boot, naming
+ * {@code quarkus.mnemos.session.step-pool.enabled=false}. Failures read as the Quarkus path's do: a
+ * MicroProfile {@code TimeoutException} after {@link SessionConfig#redisTimeout()}, else a
+ * {@link SessionStoreUnavailableException}. Why and what it saves: docs/benchmarks.md.
  */
 @ApplicationScoped
 @Startup // its gauges exist from boot, like every Mnemos meter (no connection is opened before use)

@@ -1,7 +1,7 @@
 package dev.mnemos.agent;
 
 import dev.mnemos.injection.ProfileLine;
-import dev.mnemos.injection.ProfileReader;
+import dev.mnemos.injection.StepProfiles;
 import dev.mnemos.session.SessionState;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -16,9 +16,9 @@ public class TurnLanguage {
 
     private static final String LANGUAGE_SLOT = "output.language";
 
-    private final ProfileReader profiles;
+    private final StepProfiles profiles;
 
-    public TurnLanguage(ProfileReader profiles) {
+    public TurnLanguage(StepProfiles profiles) {
         this.profiles = profiles;
     }
 

@@ -42,7 +42,7 @@ class FaultToleranceKeysTest {
     }
 
     @Inject
-    ProfileReader reader;
+    StepProfiles reader;
     @Inject
     ScriptedProfileSource profiles;
     @Inject

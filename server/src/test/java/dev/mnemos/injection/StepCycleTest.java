@@ -61,7 +61,7 @@ class StepCycleTest {
         };
         cycle = new StepCycle(
                 new StepLoader(store, new NoSessionArchive(),
-                        new ProfileReader(userId -> ProfileSnapshot.missing(), Supplier::get), config, acting,
+                        new StepProfiles(userId -> ProfileSnapshot.missing(), Supplier::get), config, acting,
                         TokenCounter.estimate()),
                 new StepWriteBack(store, config, acting, memory, new RollingSummary(config, false, (a, b, c) -> "unused"),
                         traceStore),

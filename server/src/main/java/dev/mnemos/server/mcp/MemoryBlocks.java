@@ -4,7 +4,7 @@ import dev.mnemos.app.SessionService;
 import dev.mnemos.injection.InjectionConfig;
 import dev.mnemos.injection.MemoryBlock;
 import dev.mnemos.injection.MemoryBlockRenderer;
-import dev.mnemos.injection.ProfileReader;
+import dev.mnemos.injection.StepProfiles;
 import dev.mnemos.injection.ProfileSnapshot;
 import dev.mnemos.injection.TokenCounter;
 import dev.mnemos.injection.TurnOverride;
@@ -18,7 +18,7 @@ import java.util.List;
 
 /**
  * The read the {@code @SessionMemory} interceptor makes before a step, for MCP: the session with only
- * its newest plans ({@link SessionService#read}), the user's profile through {@link ProfileReader}
+ * its newest plans ({@link SessionService#read}), the user's profile through {@link StepProfiles}
  * (a slow or failing profile leaves it out, as for the interceptor), this message's overrides, and the
  * bounded, data-framed block {@link MemoryBlockRenderer} renders from them. Reads only: nothing is folded
  * or written back.
@@ -27,11 +27,11 @@ import java.util.List;
 class MemoryBlocks {
 
     private final SessionService sessions;
-    private final ProfileReader profiles;
+    private final StepProfiles profiles;
     private final MemoryBlockRenderer renderer;
     private final int plansShown;
 
-    MemoryBlocks(SessionService sessions, ProfileReader profiles, InjectionConfig config,
+    MemoryBlocks(SessionService sessions, StepProfiles profiles, InjectionConfig config,
             TokenCounter tokens) {
         this.sessions = sessions;
         this.profiles = profiles;

@@ -17,20 +17,20 @@ import java.util.function.Supplier;
  * only and its trace says the profile was MISSING.
  */
 @ApplicationScoped
-public class ProfileReader {
+public class StepProfiles {
 
-    private static final Logger LOG = Logger.getLogger(ProfileReader.class);
+    private static final Logger LOG = Logger.getLogger(StepProfiles.class);
 
     private final ProfileSource source;
     private final Function<Supplier<ProfileSnapshot>, ProfileSnapshot> guard;
 
     @Inject
-    public ProfileReader(ProfileSource source, InjectionConfig config, Outages outages) {
+    public StepProfiles(ProfileSource source, InjectionConfig config, Outages outages) {
         this(source, guard(config, outages)::get);
     }
 
     /** A reader whose every call goes through {@code guard}; {@code Supplier::get} for none (tests without CDI). */
-    ProfileReader(ProfileSource source, Function<Supplier<ProfileSnapshot>, ProfileSnapshot> guard) {
+    StepProfiles(ProfileSource source, Function<Supplier<ProfileSnapshot>, ProfileSnapshot> guard) {
         this.source = source;
         this.guard = guard;
     }
