@@ -29,7 +29,7 @@ final class KnownStepSessions implements StepSessions {
 
     @Override
     public SessionState read(String sessionId) {
-        SessionState state = store.recentIfChanged(sessionId, plansShown + 1, null, known.getIfPresent(sessionId)).state();
+        SessionState state = store.recentIfChanged(sessionId, plansShown + 1, known.getIfPresent(sessionId));
         return SummaryFolder.needed(store, sessionId, plansShown, state);
     }
 

@@ -26,17 +26,6 @@ final class JedisScriptTransport implements ScriptTransport {
         return connections.eval(script.script(), keys, argv, true);
     }
 
-    /** A pipeline of the script and the GET; {@code meanwhile} runs once both are sent. */
-    @Override
-    public SessionScripts.Along readAlong(LuaScript script, List<String> keys, List<String> argv, String key,
-            Runnable meanwhile) {
-        if (key == null) {
-            return new SessionScripts.Along(connections.evalMeanwhile(script.script(), keys, argv, meanwhile), false,
-                    null);
-        }
-        return connections.evalAlong(script.script(), keys, argv, key, meanwhile);
-    }
-
     @Override
     public void zadd(String key, double score, String member) {
         connections.zadd(key, score, member);

@@ -43,18 +43,14 @@ final class RedisSessionReads {
     }
 
     /**
-     * {@link SessionStore#recentIfChanged(String, int, String, SessionState, Runnable)}: the session and
-     * {@code key} in one round trip where the transport can ({@link ScriptTransport#readAlong}); the load script
-     * told the version {@code known} holds answers {@code '='} alone while the session is at it.
+     * {@link SessionStore#recentIfChanged}: the load script told the version {@code known} holds answers
+     * {@code '='} alone while the session is at it.
      */
-    SessionStore.Along recentIfChanged(String sessionId, int latestPlans, String key, SessionState known,
-            Runnable meanwhile) {
+    SessionState recentIfChanged(String sessionId, int latestPlans, SessionState known) {
         int plans = Math.max(0, latestPlans);
         List<String> argv = (known == null ? ScriptArgs.Load.latest(plans)
                 : new ScriptArgs.Load(plans, known.version(), known.createdAt().toEpochMilli())).argv();
-        SessionScripts.Along replies = transport.readAlong(LuaScript.LOAD, LuaScript.LOAD.keys(sessionId), argv, key,
-                meanwhile);
-        return new SessionStore.Along(loaded(sessionId, replies.reply(), known), replies.answered(), replies.value());
+        return loaded(sessionId, transport.read(LuaScript.LOAD, LuaScript.LOAD.keys(sessionId), argv), known);
     }
 
     /** The current state without blocking, with its newest {@code latestPlans} plan versions (negative: all). */

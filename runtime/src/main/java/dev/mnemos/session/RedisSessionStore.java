@@ -114,22 +114,10 @@ public class RedisSessionStore implements SessionStore {
         return reads.load(sessionId, Math.max(0, latestPlans));
     }
 
-    /** The session and {@code key} in one round trip. */
-    @Override
-    public Along recentAlong(String sessionId, int latestPlans, String key) {
-        return reads.recentIfChanged(sessionId, latestPlans, key, null, null);
-    }
-
     /** The load script told the version {@code known} holds: it answers {@code '='} alone while the session is at it. */
     @Override
-    public Along recentIfChanged(String sessionId, int latestPlans, String key, SessionState known) {
-        return reads.recentIfChanged(sessionId, latestPlans, key, known, null);
-    }
-
-    /** Over the step's own connections, {@code meanwhile} (null: nothing) runs while Redis answers. */
-    @Override
-    public Along recentIfChanged(String sessionId, int latestPlans, String key, SessionState known, Runnable meanwhile) {
-        return reads.recentIfChanged(sessionId, latestPlans, key, known, meanwhile);
+    public SessionState recentIfChanged(String sessionId, int latestPlans, SessionState known) {
+        return reads.recentIfChanged(sessionId, latestPlans, known);
     }
 
     @Override

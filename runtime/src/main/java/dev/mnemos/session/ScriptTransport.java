@@ -22,14 +22,6 @@ public interface ScriptTransport {
     /** Runs a script that only reads (it may be sent again after meeting a broken connection). */
     Object read(LuaScript script, List<String> keys, List<String> argv);
 
-    /**
-     * {@link #read}, and a GET of {@code key} (null: none) in the same round trip, where the transport can;
-     * {@code meanwhile} (null: nothing) runs once on the calling thread, while Redis answers where the transport
-     * can, else before the read; what it throws is dropped.
-     */
-    SessionScripts.Along readAlong(LuaScript script, List<String> keys, List<String> argv, String key,
-            Runnable meanwhile);
-
     /** ZADD {@code key} {@code score} {@code member}. */
     void zadd(String key, double score, String member);
 }

@@ -4,8 +4,6 @@ import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Response;
-import org.jboss.logging.Logger;
-import redis.clients.jedis.CommandObject;
 import redis.clients.jedis.CommandObjects;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
@@ -96,85 +94,15 @@ public final class SessionScripts {
     }
 
     /** Runs the script on a blocking connection ({@link StepConnections}); the reply as Jedis decodes it. */
-    Object execute(Connection connection, CommandObjects commands,
-            List<String> keys, List<String> args, Runnable meanwhile) {
+    Object execute(Connection connection, CommandObjects commands, List<String> keys, List<String> args) {
         if (sha == null) {
             sha = connection.executeCommand(commands.scriptLoad(source));
         }
         try {
-            if (meanwhile == null) {
-                return connection.executeCommand(commands.evalsha(sha, keys, args));
-            }
-            CommandObject<Object> script = commands.evalsha(sha, keys, args);
-            connection.sendCommand(script.getArguments());
-            whileRedisAnswers(connection, meanwhile);
-            return script.getBuilder().build(connection.getOne());
+            return connection.executeCommand(commands.evalsha(sha, keys, args));
         } catch (JedisNoScriptException e) {
             return connection.executeCommand(commands.eval(source, keys, args));
         }
-    }
-
-    /**
-     * Sends what {@code connection} holds and runs {@code meanwhile} (null: nothing) before its reply is read
-     * ({@link #aside}).
-     */
-    private static void whileRedisAnswers(Connection connection, Runnable meanwhile) {
-        if (meanwhile == null) {
-            return;
-        }
-        if (connection instanceof StepConnections.Sending sending) {
-            sending.send();
-        } // else the reply's read sends it, after the work
-        aside(meanwhile);
-    }
-
-    /**
-     * Runs work a read was given to do meanwhile ({@link SessionStore#recentIfChanged(String, int, String,
-     * SessionState, Runnable)}); what it throws is logged and dropped: it is work done ahead, not part of the read.
-     */
-    static void aside(Runnable work) {
-        try {
-            work.run();
-        } catch (RuntimeException e) {
-            Logger.getLogger(SessionScripts.class).debugf(e, "work while Redis answered failed");
-        }
-    }
-
-    /**
-     * Runs the script and a GET of {@code key} on a blocking connection, both sent before either reply
-     * is read (one round trip). When Redis lost the script, its source is sent on its own after both
-     * replies were read.
-     */
-    Along executeAlong(Connection connection, CommandObjects commands,
-            List<String> keys, List<String> args, String key, Runnable meanwhile) {
-        if (sha == null) {
-            sha = connection.executeCommand(commands.scriptLoad(source));
-        }
-        CommandObject<Object> script = commands.evalsha(sha, keys, args);
-        CommandObject<String> get = commands.get(key);
-        connection.sendCommand(script.getArguments());
-        connection.sendCommand(get.getArguments());
-        whileRedisAnswers(connection, meanwhile);
-        // a pipeline hands an error reply back as a value, not thrown
-        List<Object> replies = connection.getMany(2);
-        boolean answered = !(replies.get(1) instanceof RuntimeException);
-        String value = answered ? get.getBuilder().build(replies.get(1)) : null;
-        Object reply = replies.get(0);
-        if (reply instanceof JedisNoScriptException) {
-            reply = connection.executeCommand(commands.eval(source, keys, args));
-        } else if (reply instanceof RuntimeException e) {
-            throw e;
-        } else {
-            reply = script.getBuilder().build(reply);
-        }
-        return new Along(reply, answered, value);
-    }
-
-    /**
-     * A script's reply as Jedis decodes it, whether the GET sent along with it was answered (an error
-     * reply to it leaves the script's reply standing), and the string it read (null: absent).
-     */
-    record Along(Object reply, boolean answered, String value) {
     }
 
     /**

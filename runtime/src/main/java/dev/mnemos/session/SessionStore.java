@@ -43,41 +43,15 @@ public interface SessionStore {
      */
     SessionState recent(String sessionId, int latestPlans);
 
-    /** A {@link #recent} read and the string a key held, when the store read it along (null: absent). */
-    record Along(SessionState state, boolean read, String value) {
-    }
-
     /**
-     * {@link #recent}, and the string at {@code key} (a key of the same Redis) read in the same round
-     * trip where the store can: a step reads its session and the profile revision's copy together.
-     * This default reads the session only ({@link Along#read()} false).
+     * {@link #recent}, unless the session is still at the version of {@code known}: then {@code known} itself is
+     * answered and no state is sent. {@code known} is a state the caller built itself, of the latest version it
+     * wrote, with the same latest plans a read would give; null when it has none. Every change of a session raises
+     * its version, so an unchanged version (of a session created at the same time, not one deleted and created
+     * again under the same id) is an unchanged session. This default reads the session.
      */
-    default Along recentAlong(String sessionId, int latestPlans, String key) {
-        return new Along(recent(sessionId, latestPlans), false, null);
-    }
-
-    /**
-     * {@link #recentAlong} ({@code key} null: {@link #recent}), unless the session is still at the version of
-     * {@code known}: then {@code known} itself is answered and no state is sent. {@code known} is a state the
-     * caller built itself, of the latest version it wrote, with the same latest plans a read would give; null
-     * when it has none. Every change of a session raises its version, so an unchanged version (of a session
-     * created at the same time, not one deleted and created again under the same id) is an unchanged session.
-     * This default reads the session.
-     */
-    default Along recentIfChanged(String sessionId, int latestPlans, String key, SessionState known) {
-        return key == null ? new Along(recent(sessionId, latestPlans), false, null)
-                : recentAlong(sessionId, latestPlans, key);
-    }
-
-    /**
-     * {@link #recentIfChanged}, running {@code meanwhile} on the calling thread while the store reads, where it
-     * can: once the read is sent and before its answer is taken, so the caller's work overlaps the round trip.
-     * {@code meanwhile} runs once, must not depend on the read, and what it throws is dropped. This default
-     * runs it before reading.
-     */
-    default Along recentIfChanged(String sessionId, int latestPlans, String key, SessionState known, Runnable meanwhile) {
-        SessionScripts.aside(meanwhile);
-        return recentIfChanged(sessionId, latestPlans, key, known);
+    default SessionState recentIfChanged(String sessionId, int latestPlans, SessionState known) {
+        return recent(sessionId, latestPlans);
     }
 
     /**

@@ -6,8 +6,6 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import org.apache.commons.pool2.PooledObject;
-import org.apache.commons.pool2.impl.DefaultPooledObject;
 import org.apache.commons.pool2.impl.GenericObjectPool;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
@@ -15,14 +13,9 @@ import org.jboss.logging.Logger;
 import redis.clients.jedis.ClientSetInfoConfig;
 import redis.clients.jedis.CommandObjects;
 import redis.clients.jedis.Connection;
-import redis.clients.jedis.ConnectionFactory;
 import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
-import redis.clients.jedis.DefaultJedisSocketFactory;
-import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.JedisClientConfig;
-import redis.clients.jedis.JedisSocketFactory;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.util.JedisURIHelper;
@@ -33,7 +26,6 @@ import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 /**
@@ -157,45 +149,7 @@ public class StepConnections {
         pool.setMaxWait(config.redisTimeout());
         pool.setBlockWhenExhausted(true);
         pool.setJmxEnabled(false);
-        return new ConnectionPool(new Factory(JedisURIHelper.getHostAndPort(uri), client.build()), pool);
-    }
-
-    /**
-     * A connection that can send what it was given without reading a reply, so the caller works while
-     * Redis answers ({@link #send()}).
-     */
-    static final class Sending extends Connection {
-
-        Sending(JedisSocketFactory sockets, JedisClientConfig config) {
-            super(sockets, config);
-        }
-
-        /** Writes the commands sent so far to the socket (a reply read would, first). */
-        void send() {
-            flush();
-        }
-    }
-
-    /** Opens {@link Sending} connections, as Jedis' own factory opens plain ones for this configuration. */
-    private static final class Factory extends ConnectionFactory {
-
-        private final JedisSocketFactory sockets;
-        private final JedisClientConfig config;
-
-        Factory(HostAndPort at, JedisClientConfig config) {
-            this(new DefaultJedisSocketFactory(at, config), config);
-        }
-
-        private Factory(JedisSocketFactory sockets, JedisClientConfig config) {
-            super(sockets, config);
-            this.sockets = sockets;
-            this.config = config;
-        }
-
-        @Override
-        public PooledObject<Connection> makeObject() {
-            return new DefaultPooledObject<>(new Sending(sockets, config));
-        }
+        return new ConnectionPool(JedisURIHelper.getHostAndPort(uri), client.build(), pool);
     }
 
     /** Whether steps use these connections (else the Quarkus client). */
@@ -210,44 +164,7 @@ public class StepConnections {
      *        nothing): then it is sent again after meeting a broken connection
      */
     Object eval(SessionScripts script, List<String> keys, List<String> args, boolean repeatable) {
-        return call(connection -> script.execute(connection, COMMANDS, keys, args, null), repeatable);
-    }
-
-    /**
-     * {@link #eval} of a read, running {@code meanwhile} (null: nothing) on the calling thread once the script
-     * is sent and before its reply is read (once, even when the read is sent again on a new connection).
-     */
-    Object evalMeanwhile(SessionScripts script, List<String> keys, List<String> args, Runnable meanwhile) {
-        Runnable once = once(meanwhile);
-        return call(connection -> script.execute(connection, COMMANDS, keys, args, once), true);
-    }
-
-    /**
-     * Runs {@code script} (a read: it may run twice) and reads the string at {@code key} in the same
-     * round trip, a pipeline of the two.
-     */
-    SessionScripts.Along evalAlong(SessionScripts script, List<String> keys, List<String> args, String key) {
-        return evalAlong(script, keys, args, key, null);
-    }
-
-    /** {@link #evalAlong}, running {@code meanwhile} (null: nothing) as {@link #evalMeanwhile} does. */
-    SessionScripts.Along evalAlong(SessionScripts script, List<String> keys, List<String> args, String key,
-            Runnable meanwhile) {
-        Runnable once = once(meanwhile);
-        return call(connection -> script.executeAlong(connection, COMMANDS, keys, args, key, once), true);
-    }
-
-    /** {@code work} run the first time only (null for null). */
-    private static Runnable once(Runnable work) {
-        if (work == null) {
-            return null;
-        }
-        AtomicBoolean ran = new AtomicBoolean();
-        return () -> {
-            if (ran.compareAndSet(false, true)) {
-                work.run();
-            }
-        };
+        return call(connection -> script.execute(connection, COMMANDS, keys, args), repeatable);
     }
 
     /** ZADD {@code key} {@code score} {@code member}. */

@@ -9,12 +9,8 @@ import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.params.ClientKillParams;
 
-import java.io.BufferedInputStream;
-import java.io.DataInputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.lang.reflect.Proxy;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -23,10 +19,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -131,47 +125,6 @@ class StepConnectionsTest {
     }
 
     @Test
-    void aScriptAndAGetAlongWithItAreAnsweredTogether() {
-        StepConnections connections = open(REDIS, true, 4);
-        SessionScripts set = SessionScripts.of("redis.call('SET', KEYS[1], ARGV[1]) return {'a', ARGV[1]}");
-        connections.eval(set, List.of(key), List.of("7"), false);
-        SessionScripts read = SessionScripts.of("return {'a', redis.call('GET', KEYS[1])}");
-
-        assertThat(connections.evalAlong(read, List.of(key), List.of(), key))
-                .isEqualTo(new SessionScripts.Along(List.of("a", "7"), true, "7"));
-        assertThat(connections.evalAlong(read, List.of(key), List.of(), key + ":missing"))
-                .isEqualTo(new SessionScripts.Along(List.of("a", "7"), true, null));
-        try (Jedis redis = new Jedis("127.0.0.1", 6379)) {
-            redis.hset(key + ":hash", "f", "v");
-            redis.scriptFlush();
-        }
-        try {
-            // a GET of a hash is an error reply: the script's reply stands, the value is not read; and Redis
-            // lost its scripts: the script is sent again on its own
-            assertThat(connections.evalAlong(read, List.of(key), List.of(), key + ":hash"))
-                    .isEqualTo(new SessionScripts.Along(List.of("a", "7"), false, null));
-        } finally {
-            try (Jedis redis = new Jedis("127.0.0.1", 6379)) {
-                redis.del(key + ":hash");
-            }
-        }
-    }
-
-    @Test
-    void theGetAlongIsSentBeforeTheScriptIsAnswered() throws Exception {
-        // a server that answers the script only once the GET has arrived: a client that waited for the
-        // script's reply before sending the GET would time out here
-        try (PipelineOnlyRedis server = new PipelineOnlyRedis()) {
-            StepConnections connections = open("redis://127.0.0.1:" + server.port(), true, 1);
-            SessionScripts read = SessionScripts.of("return {'a', '1'}");
-
-            assertThat(connections.evalAlong(read, List.of(key), List.of(), key))
-                    .isEqualTo(new SessionScripts.Along(List.of("a", "1"), true, "42"));
-            assertThat(server.commands()).containsSubsequence("EVALSHA", "GET");
-        }
-    }
-
-    @Test
     void aReadOnAConnectionRedisClosedIsTriedOnceMoreAWriteIsNot() {
         StepConnections connections = open(REDIS, true, 4);
         SessionScripts set = SessionScripts.of("redis.call('SET', KEYS[1], ARGV[1]) return {1}");
@@ -221,95 +174,6 @@ class StepConnectionsTest {
             // the one connection broke and was dropped; a new one cannot be opened in time: nothing is sent
             assertThatThrownBy(() -> connections.get(key)).isInstanceOfSatisfying(
                     SessionStoreUnavailableException.class, e -> assertThat(e.outcomeUnknown()).isFalse());
-        }
-    }
-
-    /**
-     * Speaks just enough RESP for one connection: +OK to the handshake, a SHA to SCRIPT LOAD, and the
-     * reply to an EVALSHA only after the GET that follows it has arrived, then the GET's ("42").
-     */
-    static final class PipelineOnlyRedis implements AutoCloseable {
-        private final ServerSocket server = new ServerSocket(0);
-        private final List<String> commands = new CopyOnWriteArrayList<>();
-        private volatile Socket socket;
-
-        PipelineOnlyRedis() throws IOException {
-            Thread serving = new Thread(this::serve, "pipeline-only-redis");
-            serving.setDaemon(true);
-            serving.start();
-        }
-
-        int port() {
-            return server.getLocalPort();
-        }
-
-        List<String> commands() {
-            return commands;
-        }
-
-        private void serve() {
-            try (Socket accepted = server.accept()) {
-                socket = accepted;
-                DataInputStream in = new DataInputStream(
-                        new BufferedInputStream(accepted.getInputStream()));
-                OutputStream out = accepted.getOutputStream();
-                boolean scriptWaiting = false;
-                while (true) {
-                    String name = command(in);
-                    commands.add(name);
-                    String reply;
-                    if (name.equals("EVALSHA")) {
-                        scriptWaiting = true;
-                        continue;
-                    } else if (name.equals("GET")) {
-                        reply = (scriptWaiting ? "*2\r\n$1\r\na\r\n$1\r\n1\r\n" : "") + "$2\r\n42\r\n";
-                        scriptWaiting = false;
-                    } else if (name.equals("SCRIPT")) {
-                        reply = "$40\r\n" + "0".repeat(40) + "\r\n";
-                    } else {
-                        reply = "+OK\r\n";
-                    }
-                    out.write(reply.getBytes(StandardCharsets.US_ASCII));
-                    out.flush();
-                }
-            } catch (IOException e) {
-                // closed
-            }
-        }
-
-        /** Reads one command (an array of bulk strings); returns its name, upper case. */
-        private static String command(DataInputStream in) throws IOException {
-            int count = Integer.parseInt(line(in).substring(1));
-            String name = null;
-            for (int i = 0; i < count; i++) {
-                byte[] arg = new byte[Integer.parseInt(line(in).substring(1))];
-                in.readFully(arg);
-                line(in);
-                if (name == null) {
-                    name = new String(arg, StandardCharsets.US_ASCII).toUpperCase(Locale.ROOT);
-                }
-            }
-            return name;
-        }
-
-        private static String line(DataInputStream in) throws IOException {
-            StringBuilder text = new StringBuilder();
-            for (int c = in.read(); c != '\r'; c = in.read()) {
-                if (c < 0) {
-                    throw new EOFException();
-                }
-                text.append((char) c);
-            }
-            in.read(); // \n
-            return text.toString();
-        }
-
-        @Override
-        public void close() throws IOException {
-            server.close();
-            if (socket != null) {
-                socket.close();
-            }
         }
     }
 

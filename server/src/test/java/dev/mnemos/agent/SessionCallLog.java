@@ -61,16 +61,10 @@ public abstract class SessionCallLog implements SessionStore {
         return delegate.get(sessionId);
     }
 
-    /** Passed on as such: the interface's default would read the session alone, without the key along. */
-    @Override
-    public Along recentAlong(String sessionId, int latestPlans, String key) {
-        return delegate.recentAlong(sessionId, latestPlans, key);
-    }
-
     /** Passed on as such: the interface's default would always read the session. */
     @Override
-    public Along recentIfChanged(String sessionId, int latestPlans, String key, SessionState known) {
-        return delegate.recentIfChanged(sessionId, latestPlans, key, known);
+    public SessionState recentIfChanged(String sessionId, int latestPlans, SessionState known) {
+        return delegate.recentIfChanged(sessionId, latestPlans, known);
     }
 
     @Override
@@ -81,11 +75,6 @@ public abstract class SessionCallLog implements SessionStore {
 
     // Every default method is forwarded too: a default left to the decorator would call the decorated
     // bean's own overloads back through this decorator (ArC decorates self-invocations), without end.
-
-    @Override
-    public Along recentIfChanged(String sessionId, int latestPlans, String key, SessionState known, Runnable meanwhile) {
-        return delegate.recentIfChanged(sessionId, latestPlans, key, known, meanwhile);
-    }
 
     @Override
     public PlanPage plans(String sessionId, int from, int limit) {

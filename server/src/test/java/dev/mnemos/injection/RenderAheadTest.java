@@ -125,17 +125,17 @@ class RenderAheadTest {
                 .of("ahead-" + SessionIds.newId(), SessionPatch.builder().goal("plan a trip to Nara").build()).by("test"))
                 .sessionId();
         SessionState known = store.recent(id, 3);
-        assertThat(store.recentIfChanged(id, 3, null, known).state()).as("nothing sent: the state known").isSameAs(known);
+        assertThat(store.recentIfChanged(id, 3, known)).as("nothing sent: the state known").isSameAs(known);
 
         store.apply(StepWrite.of(id, SessionPatch.builder().context("two adults").build()).ownedBy(known.userId())
                 .noting("elsewhere").by("test"));
-        SessionState changed = store.recentIfChanged(id, 3, null, known).state();
+        SessionState changed = store.recentIfChanged(id, 3, known);
         assertThat(changed).as("a newer version is read").isNotSameAs(known);
         assertThat(changed.context()).isEqualTo("two adults");
         assertThat(changed).isEqualTo(store.recent(id, 3));
 
         store.delete(id);
-        assertThatThrownBy(() -> store.recentIfChanged(id, 3, null, changed))
+        assertThatThrownBy(() -> store.recentIfChanged(id, 3, changed))
                 .isInstanceOf(SessionNotFoundException.class);
 
         // a session deleted and started again under its id, up to the same version: not the state known
@@ -145,7 +145,7 @@ class RenderAheadTest {
         store.apply(StepWrite.of(id, SessionPatch.builder().context("one adult").build()).ownedBy(known.userId())
                 .noting("again").by("test"));
         assertThat(again.version() + 1).isEqualTo(changed.version());
-        SessionState reborn = store.recentIfChanged(id, 3, null, changed).state();
+        SessionState reborn = store.recentIfChanged(id, 3, changed);
         assertThat(reborn).isNotSameAs(changed);
         assertThat(reborn.goal()).isEqualTo("another trip");
         store.delete(id);

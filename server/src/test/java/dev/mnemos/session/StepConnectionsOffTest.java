@@ -60,27 +60,10 @@ class StepConnectionsOffTest {
         assertThat(fork.forkedFrom().sessionId()).isEqualTo(id);
         assertThat(store.get(fork.sessionId()).collected()).containsEntry("answer.chat", "through the client");
         assertThat(store.liveSessions(state.userId())).contains(id, fork.sessionId());
-        // a read with a key along: both sent at once on the Quarkus client
-        String key = "mnemos-test:along:" + id;
-        redis.value(String.class).set(key, "7");
-        try {
-            SessionStore.Along along = store.recentAlong(id, 2, key);
-            assertThat(along.state().version()).isEqualTo(3);
-            assertThat(along.read()).isTrue();
-            assertThat(along.value()).isEqualTo("7");
-            assertThat(store.recentAlong(id, 2, key + ":missing").value()).isNull();
-            redis.hash(String.class).hset(key + ":hash", "f", "v");
-            assertThat(store.recentAlong(id, 2, key + ":hash").read()).as("an error reply to the GET").isFalse();
-            // a state known at the current version is answered as such; one of an older version is not
-            SessionState known = store.recent(id, 3);
-            SessionStore.Along same = store.recentIfChanged(id, 3, key, known);
-            assertThat(same.state()).isSameAs(known);
-            assertThat(same.value()).isEqualTo("7");
-            assertThat(store.recentIfChanged(id, 3, null, known).state()).isSameAs(known);
-            SessionState older = store.at(id, 2);
-            assertThat(store.recentIfChanged(id, 3, null, older).state()).isNotSameAs(older).isEqualTo(known);
-        } finally {
-            redis.key().del(key, key + ":hash");
-        }
+        // a state known at the current version is answered as such; one of an older version is not
+        SessionState known = store.recent(id, 3);
+        assertThat(store.recentIfChanged(id, 3, known)).isSameAs(known);
+        SessionState older = store.at(id, 2);
+        assertThat(store.recentIfChanged(id, 3, older)).isNotSameAs(older).isEqualTo(known);
     }
 }

@@ -84,35 +84,13 @@ class StepConnectionsUseTest {
     }
 
     @Test
-    void workGivenToASessionReadRunsOnceOnTheCallingThreadAndLeavesTheReadAsItIs() {
+    void aReadOfAKnownVersionAnswersTheKnownState() {
         String id = store
-                .create(NewSession.of("pool-user", SessionPatch.builder().goal("read while working").build()).by("test"))
+                .create(NewSession.of("pool-user", SessionPatch.builder().goal("read what is known").build()).by("test"))
                 .sessionId();
-        String key = "mnemos:test:along-" + SessionIds.newId();
-        redis.value(String.class).set(key, "along");
-        try {
-            SessionState plain = store.recentIfChanged(id, 3, key, null).state();
-            List<String> ran = new ArrayList<>();
-            SessionStore.Along along = store.recentIfChanged(id, 3, key, null, () -> ran.add(Thread.currentThread().getName()));
-            assertThat(ran).as("once, on the caller's thread").containsExactly(Thread.currentThread().getName());
-            assertThat(along.state()).isEqualTo(plain);
-            assertThat(along.value()).isEqualTo("along");
-
-            ran.clear();
-            SessionState read = store.recentIfChanged(id, 3, null, null, () -> {
-                ran.add("threw");
-                throw new IllegalStateException("work done ahead failed");
-            }).state();
-            assertThat(ran).containsExactly("threw");
-            assertThat(read).as("a failure of the work leaves the read standing").isEqualTo(plain);
-
-            ran.clear();
-            assertThat(store.recentIfChanged(id, 3, null, plain, () -> ran.add("known")).state())
-                    .as("still at the known version: the known state").isSameAs(plain);
-            assertThat(ran).containsExactly("known");
-        } finally {
-            redis.key().del(key);
-        }
+        SessionState plain = store.recent(id, 3);
+        assertThat(store.recentIfChanged(id, 3, plain)).as("still at the known version: the known state").isSameAs(plain);
+        assertThat(store.recentIfChanged(id, 3, null)).isEqualTo(plain).isNotSameAs(plain);
     }
 
     @Test

@@ -47,7 +47,8 @@ class DevUiSessionsTest {
 
     @Test
     void listsTheUserAndTheirLiveSessions() {
-        String user = "devui-" + UUID.randomUUID();
+        // the list is the first users in sort order: this one sorts before what other tests leave in Redis
+        String user = "000-devui-" + UUID.randomUUID();
         String kyoto = sessionWithSteps(user, "A dev-mode trip to Kyoto", 1);
         String osaka = sessionWithSteps(user, "A dev-mode trip to Osaka", 2);
 

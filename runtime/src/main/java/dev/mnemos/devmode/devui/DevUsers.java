@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.TreeSet;
 
 /**
- * Dev mode only: the users who have a session index in Redis (live sessions, or ones that ended recently), at most
- * {@value #LIMIT} of them, sorted. Read with {@code SCAN}, which a development Redis answers quickly.
+ * Dev mode only: the users who have a session index in Redis (live sessions, or ones that ended recently): the
+ * first {@value #LIMIT} in sort order. Read with a whole {@code SCAN}, which a development Redis answers quickly.
  */
 @ApplicationScoped
 public class DevUsers {
@@ -28,9 +28,14 @@ public class DevUsers {
         KeyScanCursor<String> cursor = redis.key(String.class)
                 .scan(new KeyScanArgs().match(SessionKeys.userSessionsPattern()).count(1000));
         TreeSet<String> users = new TreeSet<>();
-        while (cursor.hasNext() && users.size() < LIMIT) {
-            cursor.next().forEach(key -> users.add(SessionKeys.userOfSessions(key)));
+        while (cursor.hasNext()) {
+            for (String key : cursor.next()) {
+                users.add(SessionKeys.userOfSessions(key));
+                if (users.size() > LIMIT) {
+                    users.pollLast();
+                }
+            }
         }
-        return users.stream().limit(LIMIT).toList();
+        return List.copyOf(users);
     }
 }
