@@ -1,5 +1,7 @@
 package dev.mnemos.injection;
 
+import dev.mnemos.injection.step.EmptyProfileSource;
+
 import java.util.Optional;
 
 /**

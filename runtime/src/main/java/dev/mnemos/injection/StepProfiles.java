@@ -31,10 +31,15 @@ public class StepProfiles {
         this(source, guard(config, outages)::get);
     }
 
-    /** A reader whose every call goes through {@code guard}; {@code Supplier::get} for none (tests without CDI). */
-    StepProfiles(ProfileSource source, Function<Supplier<ProfileSnapshot>, ProfileSnapshot> guard) {
+    /** A reader whose every call goes through {@code guard}. */
+    private StepProfiles(ProfileSource source, Function<Supplier<ProfileSnapshot>, ProfileSnapshot> guard) {
         this.source = source;
         this.guard = guard;
+    }
+
+    /** A reader without timeout, breaker or fallback: a failure of {@code source} reaches the caller (tests without CDI). */
+    public static StepProfiles unguarded(ProfileSource source) {
+        return new StepProfiles(source, Supplier::get);
     }
 
     /** The profile {@link ProfileSource#known known} at once, else loaded in the guard. */
