@@ -1,8 +1,8 @@
 package dev.mnemos.profile;
 
+import dev.mnemos.session.ScriptTransport;
 import dev.mnemos.session.SessionConfig;
 import dev.mnemos.session.SessionScripts;
-import dev.mnemos.session.StepConnections;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Response;
@@ -46,15 +46,15 @@ public class ProfileRevisions {
             return 0""");
 
     private final ReactiveRedisDataSource redis;
-    private final StepConnections direct;
+    private final ScriptTransport transport;
     private final ProfileMeters meters;
     private final Duration ttl;
     private final Duration timeout;
 
-    public ProfileRevisions(ReactiveRedisDataSource redis, StepConnections direct, ProfileConfig config,
+    public ProfileRevisions(ReactiveRedisDataSource redis, ScriptTransport transport, ProfileConfig config,
             SessionConfig session, ProfileMeters meters) {
         this.redis = redis;
-        this.direct = direct;
+        this.transport = transport;
         this.meters = meters;
         this.ttl = config.revisionMirrorTtl();
         this.timeout = session.redisTimeout();
@@ -83,8 +83,8 @@ public class ProfileRevisions {
     }
 
     /**
-     * The revision the copy names, read on the calling thread (over the step's blocking connections when
-     * they are used, {@link StepConnections}); empty when it is missing, turned off, or Redis failed: the
+     * The revision the copy names, read on the calling thread through the session store's transport
+     * ({@link ScriptTransport}, chosen at boot); empty when it is missing, turned off, or Redis failed: the
      * step then checks Postgres.
      */
     public OptionalLong current(String userId) {
@@ -92,16 +92,11 @@ public class ProfileRevisions {
             return OptionalLong.empty();
         }
         try {
-            return parse(direct.enabled() ? direct.get(key(userId)).orElse(null) : get(userId));
+            return parse(transport.get(key(userId)));
         } catch (RuntimeException e) {
             LOG.debugf("profile revision copy of %s not read: %s", userId, e);
             return OptionalLong.empty();
         }
-    }
-
-    private String get(String userId) {
-        Response reply = redis.execute("GET", key(userId)).await().atMost(timeout);
-        return reply == null ? null : reply.toString();
     }
 
     /** After a step read {@code revision} from Postgres: raises the copy without waiting for Redis. */

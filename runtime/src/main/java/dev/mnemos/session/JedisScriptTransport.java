@@ -27,6 +27,11 @@ final class JedisScriptTransport implements ScriptTransport {
     }
 
     @Override
+    public String get(String key) {
+        return connections.get(key).orElse(null);
+    }
+
+    @Override
     public void zadd(String key, double score, String member) {
         connections.zadd(key, score, member);
     }

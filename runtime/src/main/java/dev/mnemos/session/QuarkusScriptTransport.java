@@ -1,5 +1,7 @@
 package dev.mnemos.session;
 
+import io.vertx.mutiny.redis.client.Response;
+
 import java.util.List;
 
 /**
@@ -23,6 +25,12 @@ final class QuarkusScriptTransport implements ScriptTransport {
     @Override
     public Object read(LuaScript script, List<String> keys, List<String> argv) {
         return SessionScripts.plain(calls.awaited(script.script().executeAsync(calls.reactive, keys, argv)));
+    }
+
+    @Override
+    public String get(String key) {
+        Response reply = calls.awaited(calls.reactive.execute("GET", key));
+        return reply == null ? null : reply.toString();
     }
 
     @Override

@@ -24,4 +24,7 @@ public interface ScriptTransport {
 
     /** ZADD {@code key} {@code score} {@code member}. */
     void zadd(String key, double score, String member);
+
+    /** GET {@code key}: its string, or null when there is none (a read: it may be sent again). */
+    String get(String key);
 }
