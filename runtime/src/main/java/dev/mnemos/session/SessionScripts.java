@@ -4,9 +4,6 @@ import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Response;
-import redis.clients.jedis.CommandObjects;
-import redis.clients.jedis.Connection;
-import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -93,16 +90,19 @@ public final class SessionScripts {
         }
     }
 
-    /** Runs the script on a blocking connection ({@link StepConnections}); the reply as Jedis decodes it. */
-    Object execute(Connection connection, CommandObjects commands, List<String> keys, List<String> args) {
-        if (sha == null) {
-            sha = connection.executeCommand(commands.scriptLoad(source));
-        }
-        try {
-            return connection.executeCommand(commands.evalsha(sha, keys, args));
-        } catch (JedisNoScriptException e) {
-            return connection.executeCommand(commands.eval(source, keys, args));
-        }
+    /** The script's text, for a transport that sends it itself ({@link StepConnections}). */
+    String source() {
+        return source;
+    }
+
+    /** The script's SHA as Redis loaded it, or null before its first run. */
+    String sha() {
+        return sha;
+    }
+
+    /** Redis loaded the script as {@code loaded} (a transport that loads it itself). */
+    void loaded(String loaded) {
+        sha = loaded;
     }
 
     /**

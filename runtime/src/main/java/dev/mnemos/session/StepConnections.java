@@ -18,6 +18,7 @@ import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.exceptions.JedisNoScriptException;
 import redis.clients.jedis.util.JedisURIHelper;
 
 import java.net.SocketTimeoutException;
@@ -164,7 +165,19 @@ public class StepConnections {
      *        nothing): then it is sent again after meeting a broken connection
      */
     Object eval(SessionScripts script, List<String> keys, List<String> args, boolean repeatable) {
-        return call(connection -> script.execute(connection, COMMANDS, keys, args), repeatable);
+        return call(connection -> run(connection, script, keys, args), repeatable);
+    }
+
+    /** Runs {@code script} by its SHA, loading it first when needed, and by its text when Redis lost it. */
+    private static Object run(Connection connection, SessionScripts script, List<String> keys, List<String> args) {
+        if (script.sha() == null) {
+            script.loaded(connection.executeCommand(COMMANDS.scriptLoad(script.source())));
+        }
+        try {
+            return connection.executeCommand(COMMANDS.evalsha(script.sha(), keys, args));
+        } catch (JedisNoScriptException e) {
+            return connection.executeCommand(COMMANDS.eval(script.source(), keys, args));
+        }
     }
 
     /** ZADD {@code key} {@code score} {@code member}. */
