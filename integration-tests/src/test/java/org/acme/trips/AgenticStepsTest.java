@@ -11,7 +11,6 @@ import dev.mnemos.session.SessionStore;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -73,8 +72,6 @@ class AgenticStepsTest {
     }
 
     @Test
-    @Disabled("issue 32 item 4: the agent's tools run (the stub's tool answer comes back) but ToolRuns records none:"
-            + " the agent's tool calls do not reach Quarkus LangChain4j's wrapped tool executors with the step's memory id")
     void theToolRunsOfAnAgentAreInItsStepsTrace() {
         String id = freshId();
 

@@ -117,7 +117,8 @@ public class AgentSteps implements AgentListener {
             return;
         }
         try {
-            running.get().push(new Running(request.agent(), cycle.open(step, args(method.get(), request.inputs(), memoryId))));
+            running.get().push(new Running(request.agent(), cycle.open(step, args(method.get(), request.inputs(), memoryId),
+                    request.agent().type())));
         } catch (RuntimeException e) {
             throw failed(request.agenticScope(), e);
         }
