@@ -58,15 +58,17 @@ class AgenticStepsTest {
     }
 
     @Test
-    void aBuilderWorkflowNotAttachedIsRefusedOnceASessionMemoryAgentRan() {
+    void aBuilderWorkflowNotAttachedIsRefusedBeforeItsSessionMemoryAgentCallsTheModel() {
         LooseBreakdown loose = AgenticServices.sequenceBuilder(LooseBreakdown.class)
                 .subAgents(BuiltWorkflows.agent(TripDrafter.class, model)).outputKey("draft").build();
         String id = freshId();
+        int before = OpenAiStub.bodies().size();
 
         assertThatThrownBy(() -> loose.breakDown(id, "A day in Coimbra"))
-                .hasStackTraceContaining(LooseBreakdown.class.getName())
-                .hasStackTraceContaining(TripDrafter.class.getName())
+                .hasStackTraceContaining("workflow " + LooseBreakdown.class.getName())
+                .hasStackTraceContaining("@SessionMemory agent " + TripDrafter.class.getName())
                 .hasStackTraceContaining("AgentSteps.attach(workflow)");
+        assertThat(Bodies.since(before)).isEmpty();
         assertThat(steps(id)).isEmpty();
         assertThat(sessions.get(id).collected()).doesNotContainKey("answer.draft");
     }

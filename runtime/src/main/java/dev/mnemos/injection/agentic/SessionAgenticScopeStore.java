@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.langchain4j.agentic.scope.AgentInvocation;
+import dev.langchain4j.agentic.scope.AgenticScope;
 import dev.langchain4j.agentic.scope.AgenticScopeKey;
 import dev.langchain4j.agentic.scope.AgenticScopeSerializer;
 import dev.langchain4j.agentic.scope.AgenticScopeStore;
@@ -48,8 +49,10 @@ import java.util.stream.Stream;
  * from the last scope stored.
  * <p>
  * A workflow Mnemos does not listen to (built with {@code AgenticServices} builders and not passed to
- * {@link AgentSteps#attach}) whose agents include a {@code @SessionMemory} agent is refused: its first save after such
- * an agent ran throws {@link IllegalStateException}, which fails the workflow's call, naming the workflow and the fix.
+ * {@link AgentSteps#attach}) whose agents include a {@code @SessionMemory} agent is refused with an
+ * {@link IllegalStateException} naming the workflow, the agent and the fix, which fails the workflow's call: before
+ * that agent's model call ({@link UnattachedWorkflows}, which asks {@link #unattachedWorkflow} which workflow a scope
+ * belongs to), else at the scope's first save after the agent ran.
  */
 @ApplicationScoped
 public class SessionAgenticScopeStore implements AgenticScopeStore {
@@ -67,6 +70,9 @@ public class SessionAgenticScopeStore implements AgenticScopeStore {
     private final Map<String, WorkflowScope.Kept> kept = new ConcurrentHashMap<>();
     /** The workflows whose agents {@link AgentSteps} listens to. */
     private final Set<String> attached = ConcurrentHashMap.newKeySet();
+    /** The workflow (class name) of each session scope saved or loaded here, while the scope is in use. */
+    private final Cache<AgenticScope, String> workflows = Caffeine.newBuilder().weakKeys().executor(Runnable::run)
+            .build();
     /** Memory ids of the persistent scopes saved or loaded here: the workflows that run on a session. */
     private final Cache<Object, Boolean> persistent = Caffeine.newBuilder().maximumSize(100_000)
             .expireAfterAccess(Duration.ofHours(12)).executor(Runnable::run).build();
@@ -97,6 +103,7 @@ public class SessionAgenticScopeStore implements AgenticScopeStore {
         if (!SessionChatMemoryProvider.isSessionId(key.memoryId())) {
             return false;
         }
+        workflows.put(agenticScope, key.agentId());
         refuseUnattached(key.agentId(), agenticScope);
         if (keptFor(key.agentId()) == WorkflowScope.Kept.CALL) {
             persistent.put(key.memoryId(), Boolean.TRUE);
@@ -126,7 +133,9 @@ public class SessionAgenticScopeStore implements AgenticScopeStore {
         String sessionId = (String) key.memoryId();
         Optional<String> json = stored(sessionId, key.agentId());
         json.ifPresent(found -> persistent.put(key.memoryId(), Boolean.TRUE));
-        return json.map(found -> AgenticScopeSerializer.fromJson(underId(found, sessionId)));
+        Optional<DefaultAgenticScope> scope = json.map(found -> AgenticScopeSerializer.fromJson(underId(found, sessionId)));
+        scope.ifPresent(loaded -> workflows.put(loaded, key.agentId()));
+        return scope;
     }
 
     @Override
@@ -196,6 +205,21 @@ public class SessionAgenticScopeStore implements AgenticScopeStore {
         });
     }
 
+    /**
+     * The workflow (class name) of session scope {@code scope} when Mnemos does not listen to its agents; empty for an
+     * attached workflow and for a scope this store did not see (no workflow, or no session).
+     */
+    Optional<String> unattachedWorkflow(AgenticScope scope) {
+        return Optional.ofNullable(scope).map(workflows::getIfPresent).filter(workflow -> !attached.contains(workflow));
+    }
+
+    /** Why the {@code @SessionMemory} agent {@code agent} of the unattached workflow {@code workflow} is refused. */
+    static IllegalStateException unattached(String workflow, Class<?> agent) {
+        return new IllegalStateException("workflow " + workflow + " runs the @SessionMemory agent " + agent.getName()
+                + " but Mnemos does not listen to its agents, so no step would be read or written: a workflow built with"
+                + " AgenticServices builders must be passed to AgentSteps.attach(workflow) before its first call");
+    }
+
     /** @throws IllegalStateException when a workflow Mnemos does not listen to ran a {@code @SessionMemory} agent */
     private void refuseUnattached(String agentId, DefaultAgenticScope scope) {
         if (attached.contains(agentId)) {
@@ -203,10 +227,7 @@ public class SessionAgenticScopeStore implements AgenticScopeStore {
         }
         scope.agentInvocations().stream().map(AgentInvocation::agentType).filter(StepAgents::isStep).findFirst()
                 .ifPresent(agent -> {
-                    throw new IllegalStateException("workflow " + agentId + " ran the @SessionMemory agent "
-                            + agent.getName() + " but Mnemos does not listen to its agents, so no step was read or"
-                            + " written: a workflow built with AgenticServices builders must be passed to"
-                            + " AgentSteps.attach(workflow) before its first call");
+                    throw unattached(agentId, agent);
                 });
     }
 
