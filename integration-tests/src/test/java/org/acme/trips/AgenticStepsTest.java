@@ -5,6 +5,7 @@ import dev.langchain4j.model.chat.ChatModel;
 import dev.mnemos.injection.StepTrace;
 import dev.mnemos.injection.StepTraceStore;
 import dev.mnemos.injection.ToolRun;
+import dev.mnemos.injection.agentic.AgentSteps;
 import dev.mnemos.injection.agentic.SessionAgenticScopeStore;
 import dev.mnemos.session.SessionEvent;
 import dev.mnemos.session.SessionStore;
@@ -37,6 +38,8 @@ class AgenticStepsTest {
     @Inject
     SessionStore sessions;
     @Inject
+    AgentSteps agentSteps;
+    @Inject
     StepTraceStore traces;
 
     @Test
@@ -53,7 +56,8 @@ class AgenticStepsTest {
         List<SessionEvent> steps = steps(id);
         assertThat(steps).extracting(SessionEvent::note).containsExactly("step draft", "step review");
         assertThat(traces.find(id, steps.get(1).version()).orElseThrow().method()).isEqualTo("TripReviewer.review");
-        assertThat(sessions.get(id).collected()).containsKey(SessionAgenticScopeStore.key(BuiltBreakdown.class.getName()));
+        assertThat(scopeKeys(id)).singleElement().asString()
+                .startsWith(SessionAgenticScopeStore.key(BuiltBreakdown.class.getName()) + "-");
         assertThat(built.getAgenticScope(id).readState("draft", "")).isEqualTo(OpenAiStub.ANSWER);
     }
 
@@ -90,6 +94,28 @@ class AgenticStepsTest {
         assertThat(trace.tools().get(1).error()).contains(WeatherTools.NOWHERE);
         assertThat(sessions.get(id).collected()).containsEntry("tools.forecast",
                 OpenAiStub.TOOL + ", " + OpenAiStub.TOOL + " (failed)");
+    }
+
+    @Test
+    void twoBuilderWorkflowsOfOneInterfaceKeepTheirOwnScopesOnOneSession() {
+        BuiltBreakdown first = agentSteps.attach(AgenticServices.sequenceBuilder(BuiltBreakdown.class).name("first")
+                .subAgents(BuiltWorkflows.agent(TripDrafter.class, model)).outputKey("draft").build());
+        BuiltBreakdown second = agentSteps.attach(AgenticServices.sequenceBuilder(BuiltBreakdown.class).name("second")
+                .subAgents(BuiltWorkflows.agent(TripDrafter.class, model)).outputKey("draft").build());
+        String id = freshId();
+
+        first.breakDown(id, "A day in Lisbon");
+        second.breakDown(id, "A day in Faro");
+
+        assertThat(scopeKeys(id)).hasSize(2);
+        assertThat(first.getAgenticScope(id).readState("request", "")).isEqualTo("A day in Lisbon");
+        assertThat(second.getAgenticScope(id).readState("request", "")).isEqualTo("A day in Faro");
+        assertThat(steps(id)).extracting(SessionEvent::note).containsExactly("step draft", "step draft");
+    }
+
+    private List<String> scopeKeys(String id) {
+        return sessions.get(id).collected().keySet().stream().filter(k -> k.startsWith(SessionAgenticScopeStore.KEY_PREFIX))
+                .toList();
     }
 
     private List<SessionEvent> steps(String id) {

@@ -26,6 +26,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -73,6 +75,8 @@ public class SessionAgenticScopeStore implements AgenticScopeStore {
     /** The workflow (class name) of each session scope saved or loaded here, while the scope is in use. */
     private final Cache<AgenticScope, String> workflows = Caffeine.newBuilder().weakKeys().executor(Runnable::run)
             .build();
+    /** The scope ids of the builder workflows called on this thread, innermost first ({@link #enter}). */
+    private final ThreadLocal<Deque<String>> current = ThreadLocal.withInitial(ArrayDeque::new);
     /** Memory ids of the persistent scopes saved or loaded here: the workflows that run on a session. */
     private final Cache<Object, Boolean> persistent = Caffeine.newBuilder().maximumSize(100_000)
             .expireAfterAccess(Duration.ofHours(12)).executor(Runnable::run).build();
@@ -93,9 +97,39 @@ public class SessionAgenticScopeStore implements AgenticScopeStore {
         return memoryId != null && persistent.getIfPresent(memoryId) != null;
     }
 
-    /** Records that {@link AgentSteps} listens to the agents of the workflow of class {@code workflow}. */
-    void attached(Class<?> workflow) {
-        attached.add(workflow.getName());
+    /** Records that {@link AgentSteps} listens to the agents of the workflow whose scopes are kept as {@code scopeId}. */
+    void attached(String scopeId) {
+        attached.add(scopeId);
+    }
+
+    /**
+     * Makes {@code scopeId} (a builder workflow's, {@link BuilderWorkflows}) the id the scopes of its interface are kept
+     * under on this thread, until closed: the workflow's call runs in between.
+     */
+    Current enter(String scopeId) {
+        Deque<String> ids = current.get();
+        ids.push(scopeId);
+        return () -> {
+            ids.pop();
+            if (ids.isEmpty()) {
+                current.remove();
+            }
+        };
+    }
+
+    /** A builder workflow's call in progress on this thread ({@link #enter}). */
+    interface Current extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /**
+     * The id the scope of {@code key} is kept under: the current builder workflow's when it is of the key's interface
+     * ({@link #enter}), else the interface's, LangChain4j agentic's agent id of root scopes.
+     */
+    private String agentId(AgenticScopeKey key) {
+        String scopeId = current.get().peek();
+        return scopeId != null && scopeId.startsWith(key.agentId() + "#") ? scopeId : key.agentId();
     }
 
     @Override
@@ -103,9 +137,10 @@ public class SessionAgenticScopeStore implements AgenticScopeStore {
         if (!SessionChatMemoryProvider.isSessionId(key.memoryId())) {
             return false;
         }
-        workflows.put(agenticScope, key.agentId());
-        refuseUnattached(key.agentId(), agenticScope);
-        if (keptFor(key.agentId()) == WorkflowScope.Kept.CALL) {
+        String agentId = agentId(key);
+        workflows.put(agenticScope, agentId);
+        refuseUnattached(agentId, agenticScope);
+        if (keptFor(agentId) == WorkflowScope.Kept.CALL) {
             persistent.put(key.memoryId(), Boolean.TRUE);
             return true;
         }
@@ -115,40 +150,42 @@ public class SessionAgenticScopeStore implements AgenticScopeStore {
         }
         persistent.put(key.memoryId(), Boolean.TRUE);
         String sessionId = (String) key.memoryId();
-        SessionPatch patch = SessionPatch.builder().putCollected(key(key.agentId()), json).build();
+        SessionPatch patch = SessionPatch.builder().putCollected(key(agentId), json).build();
         try {
-            write(sessionId, patch, "agentic scope " + key.agentId());
+            write(sessionId, patch, "agentic scope " + agentId);
             return true;
         } catch (InvalidPatchException e) {
-            LOG.warnf("the agentic scope of %s in session %s was not stored: %s", key.agentId(), sessionId, e.getMessage());
+            LOG.warnf("the agentic scope of %s in session %s was not stored: %s", agentId, sessionId, e.getMessage());
             return false;
         }
     }
 
     @Override
     public Optional<DefaultAgenticScope> load(AgenticScopeKey key) {
-        if (!SessionChatMemoryProvider.isSessionId(key.memoryId()) || keptFor(key.agentId()) == WorkflowScope.Kept.CALL) {
+        String agentId = agentId(key);
+        if (!SessionChatMemoryProvider.isSessionId(key.memoryId()) || keptFor(agentId) == WorkflowScope.Kept.CALL) {
             return Optional.empty();
         }
         String sessionId = (String) key.memoryId();
-        Optional<String> json = stored(sessionId, key.agentId());
+        Optional<String> json = stored(sessionId, agentId);
         json.ifPresent(found -> persistent.put(key.memoryId(), Boolean.TRUE));
         Optional<DefaultAgenticScope> scope = json.map(found -> AgenticScopeSerializer.fromJson(underId(found, sessionId)));
-        scope.ifPresent(loaded -> workflows.put(loaded, key.agentId()));
+        scope.ifPresent(loaded -> workflows.put(loaded, agentId));
         return scope;
     }
 
     @Override
     public boolean delete(AgenticScopeKey key) {
-        if (!SessionChatMemoryProvider.isSessionId(key.memoryId()) || keptFor(key.agentId()) == WorkflowScope.Kept.CALL) {
+        String agentId = agentId(key);
+        if (!SessionChatMemoryProvider.isSessionId(key.memoryId()) || keptFor(agentId) == WorkflowScope.Kept.CALL) {
             return false;
         }
         String sessionId = (String) key.memoryId();
-        if (stored(sessionId, key.agentId()).isEmpty()) {
+        if (stored(sessionId, agentId).isEmpty()) {
             return false;
         }
-        write(sessionId, SessionPatch.builder().removeCollected(key(key.agentId())).build(),
-                "agentic scope " + key.agentId() + " evicted");
+        write(sessionId, SessionPatch.builder().removeCollected(key(agentId)).build(),
+                "agentic scope " + agentId + " evicted");
         return true;
     }
 
@@ -192,9 +229,12 @@ public class SessionAgenticScopeStore implements AgenticScopeStore {
         }
     }
 
-    /** Where the workflow of class name {@code agentId} keeps its scope: {@link WorkflowScope}, else in the session. */
+    /**
+     * Where the workflow of id {@code agentId} (its class name, followed by {@code #…} for a builder workflow) keeps its
+     * scope: {@link WorkflowScope} on its class, else in the session.
+     */
     WorkflowScope.Kept keptFor(String agentId) {
-        return kept.computeIfAbsent(agentId, id -> {
+        return kept.computeIfAbsent(agentId.split("#", 2)[0], id -> {
             try {
                 WorkflowScope annotation = Class.forName(id, false, Thread.currentThread().getContextClassLoader())
                         .getAnnotation(WorkflowScope.class);
