@@ -1,6 +1,7 @@
 package org.acme.trips;
 
 import dev.langchain4j.agentic.AgenticServices;
+import dev.langchain4j.agentic.UntypedAgent;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.mnemos.injection.StepTrace;
 import dev.mnemos.injection.StepTraceStore;
@@ -8,6 +9,7 @@ import dev.mnemos.injection.ToolRun;
 import dev.mnemos.injection.agentic.AgentSteps;
 import dev.mnemos.injection.agentic.SessionAgenticScopeStore;
 import dev.mnemos.session.SessionEvent;
+import dev.mnemos.session.SessionNotFoundException;
 import dev.mnemos.session.SessionStore;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -15,6 +17,7 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -111,6 +114,18 @@ class AgenticStepsTest {
         assertThat(first.getAgenticScope(id).readState("request", "")).isEqualTo("A day in Lisbon");
         assertThat(second.getAgenticScope(id).readState("request", "")).isEqualTo("A day in Faro");
         assertThat(steps(id)).extracting(SessionEvent::note).containsExactly("step draft", "step draft");
+    }
+
+    @Test
+    void anUntypedBuilderWorkflowGetsNoMemoryIdSoItRunsWithoutASession() {
+        UntypedAgent untyped = agentSteps.attach(AgenticServices.sequenceBuilder()
+                .subAgents(BuiltWorkflows.agent(TripDrafter.class, model)).outputKey("draft").build());
+        String id = freshId();
+
+        Object answer = untyped.invoke(Map.of("request", "A day in Braga", "@MemoryId", id, "sessionId", id));
+
+        assertThat(answer).isEqualTo(OpenAiStub.ANSWER);
+        assertThatThrownBy(() -> sessions.get(id)).isInstanceOf(SessionNotFoundException.class);
     }
 
     private List<String> scopeKeys(String id) {
