@@ -76,7 +76,7 @@ public class SessionAgenticScopeStore implements AgenticScopeStore {
     private final Cache<AgenticScope, String> workflows = Caffeine.newBuilder().weakKeys().executor(Runnable::run)
             .build();
     /** The scope ids of the builder workflows called on this thread, innermost first ({@link #enter}). */
-    private final ThreadLocal<Deque<String>> current = ThreadLocal.withInitial(ArrayDeque::new);
+    private final ThreadLocal<Deque<String>> current = new ThreadLocal<>();
     /** Memory ids of the persistent scopes saved or loaded here: the workflows that run on a session. */
     private final Cache<Object, Boolean> persistent = Caffeine.newBuilder().maximumSize(100_000)
             .expireAfterAccess(Duration.ofHours(12)).executor(Runnable::run).build();
@@ -108,10 +108,15 @@ public class SessionAgenticScopeStore implements AgenticScopeStore {
      */
     Current enter(String scopeId) {
         Deque<String> ids = current.get();
+        if (ids == null) {
+            ids = new ArrayDeque<>();
+            current.set(ids);
+        }
         ids.push(scopeId);
+        Deque<String> entered = ids;
         return () -> {
-            ids.pop();
-            if (ids.isEmpty()) {
+            entered.pop();
+            if (entered.isEmpty()) {
                 current.remove();
             }
         };
@@ -128,7 +133,8 @@ public class SessionAgenticScopeStore implements AgenticScopeStore {
      * ({@link #enter}), else the interface's, LangChain4j agentic's agent id of root scopes.
      */
     private String agentId(AgenticScopeKey key) {
-        String scopeId = current.get().peek();
+        Deque<String> ids = current.get();
+        String scopeId = ids == null ? null : ids.peek();
         return scopeId != null && scopeId.startsWith(key.agentId() + "#") ? scopeId : key.agentId();
     }
 
