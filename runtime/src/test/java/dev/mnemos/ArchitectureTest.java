@@ -57,4 +57,14 @@ class ArchitectureTest {
                         "dev.mnemos.archive..", "dev.mnemos.erasure..", "dev.mnemos.schema..")
                 .check(runtime);
     }
+
+    @Test
+    void injectionInternalsAreUsedOnlyByInjection() {
+        // dev.mnemos.injection is the API (the annotation, writers, the block, traces, the exceptions, the SPI);
+        // step, block, chat and trace are how it works
+        noClasses().that().resideOutsideOfPackage("dev.mnemos.injection..").should().dependOnClassesThat()
+                .resideInAnyPackage("dev.mnemos.injection.step..", "dev.mnemos.injection.block..",
+                        "dev.mnemos.injection.chat..", "dev.mnemos.injection.trace..")
+                .check(runtime);
+    }
 }

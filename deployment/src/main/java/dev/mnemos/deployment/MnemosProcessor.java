@@ -1,8 +1,8 @@
 package dev.mnemos.deployment;
 
-import dev.mnemos.injection.AiMethod;
 import dev.mnemos.injection.SessionMemory;
-import dev.mnemos.injection.SessionMemoryInterceptor;
+import dev.mnemos.injection.step.AiMethod;
+import dev.mnemos.injection.step.SessionMemoryInterceptor;
 import dev.mnemos.profile.ProfileCache;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.BuildTimeConditionBuildItem;

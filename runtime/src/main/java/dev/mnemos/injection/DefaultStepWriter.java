@@ -44,7 +44,7 @@ public class DefaultStepWriter implements StepWriter {
         }
     }
 
-    static String cut(String text, int max) {
+    public static String cut(String text, int max) {
         return text.length() <= max ? text : text.substring(0, max - 1) + "…";
     }
 }

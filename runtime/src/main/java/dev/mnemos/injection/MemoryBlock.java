@@ -1,5 +1,8 @@
 package dev.mnemos.injection;
 
+import dev.mnemos.injection.block.OncePerPrompt;
+import dev.mnemos.injection.block.TokenEstimator;
+
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

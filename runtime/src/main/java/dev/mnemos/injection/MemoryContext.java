@@ -1,5 +1,6 @@
 package dev.mnemos.injection;
 
+import dev.mnemos.injection.block.OncePerPrompt;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Named;
 

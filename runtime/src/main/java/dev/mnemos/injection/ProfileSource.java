@@ -1,5 +1,9 @@
 package dev.mnemos.injection;
 
+import dev.mnemos.injection.step.EmptyProfileSource;
+
+import java.util.Optional;
+
 /**
  * Where the memory block gets the user's long-term profile. The profile feature provides the real
  * bean; {@link EmptyProfileSource} stands in while none exists. Implementations may throw on a
@@ -9,4 +13,14 @@ public interface ProfileSource {
 
     /** The active facts of {@code userId}; an empty snapshot for a user without a profile. */
     ProfileSnapshot load(String userId);
+
+    /**
+     * The active facts of {@code userId} when they can be told without the profile's own store (a cache whose
+     * currency is known at once), else empty: {@link StepProfiles} then calls {@link #load} in its guard. What
+     * this answers is not bounded by the profile's timeout and breaker, so it must not wait on the profile's
+     * store; it may throw, and the step then loads as usual.
+     */
+    default Optional<ProfileSnapshot> known(String userId) {
+        return Optional.empty();
+    }
 }

@@ -1,5 +1,6 @@
 package dev.mnemos.injection;
 
+import dev.mnemos.injection.step.StreamedSteps;
 import jakarta.enterprise.util.Nonbinding;
 import jakarta.interceptor.InterceptorBinding;
 

@@ -7,6 +7,7 @@ import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
 import java.time.temporal.ChronoUnit;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -14,7 +15,8 @@ import java.util.function.Supplier;
  * Reads the user's profile for a step at the edge of the profile dependency: a slow or failing
  * profile never blocks the step. On a timeout ({@link InjectionConfig#profileTimeout()}), a failure
  * or an open circuit (see the {@code profile-breaker-*} settings), the step goes on with the session
- * only and its trace says the profile was MISSING.
+ * only and its trace says the profile was MISSING. A profile the source knows at once (its cache, current by
+ * the revision's copy in Redis) skips the guard: its timer and breaker bound waiting on the profile's store.
  */
 @ApplicationScoped
 public class StepProfiles {
@@ -29,13 +31,32 @@ public class StepProfiles {
         this(source, guard(config, outages)::get);
     }
 
-    /** A reader whose every call goes through {@code guard}; {@code Supplier::get} for none (tests without CDI). */
-    StepProfiles(ProfileSource source, Function<Supplier<ProfileSnapshot>, ProfileSnapshot> guard) {
+    /** A reader whose every call goes through {@code guard}. */
+    private StepProfiles(ProfileSource source, Function<Supplier<ProfileSnapshot>, ProfileSnapshot> guard) {
         this.source = source;
         this.guard = guard;
     }
 
+    /** A reader without timeout, breaker or fallback: a failure of {@code source} reaches the caller (tests without CDI). */
+    public static StepProfiles unguarded(ProfileSource source) {
+        return new StepProfiles(source, Supplier::get);
+    }
+
+    /** The profile {@link ProfileSource#known known} at once, else loaded in the guard. */
     public ProfileSnapshot load(String userId) {
+        return known(userId).orElseGet(() -> guarded(userId));
+    }
+
+    private Optional<ProfileSnapshot> known(String userId) {
+        try {
+            return source.known(userId);
+        } catch (RuntimeException e) {
+            LOG.debugf("the profile of %s was not known at once (%s): loading it", userId, e.toString());
+            return Optional.empty();
+        }
+    }
+
+    private ProfileSnapshot guarded(String userId) {
         return guard.apply(() -> {
             ProfileSnapshot snapshot;
             try {

@@ -20,7 +20,8 @@ public class StepResults {
     private record Written(String sessionId, SessionState read, AppliedPatch applied) {
     }
 
-    void record(String sessionId, SessionState read, AppliedPatch applied) {
+    /** The step cycle's side: a step on this thread wrote {@code applied} on the state it {@code read}. */
+    public void record(String sessionId, SessionState read, AppliedPatch applied) {
         last.set(new Written(sessionId, read, applied));
     }
 

@@ -52,7 +52,7 @@ public class StepWriteMeters {
                 .onFailure().invoke(e -> failed(registry, "rest", e));
     }
 
-    static void failed(MeterRegistry registry, String path, Throwable e) {
+    public static void failed(MeterRegistry registry, String path, Throwable e) {
         String outcome;
         if (redisDown(e)) {
             outcome = "unavailable";
@@ -67,7 +67,7 @@ public class StepWriteMeters {
         stepWrites(registry, path, outcome).increment();
     }
 
-    static Counter stepWrites(MeterRegistry registry, String path, String outcome) {
+    public static Counter stepWrites(MeterRegistry registry, String path, String outcome) {
         return Counter.builder(STEP_WRITES).description("session step writes by path and outcome")
                 .tag("path", path).tag("outcome", outcome).register(registry);
     }

@@ -1,6 +1,8 @@
 package dev.mnemos.injection;
 
 import dev.langchain4j.model.TokenCountEstimator;
+import dev.mnemos.injection.block.RememberingTokenCounter;
+import dev.mnemos.injection.block.TokenEstimator;
 
 import java.util.function.IntUnaryOperator;
 
@@ -16,7 +18,7 @@ public interface TokenCounter {
 
     /**
      * This counter without any memory of its own: the tokenizer itself. A caller that remembers counts
-     * in its own way ({@link RenderMemo}) counts what it does not know with it, rather than through a
+     * in its own way (the render memo) counts what it does not know with it, rather than through a
      * shared memory it would only fill with text that changed. This default: the counter itself.
      */
     default TokenCounter unremembered() {

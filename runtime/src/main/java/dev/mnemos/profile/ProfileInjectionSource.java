@@ -6,6 +6,8 @@ import dev.mnemos.injection.ProfileSource;
 import io.quarkus.arc.Unremovable;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.util.Optional;
+
 /**
  * The profile as the read-before-write interceptor sees it: the cached, revision-checked active
  * facts, with whether the cache served them; checked against the revision's copy in Redis when
@@ -25,6 +27,11 @@ public class ProfileInjectionSource implements ProfileSource {
     @Override
     public ProfileSnapshot load(String userId) {
         return snapshot(reader.readForStep(userId));
+    }
+
+    @Override
+    public Optional<ProfileSnapshot> known(String userId) {
+        return reader.cachedForStep(userId).map(ProfileInjectionSource::snapshot);
     }
 
     private static ProfileSnapshot snapshot(ProfileReader.Read read) {

@@ -72,9 +72,13 @@ public class ProfileReader {
      * to its copy in Redis, so the next step can skip Postgres.
      */
     public Read readForStep(String userId) {
+        return cachedForStep(userId).orElseGet(() -> readFromPostgres(userId));
+    }
+
+    /** The cached facts when the revision's copy in Redis names a revision the cache holds; never reads Postgres. */
+    public Optional<Read> cachedForStep(String userId) {
         OptionalLong copied = revisions.current(userId);
-        Optional<Read> cached = copied.isPresent() ? cached(userId, copied.getAsLong()) : Optional.empty();
-        return cached.orElseGet(() -> readFromPostgres(userId));
+        return copied.isPresent() ? cached(userId, copied.getAsLong()) : Optional.empty();
     }
 
     private Read readFromPostgres(String userId) {

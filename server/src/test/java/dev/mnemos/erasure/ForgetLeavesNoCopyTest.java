@@ -2,9 +2,9 @@ package dev.mnemos.erasure;
 
 import dev.langchain4j.data.message.UserMessage;
 import dev.mnemos.injection.ProfileSnapshot;
-import dev.mnemos.injection.RedisChatMemoryStore;
 import dev.mnemos.injection.StepTrace;
 import dev.mnemos.injection.StepTraceStore;
+import dev.mnemos.injection.chat.RedisChatMemoryStore;
 import dev.mnemos.session.SessionKeys;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;

@@ -1,7 +1,7 @@
 package dev.mnemos.erasure;
 
 import dev.langchain4j.data.message.UserMessage;
-import dev.mnemos.injection.RedisChatMemoryStore;
+import dev.mnemos.injection.chat.RedisChatMemoryStore;
 import dev.mnemos.profile.ProfileRevisions;
 import dev.mnemos.profile.SqlRows;
 import dev.mnemos.session.SessionKeys;

@@ -3,6 +3,7 @@ package dev.mnemos.injection;
 import dev.langchain4j.service.MemoryId;
 import dev.langchain4j.service.SystemMessage;
 import dev.langchain4j.service.UserMessage;
+import dev.mnemos.injection.step.StepCycle;
 import dev.mnemos.llm.MnemosModelSupplier;
 import dev.mnemos.session.SessionPatch;
 import io.quarkiverse.langchain4j.RegisterAiService;

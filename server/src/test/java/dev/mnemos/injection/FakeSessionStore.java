@@ -26,25 +26,25 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.UnaryOperator;
 
 /** An in-process session store for pure tests of the step cycle: get, write (with CAS) and hooks. */
-final class FakeSessionStore implements SessionStore {
+public final class FakeSessionStore implements SessionStore {
 
-    final Map<String, SessionState> states = new ConcurrentHashMap<>();
-    final List<SessionPatch> written = new ArrayList<>();
+    public final Map<String, SessionState> states = new ConcurrentHashMap<>();
+    public final List<SessionPatch> written = new ArrayList<>();
     /** Runs before every write; may change the stored state to simulate a concurrent writer. */
-    volatile Runnable beforeWrite = () -> {
+    public volatile Runnable beforeWrite = () -> {
     };
-    volatile RuntimeException failure;
+    public volatile RuntimeException failure;
     /** Runs after a write was applied and its idempotency key recorded; may throw to lose the answer. */
-    volatile Runnable afterWrite = () -> {
+    public volatile Runnable afterWrite = () -> {
     };
     /** Idempotency key → the version its write produced, as RedisSessionStore records them. */
-    final Map<String, Long> keys = new ConcurrentHashMap<>();
+    public final Map<String, Long> keys = new ConcurrentHashMap<>();
 
-    void put(SessionState state) {
+    public void put(SessionState state) {
         states.put(state.sessionId(), state);
     }
 
-    void change(String id, UnaryOperator<SessionState> change) {
+    public void change(String id, UnaryOperator<SessionState> change) {
         states.put(id, change.apply(states.get(id)));
     }
 
@@ -88,7 +88,7 @@ final class FakeSessionStore implements SessionStore {
     }
 
     /** The trace entries of the writes that were applied, in order. */
-    final List<StepTraceEntry> traces = new CopyOnWriteArrayList<>();
+    public final List<StepTraceEntry> traces = new CopyOnWriteArrayList<>();
 
     @Override
     public synchronized AppliedPatch apply(StepWrite write) {

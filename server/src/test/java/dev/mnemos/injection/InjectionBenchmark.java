@@ -1,5 +1,8 @@
 package dev.mnemos.injection;
 
+import dev.mnemos.injection.block.TokenEstimator;
+import dev.mnemos.injection.step.AiMethod;
+import dev.mnemos.injection.step.StepCycle;
 import dev.mnemos.profile.Category;
 import dev.mnemos.profile.NewFact;
 import dev.mnemos.profile.ProfileService;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import dev.langchain4j.model.chat.ChatModel;
+import dev.mnemos.injection.block.MemoryBlockRenderer;
 import dev.mnemos.llm.ScriptedChatModel;
 import dev.mnemos.server.llm.ChatModelProducer;
 import dev.mnemos.server.llm.ModelConfig;

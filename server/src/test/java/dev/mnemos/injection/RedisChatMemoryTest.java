@@ -3,6 +3,8 @@ package dev.mnemos.injection;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.UserMessage;
+import dev.mnemos.injection.chat.RedisChatMemoryStore;
+import dev.mnemos.injection.chat.SessionChatMemoryProvider;
 import dev.mnemos.llm.ScriptedChatModel;
 import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionConfig;

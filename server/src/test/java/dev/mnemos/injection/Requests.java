@@ -3,6 +3,7 @@ package dev.mnemos.injection;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.model.chat.request.ChatRequest;
+import dev.mnemos.injection.block.MemoryBlockRenderer;
 
 /** Reads what a recorded model request carried. */
 public final class Requests {
@@ -16,14 +17,14 @@ public final class Requests {
     }
 
     /** The memory block inside a system message, frame included. */
-    static String block(ChatRequest request) {
+    public static String block(ChatRequest request) {
         String system = system(request);
         int open = system.indexOf(MemoryBlockRenderer.OPEN);
         int close = system.indexOf(MemoryBlockRenderer.CLOSE);
         return system.substring(open, close + MemoryBlockRenderer.CLOSE.length());
     }
 
-    static String all(ChatRequest request) {
+    public static String all(ChatRequest request) {
         return request.messages().stream().map(ChatMessage::toString).reduce("", String::concat);
     }
 }

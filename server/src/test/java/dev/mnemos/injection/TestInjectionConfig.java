@@ -3,9 +3,10 @@ package dev.mnemos.injection;
 import java.time.Duration;
 
 /** {@link InjectionConfig} with its defaults, for pure tests. */
-record TestInjectionConfig(int tokenBudget, Duration writeConflictWait, SummaryMode summaryMode) implements InjectionConfig {
+public record TestInjectionConfig(int tokenBudget, Duration writeConflictWait,
+        SummaryMode summaryMode) implements InjectionConfig {
 
-    TestInjectionConfig() {
+    public TestInjectionConfig() {
         this(1000, Duration.ofMillis(50), SummaryMode.DETERMINISTIC);
     }
 

@@ -2,6 +2,7 @@ package dev.mnemos.injection;
 
 import dev.langchain4j.model.openai.OpenAiChatModelName;
 import dev.langchain4j.model.openai.OpenAiTokenCountEstimator;
+import dev.mnemos.injection.block.TokenEstimator;
 import dev.mnemos.llm.ScriptedChatModel;
 import dev.mnemos.server.api.Tokens;
 import dev.mnemos.session.NewSession;

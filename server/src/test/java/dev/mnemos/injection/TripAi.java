@@ -13,22 +13,22 @@ import jakarta.enterprise.context.ApplicationScoped;
 public interface TripAi {
 
     /** The answer of a step, as a record. */
-    record Advice(String city, int days) {
+    public record Advice(String city, int days) {
     }
 
     @SessionMemory(step = "chat")
     @SystemMessage("#prompt: trip\nYou help plan trips.\n{inject:memory.block}")
-    String chat(@MemoryId String sessionId, @UserMessage String message);
+    public String chat(@MemoryId String sessionId, @UserMessage String message);
 
     @SessionMemory(step = "plan", output = StepOutput.PLAN)
     @SystemMessage("#prompt: trip-plan\nYou write plans.\n{inject:memory.block(sessionId)}")
-    String plan(@MemoryId String sessionId, @UserMessage String message);
+    public String plan(@MemoryId String sessionId, @UserMessage String message);
 
     @SessionMemory(step = "advise")
     @SystemMessage("#prompt: trip-advise\nAnswer as JSON.\n{inject:memory.block}")
-    Advice advise(@MemoryId String sessionId, @UserMessage String message);
+    public Advice advise(@MemoryId String sessionId, @UserMessage String message);
 
     @SessionMemory(step = "note", writer = MessageKeyWriter.class)
     @SystemMessage("#prompt: trip-note\n{inject:memory.block}")
-    String note(@MemoryId String sessionId, @UserMessage String message);
+    public String note(@MemoryId String sessionId, @UserMessage String message);
 }

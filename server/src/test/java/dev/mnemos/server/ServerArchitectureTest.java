@@ -36,4 +36,13 @@ class ServerArchitectureTest {
         noClasses().that().resideInAPackage("dev.mnemos.agent..").should().dependOnClassesThat()
                 .resideInAnyPackage("dev.mnemos.rest..", "dev.mnemos.server..").check(classes);
     }
+
+    @Test
+    void theServerUsesOnlyTheInjectionApi() {
+        noClasses().that().resideInAnyPackage("dev.mnemos.agent..", "dev.mnemos.server..").should().dependOnClassesThat()
+                .resideInAnyPackage(INJECTION_INTERNALS).check(classes);
+    }
+
+    private static final String[] INJECTION_INTERNALS = { "dev.mnemos.injection.step..", "dev.mnemos.injection.block..",
+            "dev.mnemos.injection.chat..", "dev.mnemos.injection.trace.." };
 }

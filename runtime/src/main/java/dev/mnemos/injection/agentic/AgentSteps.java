@@ -10,9 +10,9 @@ import dev.langchain4j.agentic.planner.AgentInstance;
 import dev.langchain4j.agentic.scope.AgenticScope;
 import dev.langchain4j.service.MemoryId;
 import dev.langchain4j.service.V;
-import dev.mnemos.injection.AiMethod;
 import dev.mnemos.injection.SessionMemory;
-import dev.mnemos.injection.StepCycle;
+import dev.mnemos.injection.step.AiMethod;
+import dev.mnemos.injection.step.StepCycle;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 

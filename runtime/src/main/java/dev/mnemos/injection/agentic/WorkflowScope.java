@@ -1,5 +1,7 @@
 package dev.mnemos.injection.agentic;
 
+import dev.mnemos.injection.SessionMemory;
+
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;

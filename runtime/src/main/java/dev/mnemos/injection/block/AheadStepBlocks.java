@@ -1,0 +1,119 @@
+package dev.mnemos.injection.block;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.mnemos.injection.MemoryBlock;
+import dev.mnemos.injection.ProfileLine;
+import dev.mnemos.injection.TurnOverride;
+import dev.mnemos.session.SessionState;
+import org.jboss.logging.Logger;
+
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Memo renders ({@link MemoStepBlocks}), plus the block of a session's next step rendered as soon as a step
+ * has written: the state it wrote is the one the next step reads unless another writer came in between. That
+ * render runs on one daemon thread of Mnemos' own (a bounded queue: when it is full a render ahead is dropped)
+ * while the application goes on to its next call. A step given exactly what the render ahead rendered from
+ * (that state, no overrides, its facts in the same order) is shown that block; any other step renders its own
+ * from the memo, which the render ahead left with every changed line counted. A render ahead is only a memo:
+ * one that did not happen, came late or guessed wrong costs time, never a different block. A step whose render
+ * ahead is running waits for it a little rather than doing the same work beside it.
+ */
+public final class AheadStepBlocks implements StepBlocks, AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(AheadStepBlocks.class);
+    /** Renders ahead waiting for the thread; beyond that they are dropped. */
+    private static final int QUEUE = 256;
+    /** How long a step waits for its render ahead when that is running. */
+    private static final long WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+
+    /** A block rendered ahead, with what it was rendered from. */
+    private record Made(SessionState state, List<ProfileLine> ordered, MemoryBlock block) {
+    }
+
+    private final MemoStepBlocks memo;
+    private final Cache<String, Made> ahead = Caffeine.newBuilder().maximumSize(10_000).executor(Runnable::run).build();
+    /** Sessions whose render ahead is running now, with what tells its end. */
+    private final ConcurrentHashMap<String, CountDownLatch> running = new ConcurrentHashMap<>();
+    private final ThreadPoolExecutor thread = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
+            new ArrayBlockingQueue<>(QUEUE), task -> {
+                Thread daemon = new Thread(task, "mnemos-render-ahead");
+                daemon.setDaemon(true);
+                return daemon;
+            });
+
+    AheadStepBlocks(MemoStepBlocks memo) {
+        this.memo = memo;
+    }
+
+    @Override
+    public Block render(String sessionId, SessionState state, List<ProfileLine> facts, List<TurnOverride> overrides,
+            String message) {
+        awaitRunning(sessionId);
+        Made made = ahead.asMap().remove(sessionId);
+        if (made != null && overrides.isEmpty() && made.state().equals(state)
+                && made.ordered().equals(ProfileRelevance.order(facts, state.goal(), message))) {
+            // a render is a function of what it rendered from: the very block of this step
+            return new Block(made.block(), Ahead.FOUND);
+        }
+        return new Block(memo.render(sessionId, state, facts, overrides, message).block(), Ahead.NOT_FOUND);
+    }
+
+    @Override
+    public void written(String sessionId, SessionState next, List<ProfileLine> facts, String message) {
+        if (next == null) {
+            return;
+        }
+        try {
+            thread.execute(() -> renderAhead(sessionId, next, facts, message));
+        } catch (RejectedExecutionException e) {
+            LOG.debugf("render ahead of session %s dropped (queue full); its next step renders on its own", sessionId);
+        }
+    }
+
+    private void renderAhead(String sessionId, SessionState next, List<ProfileLine> facts, String message) {
+        if (memo.renderedVersion(sessionId) >= next.version()) {
+            return; // the next step (or a later one) has rendered already
+        }
+        CountDownLatch done = new CountDownLatch(1);
+        running.put(sessionId, done);
+        try {
+            MemoryBlock block = memo.render(sessionId, next, facts, List.of(), message).block();
+            ahead.put(sessionId, new Made(next, ProfileRelevance.order(facts, next.goal(), message), block));
+        } catch (RuntimeException e) {
+            LOG.debugf(e, "render ahead of session %s failed; its next step renders on its own", sessionId);
+        } finally {
+            running.remove(sessionId, done);
+            done.countDown();
+        }
+    }
+
+    private void awaitRunning(String sessionId) {
+        CountDownLatch done = running.get(sessionId);
+        if (done == null) {
+            return;
+        }
+        try {
+            done.await(WAIT_NANOS, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Whether the session's render ahead is running now: a seam for tests. */
+    boolean running(String sessionId) {
+        return running.containsKey(sessionId);
+    }
+
+    @Override
+    public void close() {
+        thread.shutdownNow();
+    }
+}

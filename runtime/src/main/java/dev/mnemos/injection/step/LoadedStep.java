@@ -1,0 +1,26 @@
+package dev.mnemos.injection.step;
+
+import dev.mnemos.injection.MemoryBlock;
+import dev.mnemos.injection.MemoryContext;
+import dev.mnemos.injection.ProfileSnapshot;
+import dev.mnemos.injection.TurnOverride;
+import dev.mnemos.injection.block.AheadStepBlocks;
+import dev.mnemos.injection.block.StepBlocks;
+import dev.mnemos.session.SessionState;
+
+import java.util.List;
+
+/**
+ * What a step read and rendered before the model call.
+ *
+ * @param blockSha256 the block's SHA-256 (hex), for the trace
+ * @param ahead whether the block was found rendered ahead ({@link AheadStepBlocks})
+ */
+record LoadedStep(String sessionId, SessionState state, ProfileSnapshot profile, List<TurnOverride> overrides,
+        MemoryBlock block, String blockSha256, StepBlocks.Ahead ahead, String userMessage, long loadNanos,
+        long renderNanos) {
+
+    MemoryContext.ActiveStep active() {
+        return new MemoryContext.ActiveStep(sessionId, state.userId(), state.version(), block);
+    }
+}

@@ -1,0 +1,163 @@
+package dev.mnemos.injection.step;
+
+import dev.mnemos.injection.ActingUser;
+import dev.mnemos.injection.InjectionConfig;
+import dev.mnemos.injection.ProfileSnapshot;
+import dev.mnemos.injection.SessionMemoryUnavailableException;
+import dev.mnemos.injection.StepProfiles;
+import dev.mnemos.injection.TokenCounter;
+import dev.mnemos.injection.TurnOverride;
+import dev.mnemos.injection.block.MemoryBlockRenderer;
+import dev.mnemos.injection.block.StepBlocks;
+import dev.mnemos.injection.block.TurnOverrideDetector;
+import dev.mnemos.session.InvalidPatchException;
+import dev.mnemos.session.NewSession;
+import dev.mnemos.session.SessionArchive;
+import dev.mnemos.session.SessionEndedException;
+import dev.mnemos.session.SessionIds;
+import dev.mnemos.session.SessionNotFoundException;
+import dev.mnemos.session.SessionPatch;
+import dev.mnemos.session.SessionState;
+import dev.mnemos.session.SessionStore;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * The read half of a step: the session (fail fast when the store is down), the profile (go on
+ * without it when it is not), this turn's overrides, and the rendered block.
+ *
+ * <p>
+ * The first call with a {@code @MemoryId} that names no session starts that session, the way
+ * LangChain4j's chat memory appears on first use: it is created with exactly that id, owned by the
+ * authenticated caller ({@link ActingUser#authenticated()}) or, without one, by
+ * {@link InjectionConfig#anonymousUser()}. Creation is create-if-absent in one atomic store call, so
+ * concurrent first calls create it once and all proceed; an id that exists is never taken over (a
+ * session of another user still answers not found). An ended session stays ended: while its keys
+ * live, and after it was archived ({@link SessionArchive}); only an id whose session expired or was
+ * deleted without an archive starts afresh.
+ */
+@ApplicationScoped
+class StepLoader {
+
+    private static final Logger LOG = Logger.getLogger(StepLoader.class);
+
+    private final SessionStore store;
+    private final SessionArchive archive;
+    private final StepProfiles profiles;
+    private final ActingUser actingUser;
+    private final int plansShown;
+    private final String anonymousUser;
+    private final StepSessions sessions;
+    private final StepBlocks blocks;
+
+    public StepLoader(SessionStore store, SessionArchive archive, StepProfiles profiles, InjectionConfig config,
+            ActingUser actingUser, TokenCounter tokens) {
+        this.store = store;
+        this.archive = archive;
+        this.plansShown = config.plansShown();
+        this.profiles = profiles;
+        boolean ahead = config.renderAhead() && config.tokenCountCacheChars() > 0;
+        this.sessions = StepSessions.of(store, plansShown, ahead, config.tokenCountCacheChars());
+        this.blocks = StepBlocks.of(MemoryBlockRenderer.from(config, tokens), config.tokenCountCacheChars(), ahead);
+        this.actingUser = actingUser;
+        this.anonymousUser = SessionIds.require("quarkus.mnemos.injection.anonymous-user", config.anonymousUser());
+    }
+
+    /**
+     * The session, then its owner's profile, then this turn's overrides, then the block.
+     *
+     * @throws SessionMemoryUnavailableException when the session store (or, for a first call, the archive) cannot be read
+     * @throws SessionNotFoundException when the session belongs to another user
+     * @throws SessionEndedException when the session has ended
+     */
+    LoadedStep load(AiMethod method, Object[] args) {
+        long start = System.nanoTime();
+        String sessionId = SessionIds.require("sessionId", method.sessionId(args));
+        SessionState state = session(sessionId);
+        ProfileSnapshot profile = profiles.load(state.userId());
+        long loaded = System.nanoTime();
+        String message = method.userMessage(args);
+        List<TurnOverride> overrides = TurnOverrideDetector.detect(message, profile.facts());
+        StepBlocks.Block block = blocks.render(sessionId, state, profile.facts(), overrides, message);
+        long rendered = System.nanoTime();
+        LOG.debugf("step %s of session %s: loaded version %d, profile %s (%d facts, cache %s)", method.step(), sessionId,
+                state.version(), profile.status(), profile.facts().size(), profile.cache());
+        LOG.debugf("step %s of session %s: rendered %d tokens of %d, plans %s, %d overrides", method.step(), sessionId,
+                block.block().tokens(), block.block().budget(), block.block().plansShown(), overrides.size());
+        return new LoadedStep(sessionId, state, profile, overrides, block.block(), block.block().sha256(), block.ahead(),
+                message, loaded - start, rendered - loaded);
+    }
+
+    /**
+     * A step wrote {@code written} (rebuilt on the state it read; null when it could not be): the state the
+     * session's next step should read, for the speed-ups that keep it.
+     */
+    void written(LoadedStep step, SessionState written) {
+        SessionState next = written == null ? null : written.newestPlans(plansShown + 1); // a read's plans
+        sessions.written(step.sessionId(), next);
+        blocks.written(step.sessionId(), next, step.profile().facts(), step.userMessage());
+    }
+
+    @PreDestroy
+    void close() throws Exception {
+        if (blocks instanceof AutoCloseable closeable) {
+            closeable.close();
+        }
+    }
+
+    /** The live session the caller may step, or the one this first call starts. */
+    private SessionState session(String sessionId) {
+        Optional<String> restricted = actingUser.restrictedTo();
+        SessionState state = readOrStart(sessionId, restricted);
+        SessionGuard.checkRead(state, restricted);
+        if (state.status() == SessionState.Status.ENDED) {
+            throw new SessionEndedException(sessionId);
+        }
+        return state;
+    }
+
+    /** The live session, or the one this first call starts. */
+    private SessionState readOrStart(String sessionId, Optional<String> restricted) {
+        try {
+            return read(sessionId);
+        } catch (SessionNotFoundException e) {
+            // no live session of that id: this is its first call, unless it ended and was archived
+        }
+        Optional<String> archivedOwner = guarded(sessionId, () -> archive.owner(sessionId));
+        if (archivedOwner.isPresent()) {
+            throw restricted.isEmpty() || restricted.get().equals(archivedOwner.get())
+                    ? new SessionEndedException(sessionId)
+                    : new SessionNotFoundException(sessionId);
+        }
+        String owner = actingUser.authenticated().orElse(anonymousUser);
+        Optional<SessionState> created = guarded(sessionId,
+                () -> store.createIfAbsent(sessionId,
+                        NewSession.of(owner, SessionPatch.builder().build()).by(StepWriteBack.ACTOR)));
+        if (created.isPresent()) {
+            LOG.debugf("session %s started by its first call, owned by %s", sessionId, owner);
+            return created.get();
+        }
+        // a concurrent first call created it in between: read it (the owner guard follows)
+        return read(sessionId);
+    }
+
+    /** The session with the plans its block and its fold need. */
+    private SessionState read(String sessionId) {
+        return guarded(sessionId, () -> sessions.read(sessionId));
+    }
+
+    private static <T> T guarded(String sessionId, Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (SessionNotFoundException | SessionEndedException | InvalidPatchException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new SessionMemoryUnavailableException(sessionId, e);
+        }
+    }
+}

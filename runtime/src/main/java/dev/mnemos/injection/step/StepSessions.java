@@ -1,0 +1,26 @@
+package dev.mnemos.injection.step;
+
+import dev.mnemos.injection.InjectionConfig;
+import dev.mnemos.session.SessionState;
+import dev.mnemos.session.SessionStore;
+
+/**
+ * Reads the session of a step, with the plans its block and its fold need. Which way is chosen once, at
+ * start ({@link #of}): a plain read ({@link SummaryFolder#loadForFold}), or one answered with the state the
+ * application's last step on the session wrote while the session is still at that version
+ * ({@link KnownStepSessions}, with {@link InjectionConfig#renderAhead()}).
+ */
+interface StepSessions {
+
+    /** @throws dev.mnemos.session.SessionNotFoundException when there is no live session of that id */
+    SessionState read(String sessionId);
+
+    /** A step of the session wrote {@code written} (null: the state it wrote cannot be told without a read). */
+    default void written(String sessionId, SessionState written) {
+    }
+
+    static StepSessions of(SessionStore store, int plansShown, boolean known, long maxChars) {
+        return known ? new KnownStepSessions(store, plansShown, maxChars)
+                : sessionId -> SummaryFolder.loadForFold(store, sessionId, plansShown);
+    }
+}
