@@ -1,8 +1,9 @@
-package dev.mnemos.injection;
+package dev.mnemos.injection.trace;
 
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.invocation.InvocationContext;
 import dev.langchain4j.service.tool.ToolExecutionResult;
+import dev.mnemos.injection.ToolRun;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
