@@ -61,7 +61,7 @@ class AgenticProcessor {
     @BuildStep(onlyIf = Present.class)
     UnremovableBeanBuildItem keepAgentSteps() {
         return UnremovableBeanBuildItem.beanClassNames(AGENTIC_PACKAGE + ".AgentSteps",
-                AGENTIC_PACKAGE + ".SessionAgenticScopeStore");
+                AGENTIC_PACKAGE + ".SessionAgenticScopeStore", AGENTIC_PACKAGE + ".UnattachedWorkflows");
     }
 
     /** The wiring looks every workflow bean up at start-up, used by the application's code or not. */

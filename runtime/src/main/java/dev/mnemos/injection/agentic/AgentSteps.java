@@ -65,18 +65,32 @@ public class AgentSteps implements AgentListener {
 
     /**
      * Makes the {@code @SessionMemory} agents of a workflow built with {@code AgenticServices} builders steps of the
-     * session its memory id names, as for a workflow bean. Call it once per workflow, before its first call.
+     * session its memory id names, as for a workflow bean. Call it once per workflow, before its first call, and call
+     * the workflow it returns. Its scope is kept in the session under a key of its own, derived from its interface,
+     * name, output key and sub-agents ({@link BuilderWorkflows}), so several builder workflows of one interface (every
+     * untyped one is an {@code UntypedAgent}) keep separate scopes on one session.
      *
-     * @return {@code workflow}
+     * @return {@code workflow}, each of whose calls keeps its scope under its own key
      * @throws IllegalArgumentException when {@code workflow} is not a LangChain4j agentic workflow
      */
     public <T> T attach(T workflow) {
+        InternalAgent agent = listenTo(workflow);
+        String scopeId = BuilderWorkflows.scopeId(agent);
+        scopes.attached(scopeId);
+        return BuilderWorkflows.calledUnder(workflow, scopeId, scopes);
+    }
+
+    /** Makes the {@code @SessionMemory} agents of workflow bean {@code workflow} steps; its scope is its interface's. */
+    void attachBean(Object workflow) {
+        scopes.attached(listenTo(workflow).type().getName());
+    }
+
+    private InternalAgent listenTo(Object workflow) {
         if (!(workflow instanceof InternalAgent agent) || !(workflow instanceof AgenticScopeOwner owner)) {
             throw new IllegalArgumentException("not a LangChain4j agentic workflow: " + workflow);
         }
         agent.registerInheritedParentListener(new WorkflowSteps(this, owner, agent.type()));
-        scopes.attached(agent.type());
-        return workflow;
+        return agent;
     }
 
     /**
@@ -117,7 +131,8 @@ public class AgentSteps implements AgentListener {
             return;
         }
         try {
-            running.get().push(new Running(request.agent(), cycle.open(step, args(method.get(), request.inputs(), memoryId))));
+            running.get().push(new Running(request.agent(), cycle.open(step, args(method.get(), request.inputs(), memoryId),
+                    request.agent().type())));
         } catch (RuntimeException e) {
             throw failed(request.agenticScope(), e);
         }

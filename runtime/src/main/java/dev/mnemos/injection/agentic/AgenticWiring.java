@@ -29,7 +29,7 @@ final class AgenticWiring {
             Class<?> type = load(name);
             Object workflow = ClientProxy.unwrap(container.select(type).get());
             if (workflow instanceof InternalAgent && workflow instanceof AgenticScopeOwner) {
-                steps.attach(workflow);
+                steps.attachBean(workflow);
             }
         }
     }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.langchain4j.agentic.scope.AgentInvocation;
+import dev.langchain4j.agentic.scope.AgenticScope;
 import dev.langchain4j.agentic.scope.AgenticScopeKey;
 import dev.langchain4j.agentic.scope.AgenticScopeSerializer;
 import dev.langchain4j.agentic.scope.AgenticScopeStore;
@@ -26,6 +27,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -49,8 +52,10 @@ import java.util.stream.Stream;
  * from the last scope stored.
  * <p>
  * A workflow Mnemos does not listen to (built with {@code AgenticServices} builders and not passed to
- * {@link AgentSteps#attach}) whose agents include a {@code @SessionMemory} agent is refused: its first save after such
- * an agent ran throws {@link IllegalStateException}, which fails the workflow's call, naming the workflow and the fix.
+ * {@link AgentSteps#attach}) whose agents include a {@code @SessionMemory} agent is refused with an
+ * {@link IllegalStateException} naming the workflow, the agent and the fix, which fails the workflow's call: before
+ * that agent's model call ({@link UnattachedWorkflows}, which asks {@link #unattachedWorkflow} which workflow a scope
+ * belongs to), else at the scope's first save after the agent ran.
  */
 @ApplicationScoped
 public class SessionAgenticScopeStore implements AgenticScopeStore {
@@ -68,6 +73,11 @@ public class SessionAgenticScopeStore implements AgenticScopeStore {
     private final Map<String, WorkflowScope.Kept> kept = new ConcurrentHashMap<>();
     /** The workflows whose agents {@link AgentSteps} listens to. */
     private final Set<String> attached = ConcurrentHashMap.newKeySet();
+    /** The workflow (class name) of each session scope saved or loaded here, while the scope is in use. */
+    private final Cache<AgenticScope, String> workflows = Caffeine.newBuilder().weakKeys().executor(Runnable::run)
+            .build();
+    /** The scope ids of the builder workflows called on this thread, innermost first ({@link #enter}). */
+    private final ThreadLocal<Deque<String>> current = new ThreadLocal<>();
     /** Memory ids of the persistent scopes saved or loaded here: the workflows that run on a session. */
     private final Cache<Object, Boolean> persistent = Caffeine.newBuilder().maximumSize(100_000)
             .expireAfterAccess(Duration.ofHours(12)).executor(Runnable::run).build();
@@ -88,9 +98,45 @@ public class SessionAgenticScopeStore implements AgenticScopeStore {
         return memoryId != null && persistent.getIfPresent(memoryId) != null;
     }
 
-    /** Records that {@link AgentSteps} listens to the agents of the workflow of class {@code workflow}. */
-    void attached(Class<?> workflow) {
-        attached.add(workflow.getName());
+    /** Records that {@link AgentSteps} listens to the agents of the workflow whose scopes are kept as {@code scopeId}. */
+    void attached(String scopeId) {
+        attached.add(scopeId);
+    }
+
+    /**
+     * Makes {@code scopeId} (a builder workflow's, {@link BuilderWorkflows}) the id the scopes of its interface are kept
+     * under on this thread, until closed: the workflow's call runs in between.
+     */
+    Current enter(String scopeId) {
+        Deque<String> ids = current.get();
+        if (ids == null) {
+            ids = new ArrayDeque<>();
+            current.set(ids);
+        }
+        ids.push(scopeId);
+        Deque<String> entered = ids;
+        return () -> {
+            entered.pop();
+            if (entered.isEmpty()) {
+                current.remove();
+            }
+        };
+    }
+
+    /** A builder workflow's call in progress on this thread ({@link #enter}). */
+    interface Current extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /**
+     * The id the scope of {@code key} is kept under: the current builder workflow's when it is of the key's interface
+     * ({@link #enter}), else the interface's, LangChain4j agentic's agent id of root scopes.
+     */
+    private String agentId(AgenticScopeKey key) {
+        Deque<String> ids = current.get();
+        String scopeId = ids == null ? null : ids.peek();
+        return scopeId != null && scopeId.startsWith(key.agentId() + "#") ? scopeId : key.agentId();
     }
 
     @Override
@@ -98,8 +144,10 @@ public class SessionAgenticScopeStore implements AgenticScopeStore {
         if (!SessionChatMemoryProvider.isSessionId(key.memoryId())) {
             return false;
         }
-        refuseUnattached(key.agentId(), agenticScope);
-        if (keptFor(key.agentId()) == WorkflowScope.Kept.CALL) {
+        String agentId = agentId(key);
+        workflows.put(agenticScope, agentId);
+        refuseUnattached(agentId, agenticScope);
+        if (keptFor(agentId) == WorkflowScope.Kept.CALL) {
             persistent.put(key.memoryId(), Boolean.TRUE);
             return true;
         }
@@ -109,38 +157,42 @@ public class SessionAgenticScopeStore implements AgenticScopeStore {
         }
         persistent.put(key.memoryId(), Boolean.TRUE);
         String sessionId = (String) key.memoryId();
-        SessionPatch patch = SessionPatch.builder().putCollected(key(key.agentId()), json).build();
+        SessionPatch patch = SessionPatch.builder().putCollected(key(agentId), json).build();
         try {
-            write(sessionId, patch, "agentic scope " + key.agentId());
+            write(sessionId, patch, "agentic scope " + agentId);
             return true;
         } catch (InvalidPatchException e) {
-            LOG.warnf("the agentic scope of %s in session %s was not stored: %s", key.agentId(), sessionId, e.getMessage());
+            LOG.warnf("the agentic scope of %s in session %s was not stored: %s", agentId, sessionId, e.getMessage());
             return false;
         }
     }
 
     @Override
     public Optional<DefaultAgenticScope> load(AgenticScopeKey key) {
-        if (!SessionChatMemoryProvider.isSessionId(key.memoryId()) || keptFor(key.agentId()) == WorkflowScope.Kept.CALL) {
+        String agentId = agentId(key);
+        if (!SessionChatMemoryProvider.isSessionId(key.memoryId()) || keptFor(agentId) == WorkflowScope.Kept.CALL) {
             return Optional.empty();
         }
         String sessionId = (String) key.memoryId();
-        Optional<String> json = stored(sessionId, key.agentId());
+        Optional<String> json = stored(sessionId, agentId);
         json.ifPresent(found -> persistent.put(key.memoryId(), Boolean.TRUE));
-        return json.map(found -> AgenticScopeSerializer.fromJson(underId(found, sessionId)));
+        Optional<DefaultAgenticScope> scope = json.map(found -> AgenticScopeSerializer.fromJson(underId(found, sessionId)));
+        scope.ifPresent(loaded -> workflows.put(loaded, agentId));
+        return scope;
     }
 
     @Override
     public boolean delete(AgenticScopeKey key) {
-        if (!SessionChatMemoryProvider.isSessionId(key.memoryId()) || keptFor(key.agentId()) == WorkflowScope.Kept.CALL) {
+        String agentId = agentId(key);
+        if (!SessionChatMemoryProvider.isSessionId(key.memoryId()) || keptFor(agentId) == WorkflowScope.Kept.CALL) {
             return false;
         }
         String sessionId = (String) key.memoryId();
-        if (stored(sessionId, key.agentId()).isEmpty()) {
+        if (stored(sessionId, agentId).isEmpty()) {
             return false;
         }
-        write(sessionId, SessionPatch.builder().removeCollected(key(key.agentId())).build(),
-                "agentic scope " + key.agentId() + " evicted");
+        write(sessionId, SessionPatch.builder().removeCollected(key(agentId)).build(),
+                "agentic scope " + agentId + " evicted");
         return true;
     }
 
@@ -184,9 +236,12 @@ public class SessionAgenticScopeStore implements AgenticScopeStore {
         }
     }
 
-    /** Where the workflow of class name {@code agentId} keeps its scope: {@link WorkflowScope}, else in the session. */
+    /**
+     * Where the workflow of id {@code agentId} (its class name, followed by {@code #…} for a builder workflow) keeps its
+     * scope: {@link WorkflowScope} on its class, else in the session.
+     */
     WorkflowScope.Kept keptFor(String agentId) {
-        return kept.computeIfAbsent(agentId, id -> {
+        return kept.computeIfAbsent(agentId.split("#", 2)[0], id -> {
             try {
                 WorkflowScope annotation = Class.forName(id, false, Thread.currentThread().getContextClassLoader())
                         .getAnnotation(WorkflowScope.class);
@@ -197,6 +252,21 @@ public class SessionAgenticScopeStore implements AgenticScopeStore {
         });
     }
 
+    /**
+     * The workflow (class name) of session scope {@code scope} when Mnemos does not listen to its agents; empty for an
+     * attached workflow and for a scope this store did not see (no workflow, or no session).
+     */
+    Optional<String> unattachedWorkflow(AgenticScope scope) {
+        return Optional.ofNullable(scope).map(workflows::getIfPresent).filter(workflow -> !attached.contains(workflow));
+    }
+
+    /** Why the {@code @SessionMemory} agent {@code agent} of the unattached workflow {@code workflow} is refused. */
+    static IllegalStateException unattached(String workflow, Class<?> agent) {
+        return new IllegalStateException("workflow " + workflow + " runs the @SessionMemory agent " + agent.getName()
+                + " but Mnemos does not listen to its agents, so no step would be read or written: a workflow built with"
+                + " AgenticServices builders must be passed to AgentSteps.attach(workflow) before its first call");
+    }
+
     /** @throws IllegalStateException when a workflow Mnemos does not listen to ran a {@code @SessionMemory} agent */
     private void refuseUnattached(String agentId, DefaultAgenticScope scope) {
         if (attached.contains(agentId)) {
@@ -204,10 +274,7 @@ public class SessionAgenticScopeStore implements AgenticScopeStore {
         }
         scope.agentInvocations().stream().map(AgentInvocation::agentType).filter(StepAgents::isStep).findFirst()
                 .ifPresent(agent -> {
-                    throw new IllegalStateException("workflow " + agentId + " ran the @SessionMemory agent "
-                            + agent.getName() + " but Mnemos does not listen to its agents, so no step was read or"
-                            + " written: a workflow built with AgenticServices builders must be passed to"
-                            + " AgentSteps.attach(workflow) before its first call");
+                    throw unattached(agentId, agent);
                 });
     }
 

@@ -121,14 +121,17 @@ public class StepCycle {
     /**
      * Starts a step whose call this cycle does not make but runs between two callbacks (an agent of an agentic
      * workflow, whose framework calls back before and after it): loads, makes the block current on this thread and
-     * records the tools the call runs, until {@link #close} or {@link #abandon}, on this thread, ends it.
+     * records the tools the calls of {@code agent} run, until {@link #close} or {@link #abandon}, on this thread, ends
+     * it.
+     *
+     * @param agent the interface LangChain4j agentic built the agent of (its calls' memory id is not the session)
      */
-    public Opened open(AiMethod method, Object[] args) {
+    public Opened open(AiMethod method, Object[] args, Class<?> agent) {
         MnemosSpans.Active step = spans.start("mnemos.step", null).attribute(MnemosSpans.STEP, method.step());
         try {
             LoadedStep loaded = load(method, args, step);
             MemoryContext.Scope scope = memory.enter(loaded.active().inChatWindow(chatWindow(method)));
-            return new Opened(method, args, loaded, step, scope, tools.record(loaded.sessionId()), System.nanoTime());
+            return new Opened(method, args, loaded, step, scope, tools.record(loaded.sessionId(), agent), System.nanoTime());
         } catch (RuntimeException e) {
             step.failed(e);
             step.close();

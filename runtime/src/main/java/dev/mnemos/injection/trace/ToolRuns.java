@@ -17,9 +17,14 @@ import java.util.function.BiFunction;
 /**
  * Records the tool executions of the {@link SessionMemory} step running on this thread. Quarkus LangChain4j runs
  * every tool of a blocking AI-service call through its tool-executor wrappers on the calling thread, inside the
- * step's model call; this wrapper times each one and notes its arguments, result or failure when the call's memory id
- * is the step's session (a tool of another AI service called meanwhile is not the step's). It only collects: the
- * step's own write stores what was recorded. A failure is passed on unchanged.
+ * step's model call; this wrapper times each one and notes its arguments, result or failure when the call is the
+ * step's (a tool of another AI service called meanwhile is not the step's). It only collects: the step's own write
+ * stores what was recorded. A failure is passed on unchanged.
+ * <p>
+ * A plain step's call is known by its memory id, the step's session. An agent of an agentic workflow is built by
+ * LangChain4j agentic on Quarkus LangChain4j's AI services too, so its tools pass here as well, but its call's memory
+ * id is not the session (the session is its workflow's memory id; the agent's own is Quarkus LangChain4j's default
+ * one): its call is known by its AI-service interface ({@link #record(String, Class)}).
  */
 @ApplicationScoped
 public class ToolRuns implements QuarkusToolExecutor.Wrapper {
@@ -29,10 +34,13 @@ public class ToolRuns implements QuarkusToolExecutor.Wrapper {
     /** The tool runs of one step, recorded until it is closed. */
     public final class Recording implements AutoCloseable {
         private final String sessionId;
+        /** The interface of the agent whose calls are the step's; null for a step known by its memory id. */
+        private final Class<?> agent;
         private final List<ToolRun> runs = new ArrayList<>();
 
-        private Recording(String sessionId) {
+        private Recording(String sessionId, Class<?> agent) {
             this.sessionId = sessionId;
+            this.agent = agent;
         }
 
         /** What was recorded so far, oldest first. */
@@ -52,7 +60,18 @@ public class ToolRuns implements QuarkusToolExecutor.Wrapper {
 
     /** Records the tool runs for session {@code sessionId} on this thread until the recording is closed. */
     public Recording record(String sessionId) {
-        Recording recording = new Recording(sessionId);
+        return push(new Recording(sessionId, null));
+    }
+
+    /**
+     * Records, on this thread until the recording is closed, the tool runs of the calls of the agent interface
+     * {@code agent} (a step of session {@code sessionId} run by an agentic workflow, whatever its call's memory id).
+     */
+    public Recording record(String sessionId, Class<?> agent) {
+        return push(new Recording(sessionId, agent));
+    }
+
+    private Recording push(Recording recording) {
         recordings.get().push(recording);
         return recording;
     }
@@ -80,6 +99,9 @@ public class ToolRuns implements QuarkusToolExecutor.Wrapper {
     }
 
     private static boolean belongs(Recording recording, InvocationContext context) {
+        if (recording.agent != null) {
+            return context != null && recording.agent.getName().equals(context.interfaceName());
+        }
         Object memoryId = context == null ? null : context.chatMemoryId();
         return memoryId == null || recording.sessionId.equals(memoryId.toString());
     }
