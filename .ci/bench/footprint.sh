@@ -10,7 +10,7 @@
 # and prints, side by side: target/quarkus-app size and jar count, start time (to the first answer of
 # /ping; STARTS starts, min and median) and RSS after start, then what each Mnemos app adds to the app it
 # extends (session over base, mnemos over base-orm: median start, RSS of the last start) and the load average.
-# It installs this checkout's runtime, deployment and session modules into the local Maven repository first.
+# It installs this checkout's runtime, deployment, session and session-deployment modules into the local Maven repository first.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$(pwd)
@@ -20,7 +20,7 @@ VERSION=$(./mvnw -q -B help:evaluate -Dexpression=project.version -DforceStdout 
 QUARKUS=$(./mvnw -q -B help:evaluate -Dexpression=quarkus.version -DforceStdout 2>/dev/null | tail -1)
 QL4J=$(./mvnw -q -B help:evaluate -Dexpression=quarkus-langchain4j.version -DforceStdout 2>/dev/null | tail -1)
 echo "installing quarkus-mnemos $VERSION (Quarkus $QUARKUS, quarkus-langchain4j $QL4J) into the local repository"
-./mvnw -B -q install -DskipTests -pl runtime,deployment,session -am > /tmp/mnemos-footprint-install.log 2>&1 \
+./mvnw -B -q install -DskipTests -pl runtime,deployment,session,session-deployment -am > /tmp/mnemos-footprint-install.log 2>&1 \
   || { tail -40 /tmp/mnemos-footprint-install.log; exit 1; }
 WORK=$(mktemp -d /tmp/mnemos-footprint.XXXX)
 PORT=${FOOTPRINT_PORT:-8097}
