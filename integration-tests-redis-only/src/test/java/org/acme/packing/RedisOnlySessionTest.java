@@ -1,5 +1,12 @@
 package org.acme.packing;
 
+import dev.mnemos.app.NoEndedSessions;
+import dev.mnemos.app.SessionEnd;
+import dev.mnemos.app.SessionOnlyEnd;
+import dev.mnemos.archive.EndedSessions;
+import dev.mnemos.profile.ProfileService;
+import dev.mnemos.promotion.PromotionService;
+import io.quarkus.arc.Arc;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.ExtractableResponse;
 import io.restassured.response.Response;
@@ -70,6 +77,14 @@ class RedisOnlySessionTest {
         String alice = "alice-" + UUID.randomUUID();
         given().auth().preemptive().basic(alice, PackingUsers.PASSWORD).get("/v1/profile").then().statusCode(404);
         given().auth().preemptive().basic(alice, PackingUsers.PASSWORD).get("/v1/sessions").then().statusCode(200);
+    }
+
+    @Test
+    void theProfileLayerIsLeftOutAndTheSessionLayerHasItsStandIns() {
+        assertThat(Arc.container().select(PromotionService.class).isResolvable()).isFalse();
+        assertThat(Arc.container().select(ProfileService.class).isResolvable()).isFalse();
+        assertThat(Arc.container().select(SessionEnd.class).get()).isInstanceOf(SessionOnlyEnd.class);
+        assertThat(Arc.container().select(EndedSessions.class).get()).isInstanceOf(NoEndedSessions.class);
     }
 
     private static String post(String user, String sessionId, String step, String question) {
