@@ -1,7 +1,6 @@
 package dev.mnemos.app;
 
 import dev.mnemos.promotion.PromotionReport;
-import dev.mnemos.promotion.PromotionService;
 import dev.mnemos.session.Fork;
 import dev.mnemos.session.Idempotency;
 import dev.mnemos.session.NewSession;
@@ -42,13 +41,13 @@ public class SessionService {
     private final SessionStore store;
     private final SessionHistory history;
     private final IdempotencyKeys keys;
-    private final PromotionService promotion;
+    private final SessionEnd ending;
 
-    SessionService(SessionStore store, SessionHistory history, IdempotencyKeys keys, PromotionService promotion) {
+    SessionService(SessionStore store, SessionHistory history, IdempotencyKeys keys, SessionEnd ending) {
         this.store = store;
         this.history = history;
         this.keys = keys;
-        this.promotion = promotion;
+        this.ending = ending;
     }
 
     /** Starts a session of {@code who.user()}; a keyed create whose session has since ended is refused. */
@@ -169,9 +168,12 @@ public class SessionService {
         store.delete(owned(user, id));
     }
 
-    /** Ends the session: promotion, archive, clear; ending an ended session answers its report again. */
+    /**
+     * Ends the session: promotion, archive, clear, and ending an ended session answers its report again; with session
+     * memory only, its keys are removed and the report says no profile is configured ({@link SessionEnd}).
+     */
     public PromotionReport end(Actor who, String id) {
-        return promotion.end(owned(who.user(), id), who.actor());
+        return ending.end(owned(who.user(), id), who.actor());
     }
 
     /**

@@ -1,6 +1,5 @@
 package dev.mnemos.rest;
 
-import dev.mnemos.profile.PostgresFaults;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.security.AuthenticationException;
@@ -86,7 +85,7 @@ public class HttpEdge {
             ctx.next();
             return;
         }
-        if (failure != null && PostgresFaults.isTransient(failure)) {
+        if (failure != null && ProfileStoreFaults.isTransient(failure)) {
             LOG.warnf("profile store unavailable: %s", failure.toString());
             ctx.response().putHeader("Retry-After", SessionProblemMappers.RETRY_AFTER_SECONDS);
             send(ctx, 503, ProfileProblemMappers.POSTGRES_DETAIL, null);

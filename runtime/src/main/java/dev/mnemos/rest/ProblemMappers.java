@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
-import dev.mnemos.profile.PostgresFaults;
 import io.quarkus.arc.properties.IfBuildProperty;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.WebApplicationException;
@@ -175,7 +174,11 @@ public class ProblemMappers {
 
     @ServerExceptionMapper(priority = PRIORITY)
     public Response unexpected(RuntimeException e, SimpleResourceInfo resource) {
-        if (PostgresFaults.isTransient(e)) {
+        Response persistence = ProfileStoreFaults.persistence(e);
+        if (persistence != null) {
+            return persistence;
+        }
+        if (ProfileStoreFaults.isTransient(e)) {
             return ProfileProblemMappers.postgresUnavailable(e);
         }
         LOG.error("unexpected failure", e);

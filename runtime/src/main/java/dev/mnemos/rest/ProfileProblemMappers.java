@@ -69,9 +69,15 @@ public class ProfileProblemMappers {
                 .withField("id").toResponse();
     }
 
-    /** Any persistence failure that means Postgres is unreachable or busy answers 503, never 500. */
-    @ServerExceptionMapper
-    public Response persistence(PersistenceException e) {
+    /**
+     * Any persistence failure that means Postgres is unreachable or busy answers 503, never 500; null when {@code e} is
+     * no persistence failure. Called by {@link ProblemMappers#unexpected} through {@link ProfileStoreFaults}: a mapper
+     * method naming {@code PersistenceException} would not build in an application without Hibernate ORM.
+     */
+    static Response persistence(RuntimeException e) {
+        if (!(e instanceof PersistenceException)) {
+            return null;
+        }
         if (PostgresFaults.isTransient(e)) {
             return postgresUnavailable(e);
         }

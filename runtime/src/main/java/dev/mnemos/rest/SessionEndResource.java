@@ -1,8 +1,8 @@
 package dev.mnemos.rest;
 
 import dev.mnemos.app.Actor;
+import dev.mnemos.app.SessionEnd;
 import dev.mnemos.app.SessionService;
-import dev.mnemos.promotion.PromotionMeters;
 import dev.mnemos.promotion.PromotionReport;
 import io.quarkus.security.Authenticated;
 import jakarta.ws.rs.POST;
@@ -15,7 +15,8 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 /**
  * {@code POST /v1/sessions/{id}/end}: promote, archive, clear — answers the promotion report.
- * Ending an ended session answers the same report again. 503 when Postgres is down (nothing cleared).
+ * Ending an ended session answers the same report again. 503 when Postgres is down (nothing cleared). With session
+ * memory only, the session's keys are removed and the report's {@code notice} says no profile is configured.
  */
 @Path("/v1")
 @Authenticated
@@ -24,12 +25,12 @@ public class SessionEndResource {
 
     private final SessionService sessions;
     private final Caller caller;
-    private final PromotionMeters meters;
+    private final SessionEnd ending;
 
-    public SessionEndResource(SessionService sessions, Caller caller, PromotionMeters meters) {
+    public SessionEndResource(SessionService sessions, Caller caller, SessionEnd ending) {
         this.sessions = sessions;
         this.caller = caller;
-        this.meters = meters;
+        this.ending = ending;
     }
 
     @Operation(summary = "End a session", description = "Promotes the session's observations to the profile (PROMOTE, PENDING or REJECT each), archives the session and clears it from Redis; answers the promotion report. Ending an ended session answers the same report again. If Postgres is down it answers 503 and keeps the session untouched.")
@@ -41,6 +42,6 @@ public class SessionEndResource {
     @Path("/sessions/{id}/end")
     public PromotionReport end(@PathParam("id") String id) {
         Actor actor = new Actor(caller.sessionUser(), caller.userId());
-        return meters.sessionEnd(() -> sessions.end(actor, id));
+        return ending.counted(() -> sessions.end(actor, id));
     }
 }
