@@ -11,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 /**
@@ -29,6 +30,7 @@ public class FactEmbeddings {
     private final Supplier<EmbeddingModel> loader;
     private volatile EmbeddingModel model;
     private volatile boolean broken;
+    private final LongAdder modelCalls = new LongAdder();
 
     @Inject
     public FactEmbeddings(ProfileConfig config) {
@@ -63,6 +65,7 @@ public class FactEmbeddings {
             return null;
         }
         try {
+            modelCalls.increment();
             return model().embed(text).content().vector();
         } catch (NoClassDefFoundError e) {
             broken = true;
@@ -74,6 +77,11 @@ public class FactEmbeddings {
             LOG.warn("the embedding model is unavailable; near-duplicate detection is off", e);
             return null;
         }
+    }
+
+    /** How many texts were given to the model since start: what an operation costs in embeddings. */
+    public long modelCalls() {
+        return modelCalls.sum();
     }
 
     /** The {@code limit} facts most similar to {@code vector} with similarity at least {@code min}, best first. */
