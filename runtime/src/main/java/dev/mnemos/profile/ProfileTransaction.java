@@ -102,14 +102,24 @@ public class ProfileTransaction {
      */
     @Transactional
     public Applied write(WriteContext ctx, ChangeSet changes) {
+        return write(ctx, changes, null);
+    }
+
+    /**
+     * {@link #write(WriteContext, ChangeSet)} with the user's active facts as the caller read them in this
+     * transaction, under the user's lock (null: read them here); a write that forgets facts reads them again.
+     */
+    @Transactional
+    public Applied write(WriteContext ctx, ChangeSet changes, List<ProfileFact> active) {
         ProfileOwner owner = repository.lock(ctx.userId());
         Instant now = Instant.now();
         List<Change> report = new ArrayList<>();
         changes.forget().forEach(id -> repository.find(ctx.userId(), id)
                 .ifPresent(f -> report.addAll(forget(f, ctx, now))));
         ChangeSet wanted = unforgotten(ctx, changes, report, now);
-        Map<Long, ProfileFact> current = repository.activeFacts(ctx.userId()).stream()
-                .collect(Collectors.toMap(f -> f.id, Function.identity()));
+        List<ProfileFact> facts = active != null && changes.forget().isEmpty() ? active
+                : repository.activeFacts(ctx.userId());
+        Map<Long, ProfileFact> current = facts.stream().collect(Collectors.toMap(f -> f.id, Function.identity()));
         List<FactDraft> merged = ThreeWayMerge.merge(wanted.base(), wanted.incoming(),
                 current.values().stream().sorted(Comparator.comparing(f -> f.id)).map(FactDraft::of).toList(),
                 FactDraft::key);
@@ -154,7 +164,7 @@ public class ProfileTransaction {
             if (!draft.isNew()) {
                 incoming.add(draft);
             } else if (draft.sourceKind().statedByUser()) {
-                forgottenTexts.lift(forgotten, draft.text(), draft.embedding());
+                forgottenTexts.lift(ctx.userId(), forgotten, draft.text(), draft.embedding());
                 incoming.add(draft);
             } else if (forgotten.covers(draft.text(), draft.embedding())) {
                 report.add(audit(ctx, null, ProfileAction.REJECT, null, null, FORGOTTEN, now));
