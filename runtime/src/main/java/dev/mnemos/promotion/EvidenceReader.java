@@ -3,6 +3,7 @@ package dev.mnemos.promotion;
 import dev.mnemos.profile.ProfilePromotions;
 import io.quarkus.panache.common.Sort;
 import jakarta.enterprise.context.ApplicationScoped;
+import org.hibernate.jpa.HibernateHints;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -101,7 +102,8 @@ public class EvidenceReader {
                             Sort.descending("id"), userId, sessionId)
                     : PromotionCandidate.<PromotionCandidate> find("userId = ?1 and slot = ?2 and sessionId <> ?3",
                             Sort.descending("id"), userId, slot, sessionId))
-                    .page(0, HISTORY).list());
+                    // read only: the end's flushes need not compare up to a thousand rows it never changes
+                    .withHint(HibernateHints.HINT_READ_ONLY, true).page(0, HISTORY).list());
         }
 
         private Gist gist(String text) {
