@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
 /**
  * Every configured language's markers at once (a user may mix languages in one sentence): finds
  * cues, reads a clause's {@link Reading}, tells negative statements and what a statement is about.
- * Pure: the newest {@link #CACHED} readings, topics and negations are kept by text, since a session end reads
+ * Pure: the newest {@link #CACHED} readings, topics, negations and clauses are kept by text, since a session end reads
  * the same texts again (its candidates twice, the profile's facts and earlier candidates at every end).
  */
 public final class Markers implements Stance {
@@ -35,13 +35,14 @@ public final class Markers implements Stance {
     /** Where the parts of a clause without a cue of its own are cut. */
     private static final Pattern PARTS = Pattern.compile("[,，、;；]");
 
-    /** How many texts' readings, topics and negations are kept, each. */
+    /** How many texts' readings, topics, negations and clauses are kept, each. */
     static final int CACHED = 4096;
 
     private final List<MarkerSet> sets;
     private final Cache<String, Reading> readings = Caffeine.newBuilder().maximumSize(CACHED).build();
     private final Cache<String, String> topics = Caffeine.newBuilder().maximumSize(CACHED).build();
     private final Cache<String, Boolean> negatives = Caffeine.newBuilder().maximumSize(CACHED).build();
+    private final Cache<String, List<String>> clauses = Caffeine.newBuilder().maximumSize(CACHED).build();
 
     public Markers(List<MarkerSet> sets) {
         this.sets = List.copyOf(sets);
@@ -215,7 +216,7 @@ public final class Markers implements Stance {
 
     /** The clauses of {@code text}, each to be decided alone ({@link Clauses}). */
     public List<String> clauses(String text) {
-        return new Clauses(this).split(text);
+        return known(clauses, text, t -> List.copyOf(new Clauses(this).split(t)));
     }
 
     List<Pattern> patterns(Cue... cues) {
