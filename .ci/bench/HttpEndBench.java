@@ -3,6 +3,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -25,7 +26,8 @@ import java.util.regex.Pattern;
  * {@code SESSIONS_PER_USER} sessions, so later ends meet a profile that already holds facts.
  * Prints the one-client p50/p99 of an end (sessions written first, then ended one after the other)
  * and the ends a second with {@code clients} concurrent clients, each its own users and connection.
- * Only the ends are timed. Requests go over kept-alive sockets as in HttpSessionBench.java.
+ * Only the ends are timed; the machine's load average is printed before and after them. Requests go over
+ * kept-alive sockets as in HttpSessionBench.java.
  * Usage: java HttpEndBench.java [url] [sessions] [clients] [sessions per client]
  * (-Dwarmup.sessions=300 ends that many first, not measured).
  */
@@ -46,7 +48,9 @@ public class HttpEndBench {
         int warmup = Integer.getInteger("warmup.sessions", 300);
         warm.endAll(warm.prepare(warmup));
         Client one = new Client(base, "bench-end-" + run + "-one");
-        long[] ends = one.endAll(one.prepare(sessions));
+        List<String> ids = one.prepare(sessions);
+        load("before the ends");
+        long[] ends = one.endAll(ids);
         print("end, 1 client, " + sessions + " sessions", ends);
         throughput(base, run, clients, perClient);
         System.exit(0);
@@ -72,6 +76,7 @@ public class HttpEndBench {
                 return client.endAll(mine);
             }));
         }
+        load("before the concurrent ends");
         long t0 = System.nanoTime();
         start.countDown();
         long[] latencies = new long[0];
@@ -86,6 +91,13 @@ public class HttpEndBench {
         System.out.printf("%-52s: %.0f ends/s (%d ends in %.2f s)%n", "ends, " + clients + " concurrent clients",
                 latencies.length / seconds, latencies.length, seconds);
         print("  their latency", latencies);
+        load("after them");
+    }
+
+    /** The machine's one-minute load average: the figures of a shared machine mean little without it. */
+    static void load(String when) {
+        System.out.printf("%-52s: %.2f%n", "load average, " + when, ManagementFactory.getOperatingSystemMXBean()
+                .getSystemLoadAverage());
     }
 
     /** One connection and the users it writes for, a token each. */

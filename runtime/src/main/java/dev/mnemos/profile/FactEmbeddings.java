@@ -1,5 +1,7 @@
 package dev.mnemos.profile;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import io.quarkus.arc.Arc;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -11,6 +13,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 /**
@@ -20,15 +23,24 @@ import java.util.function.Supplier;
  * model, or when the model cannot be loaded or fails (the native tokenizer of all-MiniLM-L6-v2, for
  * one), embeddings are skipped: near-duplicate search finds nothing, facts are stored without an
  * embedding and only exact and normalised duplicates are caught — writes never fail for it.
+ * <p>
+ * The newest {@link #CACHED} embeddings are kept by text: a session end embeds its candidates, the
+ * facts they become and the topics of the profile's facts, and the same texts come back end after end
+ * (a standing preference restated, a fact's topic), so most of them need no model call. The vectors
+ * handed out are shared and must not be changed.
  */
 @ApplicationScoped
 public class FactEmbeddings {
 
     private static final Logger LOG = Logger.getLogger(FactEmbeddings.class);
+    /** How many embeddings are kept by text (384 floats each for all-MiniLM-L6-v2: about 6 MB in all). */
+    static final int CACHED = 4096;
 
     private final Supplier<EmbeddingModel> loader;
     private volatile EmbeddingModel model;
     private volatile boolean broken;
+    private final LongAdder modelCalls = new LongAdder();
+    private final Cache<String, float[]> cache = Caffeine.newBuilder().maximumSize(CACHED).build();
 
     @Inject
     public FactEmbeddings(ProfileConfig config) {
@@ -57,12 +69,25 @@ public class FactEmbeddings {
         return choice;
     }
 
-    /** The embedding of {@code text}, or null when embeddings are unavailable. */
+    /** The embedding of {@code text}, or null when embeddings are unavailable; the model is asked once per text. */
     public float[] embed(String text) {
         if (broken) {
             return null;
         }
+        float[] known = cache.getIfPresent(text);
+        if (known != null) {
+            return known;
+        }
+        float[] vector = fromModel(text);
+        if (vector != null) {
+            cache.put(text, vector);
+        }
+        return vector;
+    }
+
+    private float[] fromModel(String text) {
         try {
+            modelCalls.increment();
             return model().embed(text).content().vector();
         } catch (NoClassDefFoundError e) {
             broken = true;
@@ -74,6 +99,11 @@ public class FactEmbeddings {
             LOG.warn("the embedding model is unavailable; near-duplicate detection is off", e);
             return null;
         }
+    }
+
+    /** How many texts were given to the model since start: what an operation costs in embeddings. */
+    public long modelCalls() {
+        return modelCalls.sum();
     }
 
     /** The {@code limit} facts most similar to {@code vector} with similarity at least {@code min}, best first. */

@@ -67,17 +67,23 @@ public class ProfilePromotions {
      * user's lock. A new fact without a slot that contradicts an active one ({@code stance}: same topic, opposite
      * polarity) supersedes it — the old fact gets {@code valid_to}, the audit names the fact replaced. No fact is
      * removed to make room: at the cap the facts that would add to the count are left out. A fact the user forgot
-     * is not written ({@link ForgottenTexts}).
+     * is not written ({@link ForgottenTexts}). {@code vectors} are the facts' embeddings as the candidates had them
+     * (null where there is none), kept by a fact whose text is stored unchanged, so no text is embedded twice; the
+     * active facts are read once, under the lock the caller's transaction holds.
      */
-    public Promotion promote(String userId, String sessionId, String actor, List<NewFact> facts, String reason,
-            Stance stance) {
-        List<FactDraft> base = transaction.snapshot(userId);
+    @Transactional(Transactional.TxType.MANDATORY)
+    public Promotion promote(String userId, String sessionId, String actor, List<NewFact> facts, List<float[]> vectors,
+            String reason, Stance stance) {
+        repository.lock(userId);
+        List<ProfileFact> active = repository.activeFacts(userId);
+        List<FactDraft> base = active.stream().map(FactDraft::of).toList();
         List<FactDraft> incoming = new ArrayList<>(base);
         Contradictions contradictions = new Contradictions(embeddings, config.contradictionSimilarity(),
                 model.enabled() && stance.judges() ? this::replacedByModel : null, config.reconcileCandidates());
         Map<String, Integer> index = new HashMap<>();
         for (int i = 0; i < facts.size(); i++) {
-            FactDraft draft = FactDraft.of(facts.get(i), SourceKind.PROMOTION, config);
+            FactDraft draft = withVector(FactDraft.of(facts.get(i), SourceKind.PROMOTION, config), facts.get(i),
+                    vectors.get(i));
             index.putIfAbsent(draft.normalised(), i);
             var old = contradictions.contradicted(draft, incoming, stance);
             if (old.isPresent()) {
@@ -88,10 +94,15 @@ public class ProfilePromotions {
         }
         WriteContext ctx = new WriteContext(userId, actor, sessionId, WriteContext.Mode.PROMOTION, ProfileAction.PROMOTE,
                 reason);
-        ProfileTransaction.Applied applied = transaction.write(ctx, new ChangeSet(base, incoming, Set.of()));
+        ProfileTransaction.Applied applied = transaction.write(ctx, new ChangeSet(base, incoming, Set.of()), active);
         Set<Integer> leftOut = new TreeSet<>();
         applied.leftOut().stream().map(f -> index.get(f.normalised())).filter(Objects::nonNull).forEach(leftOut::add);
         return new Promotion(applied.changes(), leftOut);
+    }
+
+    /** The candidate's embedding on the fact it becomes, unless the fact's text was cut (another text). */
+    private static FactDraft withVector(FactDraft draft, NewFact fact, float[] vector) {
+        return vector != null && draft.text().equals(fact.text()) ? draft.withEmbedding(vector) : draft;
     }
 
     /**

@@ -45,10 +45,15 @@ public class ProfileRepository {
         return owner;
     }
 
+    /** The row of a user who has one is locked in one statement; a user's first write inserts it first. */
     private ProfileOwner lockRow(String userId) {
         var em = Panache.getEntityManager();
         em.createNativeQuery("select set_config('lock_timeout', ?1, true)")
                 .setParameter(1, config.lockTimeout().toMillis() + "ms").getSingleResult();
+        ProfileOwner owner = ProfileOwner.findById(userId, LockModeType.PESSIMISTIC_WRITE);
+        if (owner != null) {
+            return owner;
+        }
         em.createNativeQuery("insert into profile_owner (user_id) values (?1) on conflict do nothing")
                 .setParameter(1, userId).executeUpdate();
         return ProfileOwner.findById(userId, LockModeType.PESSIMISTIC_WRITE);

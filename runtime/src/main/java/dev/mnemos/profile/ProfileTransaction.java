@@ -7,22 +7,16 @@ import jakarta.enterprise.event.Event;
 import jakarta.transaction.Transactional;
 
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.Deque;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -38,20 +32,17 @@ public class ProfileTransaction {
 
     /** Why a promoted or imported fact was dropped: the user forgot it (the event does not quote it). */
     public static final String FORGOTTEN = "forgotten by the user: only the user's own statement adds it again";
-    /** How the event of a fact that replaced another begins: {@code replaces fact <id>}. */
-    private static final String REPLACES = "replaces fact ";
-    private static final Pattern REPLACED = Pattern.compile(REPLACES + "(\\d+)");
 
     private final ProfileRepository repository;
     private final ProfileConfig config;
     private final FactEmbeddings embeddings;
-    private final Event<FactForgotten> forgotten;
+    private final ProfileForgetting forgetting;
     private final Event<ProfileRevised> revised;
     private final ProfileRequests requests;
     private final ForgottenTexts forgottenTexts;
 
     public ProfileTransaction(ProfileRepository repository, ProfileConfig config, FactEmbeddings embeddings,
-            Event<FactForgotten> forgotten, Event<ProfileRevised> revised, ProfileRequests requests,
+            ProfileForgetting forgetting, Event<ProfileRevised> revised, ProfileRequests requests,
             ForgottenTexts forgottenTexts) {
         this.forgottenTexts = forgottenTexts;
         this.revised = revised;
@@ -59,7 +50,7 @@ public class ProfileTransaction {
         this.repository = repository;
         this.config = config;
         this.embeddings = embeddings;
-        this.forgotten = forgotten;
+        this.forgetting = forgetting;
     }
 
     /** The user's active facts as drafts, with embeddings: the base of a write. */
@@ -102,14 +93,24 @@ public class ProfileTransaction {
      */
     @Transactional
     public Applied write(WriteContext ctx, ChangeSet changes) {
+        return write(ctx, changes, null);
+    }
+
+    /**
+     * {@link #write(WriteContext, ChangeSet)} with the user's active facts as the caller read them in this
+     * transaction, under the user's lock (null: read them here); a write that forgets facts reads them again.
+     */
+    @Transactional
+    public Applied write(WriteContext ctx, ChangeSet changes, List<ProfileFact> active) {
         ProfileOwner owner = repository.lock(ctx.userId());
         Instant now = Instant.now();
         List<Change> report = new ArrayList<>();
         changes.forget().forEach(id -> repository.find(ctx.userId(), id)
-                .ifPresent(f -> report.addAll(forget(f, ctx, now))));
+                .ifPresent(f -> report.addAll(forgetting.forget(f, ctx, now))));
         ChangeSet wanted = unforgotten(ctx, changes, report, now);
-        Map<Long, ProfileFact> current = repository.activeFacts(ctx.userId()).stream()
-                .collect(Collectors.toMap(f -> f.id, Function.identity()));
+        List<ProfileFact> facts = active != null && changes.forget().isEmpty() ? active
+                : repository.activeFacts(ctx.userId());
+        Map<Long, ProfileFact> current = facts.stream().collect(Collectors.toMap(f -> f.id, Function.identity()));
         List<FactDraft> merged = ThreeWayMerge.merge(wanted.base(), wanted.incoming(),
                 current.values().stream().sorted(Comparator.comparing(f -> f.id)).map(FactDraft::of).toList(),
                 FactDraft::key);
@@ -123,7 +124,7 @@ public class ProfileTransaction {
             if (!kept.contains(fact.id) && fact.active()) {
                 supersede(fact, now);
                 if (!replaced.contains(fact.id)) {
-                    report.add(audit(ctx, fact.id, ProfileAction.DELETE, fact.text, null, "removed", now));
+                    report.add(ProfileAudit.audit(ctx, fact.id, ProfileAction.DELETE, fact.text, null, "removed", now));
                 }
             }
         }
@@ -154,10 +155,10 @@ public class ProfileTransaction {
             if (!draft.isNew()) {
                 incoming.add(draft);
             } else if (draft.sourceKind().statedByUser()) {
-                forgottenTexts.lift(forgotten, draft.text(), draft.embedding());
+                forgottenTexts.lift(ctx.userId(), forgotten, draft.text(), draft.embedding());
                 incoming.add(draft);
             } else if (forgotten.covers(draft.text(), draft.embedding())) {
-                report.add(audit(ctx, null, ProfileAction.REJECT, null, null, FORGOTTEN, now));
+                report.add(ProfileAudit.audit(ctx, null, ProfileAction.REJECT, null, null, FORGOTTEN, now));
                 changes.base().stream().filter(f -> draft.replaces() != null && draft.replaces().equals(f.id()))
                         .forEach(incoming::add);
             } else {
@@ -202,7 +203,7 @@ public class ProfileTransaction {
     /** Writes one audit event that changes no fact (a pending or rejected promotion); joins the caller's transaction. */
     @Transactional
     public Change record(WriteContext ctx, ProfileAction action, String text, String reason) {
-        return audit(ctx, null, action, null, text, reason, Instant.now());
+        return ProfileAudit.audit(ctx, null, action, null, text, reason, Instant.now());
     }
 
     /** Removes a fact's text from every table (and its slot's superseded history); the audit keeps a FORGET event. */
@@ -210,7 +211,7 @@ public class ProfileTransaction {
     public List<Change> forget(WriteContext ctx, long factId) {
         ProfileOwner owner = repository.lock(ctx.userId());
         ProfileFact fact = repository.find(ctx.userId(), factId).orElseThrow(() -> new FactNotFoundException(factId));
-        List<Change> report = forget(fact, ctx, Instant.now());
+        List<Change> report = forgetting.forget(fact, ctx, Instant.now());
         bump(owner);
         return report;
     }
@@ -222,95 +223,6 @@ public class ProfileTransaction {
     }
 
     /**
-     * Forgets the fact with its earlier versions (its slot's history, and the facts it replaced, followed back through
-     * the audit trail), then the superseded facts and the audit texts that say a forgotten text again in other words
-     * ({@link #forgetRewordings}).
-     */
-    private List<Change> forget(ProfileFact fact, WriteContext ctx, Instant now) {
-        Set<ProfileFact> targets = new LinkedHashSet<>(List.of(fact));
-        if (fact.slot != null) {
-            repository.slotHistory(ctx.userId(), fact.slot).stream()
-                    .filter(f -> !f.id.equals(fact.id) && !f.active()).forEach(targets::add);
-        }
-        targets.addAll(earlierVersions(ctx.userId(), fact));
-        List<Change> report = new ArrayList<>();
-        for (ProfileFact target : targets) {
-            report.add(forgetOne(target, ctx, now, target == fact ? ctx.reason()
-                    : "forgotten with fact " + fact.id + (fact.slot != null && fact.slot.equals(target.slot) ? " (same slot)"
-                            : " (an earlier version)")));
-        }
-        report.addAll(forgetRewordings(ctx, now));
-        return report;
-    }
-
-    private Change forgetOne(ProfileFact target, WriteContext ctx, Instant now, String reason) {
-        ProfileEvent.update("before = null, after = null where userId = ?1 and factId = ?2", ctx.userId(), target.id);
-        unquote(ctx.userId(), target.text);
-        forgottenTexts.add(ctx.userId(), target.text, target.embedding, now);
-        forgotten.fire(new FactForgotten(ctx.userId(), target.id, target.slot, target.text));
-        requests.forgotten(ctx.userId());
-        target.delete();
-        return audit(ctx, target.id, ProfileAction.FORGET, null, null, reason, now);
-    }
-
-    /** Other facts' events may quote a forgotten text too (the UPDATE that superseded it, a MERGE, a PENDING …). */
-    private static void unquote(String userId, String text) {
-        ProfileEvent.update("before = null where userId = ?1 and before = ?2", userId, text);
-        ProfileEvent.update("after = null where userId = ?1 and after = ?2", userId, text);
-    }
-
-    /** The superseded facts {@code fact} replaced, and the ones they replaced, as the audit trail's UPDATE events name them. */
-    private List<ProfileFact> earlierVersions(String userId, ProfileFact fact) {
-        List<ProfileFact> earlier = new ArrayList<>();
-        Deque<Long> next = new ArrayDeque<>(List.of(fact.id));
-        Set<Long> seen = new HashSet<>(next);
-        while (!next.isEmpty()) {
-            for (ProfileEvent event : ProfileEvent.<ProfileEvent> list("userId = ?1 and factId = ?2", userId, next.pop())) {
-                Matcher m = REPLACED.matcher(event.reason == null ? "" : event.reason);
-                if (m.lookingAt() && seen.add(Long.parseLong(m.group(1)))) {
-                    repository.find(userId, Long.parseLong(m.group(1))).filter(f -> !f.active()).ifPresent(f -> {
-                        earlier.add(f);
-                        next.add(f.id);
-                    });
-                }
-            }
-        }
-        return earlier;
-    }
-
-    /**
-     * After a forget, the user's superseded facts that say a forgotten text again in other words go as well, and no
-     * audit event quotes such a text any longer (those of active facts stay: the user sees them and forgets them
-     * when they choose).
-     */
-    private List<Change> forgetRewordings(WriteContext ctx, Instant now) {
-        Tombstones gone = forgottenTexts.of(ctx.userId());
-        Map<String, Boolean> covered = new HashMap<>();
-        List<Change> report = new ArrayList<>();
-        Set<Long> active = new HashSet<>();
-        for (ProfileFact f : repository.allFacts(ctx.userId())) {
-            if (f.active()) {
-                active.add(f.id);
-            } else if (gone.covers(f.text, f.embedding == null ? null : FactEmbeddings.decode(f.embedding))) {
-                report.add(forgetOne(f, ctx, now, "forgotten: it says a forgotten text again"));
-            }
-        }
-        for (ProfileEvent event : ProfileEvent.<ProfileEvent> list("userId = ?1 and (before is not null or after is not null)",
-                ctx.userId())) {
-            if (event.factId != null && active.contains(event.factId)) {
-                continue;
-            }
-            if (event.before != null && covered.computeIfAbsent(event.before, t -> gone.covers(t, null))) {
-                event.before = null;
-            }
-            if (event.after != null && covered.computeIfAbsent(event.after, t -> gone.covers(t, null))) {
-                event.after = null;
-            }
-        }
-        return report;
-    }
-
-    /**
      * Forgets a text the profile does not hold as a fact (a promotion candidate's, reached by a "forget …"
      * instruction): it is recorded as forgotten ({@code embedding} in stored form, may be null), every copy is
      * removed as for a fact ({@link FactForgotten} with no fact id) and a FORGET event without the text is audited.
@@ -318,14 +230,7 @@ public class ProfileTransaction {
      */
     @Transactional(Transactional.TxType.MANDATORY)
     public List<Change> forgetText(WriteContext ctx, String slot, String text, byte[] embedding) {
-        Instant now = Instant.now();
-        unquote(ctx.userId(), text);
-        forgottenTexts.add(ctx.userId(), text, embedding, now);
-        forgotten.fire(new FactForgotten(ctx.userId(), null, slot, text));
-        requests.forgotten(ctx.userId());
-        List<Change> report = new ArrayList<>(List.of(audit(ctx, null, ProfileAction.FORGET, null, null, ctx.reason(), now)));
-        report.addAll(forgetRewordings(ctx, now));
-        return report;
+        return forgetting.forgetText(ctx, slot, text, embedding);
     }
 
     private List<FactDraft> enforceCap(WriteContext ctx, List<FactDraft> keep, Map<Long, ProfileFact> current,
@@ -348,10 +253,10 @@ public class ProfileTransaction {
         for (FactDraft victim : victims) {
             String reason = "evicted: the profile holds at most " + config.maxFacts() + " active facts";
             if (victim.isNew()) {
-                report.add(audit(ctx, null, ProfileAction.REJECT, null, victim.text(), reason, now));
+                report.add(ProfileAudit.audit(ctx, null, ProfileAction.REJECT, null, victim.text(), reason, now));
             } else {
                 supersede(current.get(victim.id()), now);
-                report.add(audit(ctx, victim.id(), ProfileAction.DELETE, victim.text(), null, reason, now));
+                report.add(ProfileAudit.audit(ctx, victim.id(), ProfileAction.DELETE, victim.text(), null, reason, now));
             }
         }
         return keep.stream().filter(f -> !evicted.contains(f)).toList();
@@ -372,7 +277,7 @@ public class ProfileTransaction {
     private Change confirm(ProfileFact fact, int count, WriteContext ctx, Instant now) {
         fact.evidenceCount += count;
         fact.updatedAt = now;
-        return audit(ctx, fact.id, ProfileAction.MERGE, fact.text, fact.text,
+        return ProfileAudit.audit(ctx, fact.id, ProfileAction.MERGE, fact.text, fact.text,
                 "already known; evidence " + fact.evidenceCount, now);
     }
 
@@ -394,11 +299,12 @@ public class ProfileTransaction {
         fact.embedding = FactEmbeddings.encode(draft.embedding() != null ? draft.embedding() : embeddings.embed(draft.text()));
         fact.persist();
         if (replaced != null) {
-            return audit(ctx, fact.id, ctx.addAction() == ProfileAction.PROMOTE ? ProfileAction.PROMOTE : ProfileAction.UPDATE,
+            return ProfileAudit.audit(ctx, fact.id,
+                    ctx.addAction() == ProfileAction.PROMOTE ? ProfileAction.PROMOTE : ProfileAction.UPDATE,
                     replaced.text, fact.text,
-                    REPLACES + replaced.id + (ctx.reason() == null ? "" : "; " + ctx.reason()), now);
+                    ProfileAudit.REPLACES + replaced.id + (ctx.reason() == null ? "" : "; " + ctx.reason()), now);
         }
-        return audit(ctx, fact.id, ctx.addAction(), null, fact.text, ctx.reason(), now);
+        return ProfileAudit.audit(ctx, fact.id, ctx.addAction(), null, fact.text, ctx.reason(), now);
     }
 
     private static void supersede(ProfileFact fact, Instant now) {
@@ -407,19 +313,4 @@ public class ProfileTransaction {
         fact.updatedAt = now;
     }
 
-    private static Change audit(WriteContext ctx, Long factId, ProfileAction action, String before, String after,
-            String reason, Instant now) {
-        ProfileEvent event = new ProfileEvent();
-        event.userId = ctx.userId();
-        event.factId = factId;
-        event.action = action;
-        event.before = before;
-        event.after = after;
-        event.reason = reason;
-        event.actor = ctx.actor();
-        event.sessionId = ctx.sessionId();
-        event.at = now;
-        event.persist();
-        return new Change(action, factId, before, after, reason, event.id);
-    }
 }

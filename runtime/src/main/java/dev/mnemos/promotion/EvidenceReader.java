@@ -3,12 +3,16 @@ package dev.mnemos.promotion;
 import dev.mnemos.profile.ProfilePromotions;
 import io.quarkus.panache.common.Sort;
 import jakarta.enterprise.context.ApplicationScoped;
+import org.hibernate.jpa.HibernateHints;
 
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /** Reads a candidate's evidence from earlier sessions' decisions; runs inside the caller's transaction. */
@@ -40,36 +44,71 @@ public class EvidenceReader {
     }
 
     /**
-     * Earlier sessions that observed the same candidate (same key, or embeddings at least
-     * {@link PromotionConfig#sameSimilarity()} alike) since the last contradicting observation on its
-     * slot — rejected, task-scoped ones do not count — and contradictions within this session.
+     * The evidence of one session's candidates, read together: each slot's earlier candidates are read once, and
+     * each earlier text's gist and embedding worked out once, however many candidates they are compared with.
+     * Lives for one end, inside its transaction.
      */
-    public Found of(String userId, String sessionId, Candidate c, Collection<Candidate> thisSession) {
-        List<PromotionCandidate> history = (c.slot() == null
-                ? PromotionCandidate.<PromotionCandidate> find("userId = ?1 and slot is null and sessionId <> ?2",
-                        Sort.descending("id"), userId, sessionId)
-                : PromotionCandidate.<PromotionCandidate> find("userId = ?1 and slot = ?2 and sessionId <> ?3",
-                        Sort.descending("id"), userId, c.slot(), sessionId))
-                .page(0, HISTORY).list();
-        Gist mine = new Gist(statements.markers(), c.text());
-        Set<String> sessions = new HashSet<>();
-        List<Long> same = new ArrayList<>();
-        for (PromotionCandidate earlier : history) {
-            if (earlier.status == CandidateStatus.REJECTED) {
-                continue;
-            }
-            boolean isSame = same(c, mine, earlier.candidateKey, earlier.text, profile.decode(earlier.embedding));
-            if (isSame) {
-                sessions.add(earlier.sessionId);
-                same.add(earlier.id);
-            } else if (c.slot() != null) {
-                break;
-            }
+    public Run run(String userId, String sessionId, Collection<Candidate> thisSession) {
+        return new Run(userId, sessionId, thisSession);
+    }
+
+    /** {@link #run}: one session's candidates. Not thread-safe. */
+    public final class Run {
+
+        private final String userId;
+        private final String sessionId;
+        private final Collection<Candidate> thisSession;
+        private final Map<Optional<String>, List<PromotionCandidate>> histories = new HashMap<>();
+        private final Map<String, Gist> gists = new HashMap<>();
+        private final Map<Long, float[]> vectors = new HashMap<>();
+
+        private Run(String userId, String sessionId, Collection<Candidate> thisSession) {
+            this.userId = userId;
+            this.sessionId = sessionId;
+            this.thisSession = thisSession;
         }
-        int contradictions = c.slot() == null ? 0
-                : (int) thisSession.stream()
-                        .filter(o -> c.slot().equals(o.slot()) && !same(c, mine, o.key(), o.text(), o.embedding())).count();
-        return new Found(new Evidence(sessions.size(), contradictions, false), same);
+
+        /**
+         * Earlier sessions that observed the same candidate (same key, or embeddings at least
+         * {@link PromotionConfig#sameSimilarity()} alike) since the last contradicting observation on its
+         * slot — rejected, task-scoped ones do not count — and contradictions within this session.
+         */
+        public Found of(Candidate c) {
+            Gist mine = new Gist(statements.markers(), c.text());
+            Set<String> sessions = new HashSet<>();
+            List<Long> same = new ArrayList<>();
+            for (PromotionCandidate earlier : history(c.slot())) {
+                if (earlier.status == CandidateStatus.REJECTED) {
+                    continue;
+                }
+                float[] vector = vectors.computeIfAbsent(earlier.id, id -> profile.decode(earlier.embedding));
+                if (same(c, mine, earlier.candidateKey, gist(earlier.text), vector)) {
+                    sessions.add(earlier.sessionId);
+                    same.add(earlier.id);
+                } else if (c.slot() != null) {
+                    break;
+                }
+            }
+            int contradictions = c.slot() == null ? 0
+                    : (int) thisSession.stream().filter(o -> c.slot().equals(o.slot())
+                            && !same(c, mine, o.key(), gist(o.text()), o.embedding())).count();
+            return new Found(new Evidence(sessions.size(), contradictions, false), same);
+        }
+
+        /** The newest {@link #HISTORY} candidates of other sessions on {@code slot} (null: without a slot). */
+        private List<PromotionCandidate> history(String slot) {
+            return histories.computeIfAbsent(Optional.ofNullable(slot), s -> (slot == null
+                    ? PromotionCandidate.<PromotionCandidate> find("userId = ?1 and slot is null and sessionId <> ?2",
+                            Sort.descending("id"), userId, sessionId)
+                    : PromotionCandidate.<PromotionCandidate> find("userId = ?1 and slot = ?2 and sessionId <> ?3",
+                            Sort.descending("id"), userId, slot, sessionId))
+                    // read only: the end's flushes need not compare up to a thousand rows it never changes
+                    .withHint(HibernateHints.HINT_READ_ONLY, true).page(0, HISTORY).list());
+        }
+
+        private Gist gist(String text) {
+            return gists.computeIfAbsent(text == null ? "" : text, t -> new Gist(statements.markers(), t));
+        }
     }
 
     /**
@@ -79,7 +118,8 @@ public class EvidenceReader {
      * {@link #SAME_WORDS} of their topic words; without embeddings, sharing {@link #SAME_WORDS} of them.
      */
     boolean same(Candidate c, String otherKey, String otherText, float[] otherEmbedding) {
-        return same(c, new Gist(statements.markers(), c.text()), otherKey, otherText, otherEmbedding);
+        return same(c, new Gist(statements.markers(), c.text()), otherKey,
+                new Gist(statements.markers(), otherText == null ? "" : otherText), otherEmbedding);
     }
 
     /**
@@ -87,11 +127,10 @@ public class EvidenceReader {
      * comparisons. The embeddings are compared first: two texts neither near nor related are different
      * whatever their words, so the marker patterns run only for the few pairs that are alike.
      */
-    private boolean same(Candidate c, Gist mine, String otherKey, String otherText, float[] otherEmbedding) {
+    private boolean same(Candidate c, Gist mine, String otherKey, Gist other, float[] otherEmbedding) {
         if (c.key().equals(otherKey)) {
             return true;
         }
-        Gist other = new Gist(statements.markers(), otherText == null ? "" : otherText);
         if (c.embedding() == null || otherEmbedding == null) {
             return !opposed(mine, other) && mine.words(other) >= SAME_WORDS;
         }

@@ -1,5 +1,7 @@
 package dev.mnemos.promotion;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.mnemos.profile.Stance;
 import dev.mnemos.session.Scope;
 
@@ -7,13 +9,15 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * Every configured language's markers at once (a user may mix languages in one sentence): finds
  * cues, reads a clause's {@link Reading}, tells negative statements and what a statement is about.
- * Pure.
+ * Pure: the newest {@link #CACHED} readings, topics, negations and clauses are kept by text, since a session end reads
+ * the same texts again (its candidates twice, the profile's facts and earlier candidates at every end).
  */
 public final class Markers implements Stance {
 
@@ -31,7 +35,14 @@ public final class Markers implements Stance {
     /** Where the parts of a clause without a cue of its own are cut. */
     private static final Pattern PARTS = Pattern.compile("[,，、;；]");
 
+    /** How many texts' readings, topics, negations and clauses are kept, each. */
+    static final int CACHED = 4096;
+
     private final List<MarkerSet> sets;
+    private final Cache<String, Reading> readings = Caffeine.newBuilder().maximumSize(CACHED).build();
+    private final Cache<String, String> topics = Caffeine.newBuilder().maximumSize(CACHED).build();
+    private final Cache<String, Boolean> negatives = Caffeine.newBuilder().maximumSize(CACHED).build();
+    private final Cache<String, List<String>> clauses = Caffeine.newBuilder().maximumSize(CACHED).build();
 
     public Markers(List<MarkerSet> sets) {
         this.sets = List.copyOf(sets);
@@ -71,6 +82,10 @@ public final class Markers implements Stance {
      * cannot match inside the whole.
      */
     public Reading read(String words) {
+        return known(readings, words, this::readAnew);
+    }
+
+    private Reading readAnew(String words) {
         Reading whole = readWhole(words);
         List<String> parts = whole.kind() == Reading.Kind.NONE ? parts(words) : List.of();
         if (parts.size() < 2) {
@@ -166,7 +181,7 @@ public final class Markers implements Stance {
      */
     @Override
     public boolean negative(String text) {
-        return spans(Cue.NEGATION, text).size() % 2 == 1;
+        return known(negatives, text, t -> spans(Cue.NEGATION, t).size() % 2 == 1);
     }
 
     /** {@code text} without the words of {@code cues}: what a statement is about. */
@@ -185,13 +200,23 @@ public final class Markers implements Stance {
     /** What a statement is about: its words without standing, habit, negation, property or keep cues. */
     @Override
     public String topic(String text) {
-        return without(text, Cue.STANDING, Cue.HABITUAL, Cue.KEEP, Cue.PROPERTY, Cue.NEGATION, Cue.CONNECTOR,
-                Cue.TEMPORARY);
+        return known(topics, text, t -> without(t, Cue.STANDING, Cue.HABITUAL, Cue.KEEP, Cue.PROPERTY, Cue.NEGATION,
+                Cue.CONNECTOR, Cue.TEMPORARY));
+    }
+
+    /** {@code text}'s answer from {@code cache}, worked out and kept when it is not there. */
+    private static <T> T known(Cache<String, T> cache, String text, Function<String, T> anew) {
+        T value = cache.getIfPresent(text);
+        if (value == null) {
+            value = anew.apply(text);
+            cache.put(text, value);
+        }
+        return value;
     }
 
     /** The clauses of {@code text}, each to be decided alone ({@link Clauses}). */
     public List<String> clauses(String text) {
-        return new Clauses(this).split(text);
+        return known(clauses, text, t -> List.copyOf(new Clauses(this).split(t)));
     }
 
     List<Pattern> patterns(Cue... cues) {

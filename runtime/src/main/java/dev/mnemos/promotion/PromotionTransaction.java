@@ -81,6 +81,7 @@ public class PromotionTransaction {
         Tombstones forgotten = profile.forgotten(userId);
         List<Candidate> lasting = unique.values().stream()
                 .filter(c -> policy.scopeOf(c) != Scope.TASK).toList();
+        EvidenceReader.Run earlier = evidence.run(userId, state.sessionId(), lasting);
         for (Candidate c : unique.values()) {
             // a live session's copy of a forgotten text was blanked to FORGOTTEN_TEXT when it was forgotten
             if (c.text().contains(FORGOTTEN_TEXT) || forgotten.covers(c.text(), c.embedding())) {
@@ -89,7 +90,7 @@ public class PromotionTransaction {
                 profile.record(ctx, ProfileAction.REJECT, null, ProfileTransaction.FORGOTTEN);
                 continue;
             }
-            EvidenceReader.Found found = evidence.of(userId, state.sessionId(), c, lasting);
+            EvidenceReader.Found found = earlier.of(c);
             Decision d = withinSession(policy.decide(c, found.evidence()), promotable.size());
             PromotionCandidate row = store(state.sessionId(), userId, c, d, now);
             switch (d.verdict()) {
@@ -107,8 +108,10 @@ public class PromotionTransaction {
         List<Change> changes = List.of();
         if (!promotable.isEmpty()) {
             ProfilePromotions.Promotion written = profile.promote(userId, state.sessionId(), actor,
-                    promotable.stream().map(Promotable::fact).toList(), ctx.reason(), policy.markers());
+                    promotable.stream().map(Promotable::fact).toList(),
+                    promotable.stream().map(p -> p.candidate().embedding()).toList(), ctx.reason(), policy.markers());
             changes = written.changes();
+            List<Long> settled = new ArrayList<>();
             for (int i = 0; i < promotable.size(); i++) {
                 Promotable p = promotable.get(i);
                 if (written.leftOut().contains(i)) {
@@ -120,9 +123,10 @@ public class PromotionTransaction {
                     profile.record(ctx, ProfileAction.PENDING, p.candidate().text(), d.reason());
                 } else {
                     promoted.add(entry(p.row(), p.candidate(), p.decision()));
-                    evidence.settle(userId, p.same(), CandidateStatus.PROMOTED, now);
+                    settled.addAll(p.same());
                 }
             }
+            evidence.settle(userId, settled, CandidateStatus.PROMOTED, now);
         }
         PromotionReport report = new PromotionReport(state.sessionId(), userId, now, promoted, pending, rejected, changes);
         archive.save(new ArchiveEntry(state, events, traces, report, now));

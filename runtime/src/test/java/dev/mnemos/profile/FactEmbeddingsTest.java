@@ -1,7 +1,12 @@
 package dev.mnemos.profile;
 
+import dev.langchain4j.data.embedding.Embedding;
+import dev.langchain4j.data.segment.TextSegment;
+import dev.langchain4j.model.embedding.EmbeddingModel;
+import dev.langchain4j.model.output.Response;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -20,6 +25,24 @@ class FactEmbeddingsTest {
         assertThat(broken.embed("likes tea")).isNull();
         assertThat(broken.embed("likes coffee")).isNull();
         assertThat(FactEmbeddings.nearest(null, List.of(fact(1, "likes tea", new float[] { 1, 0 })), 0, 5)).isEmpty();
+    }
+
+    @Test
+    void theModelIsAskedOncePerText() {
+        List<String> asked = new ArrayList<>();
+        EmbeddingModel model = new EmbeddingModel() {
+            @Override
+            public Response<List<Embedding>> embedAll(List<TextSegment> segments) {
+                segments.forEach(s -> asked.add(s.text()));
+                return Response.from(segments.stream().map(s -> Embedding.from(new float[] { s.text().length(), 1 })).toList());
+            }
+        };
+        FactEmbeddings embeddings = new FactEmbeddings(() -> model);
+        float[] tea = embeddings.embed("likes tea");
+        assertThat(embeddings.embed("likes tea")).containsExactly(tea);
+        assertThat(embeddings.embed("likes green tea")).containsExactly(15, 1);
+        assertThat(asked).containsExactly("likes tea", "likes green tea");
+        assertThat(embeddings.modelCalls()).isEqualTo(2);
     }
 
     @Test
