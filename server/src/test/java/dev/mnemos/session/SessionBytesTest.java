@@ -89,7 +89,7 @@ class SessionBytesTest {
                     .sessionId();
             long written = 0;
             for (int i = 0; i < 1000; i++) {
-                SessionPatch patch = SessionStoreBenchmark.step(i);
+                SessionPatch patch = benchmarkStep(i);
                 written += json.writeValueAsBytes(patch).length;
                 store.apply(StepWrite.of(id, patch).expecting(i + 1).by("t"));
             }
@@ -293,5 +293,21 @@ class SessionBytesTest {
                 return null;
             }
         };
+    }
+
+    /**
+     * Step {@code i} of the issue-13 workload, as SessionStoreBenchmark (server/src/bench) writes it: a collected
+     * key and the step pointer every step, a ~1.1 KB plan every 10th, a constraint every 25th. A copy, since the
+     * benchmarks are a source set that a normal build does not compile.
+     */
+    private static SessionPatch benchmarkStep(int i) {
+        SessionPatch.Builder patch = SessionPatch.builder().putCollected("k" + (i % 50), "value " + i).stepPointer(i, "step");
+        if (i % 10 == 0) {
+            patch.addPlan(("plan line for step " + i + "\n").repeat(50), null, null);
+        }
+        if (i % 25 == 0) {
+            patch.addConstraint(new Constraint(null, "constraint " + i, Scope.UNKNOWN, "user"));
+        }
+        return patch.build();
     }
 }
