@@ -2,9 +2,10 @@ package dev.mnemos.session;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.redis.datasource.RedisDataSource;
-import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.QuarkusUnitTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -29,8 +30,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Redis' own figure ({@code MEMORY USAGE <key> SAMPLES 0}, allocator overhead included) summed over the
  * session's keys; bytes written are the patches as JSON, as a client sends them.
  */
-@QuarkusTest
 class SessionBytesTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = new QuarkusUnitTest()
+            .withConfigurationResource("mnemos-test.properties");
 
     @Inject
     RedisDataSource redis;

@@ -1,8 +1,9 @@
 package dev.mnemos.session;
 
-import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.QuarkusUnitTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -15,8 +16,14 @@ import java.util.stream.LongStream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** 32 writers × 200 steps on one session: nothing lost, versions strictly consecutive. */
-@QuarkusTest
 class SessionConcurrencyTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = new QuarkusUnitTest()
+            .withConfigurationResource("mnemos-test.properties")
+            // the server's pool (its application.properties): 32 writers wait on it at once
+            .overrideConfigKey("quarkus.redis.max-pool-size", "64")
+            .overrideConfigKey("quarkus.redis.max-pool-waiting", "1024");
 
     static final int WRITERS = 32;
     static final int STEPS = 200;

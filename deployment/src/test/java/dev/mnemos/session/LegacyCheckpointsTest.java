@@ -4,9 +4,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.stream.StreamMessage;
 import io.quarkus.redis.datasource.stream.StreamRange;
-import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.QuarkusUnitTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,8 +28,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * reads back as it was, through the checkpoints while the window holds versions written before the
  * upgrade; then the checkpoints are dropped. The byte counters the scripts keep match the bytes in Redis.
  */
-@QuarkusTest
 class LegacyCheckpointsTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = new QuarkusUnitTest()
+            .withApplicationRoot(
+                    jar -> jar.addAsResource("legacy-lua/session-common.lua").addAsResource("legacy-lua/session-patch.lua"))
+            .withConfigurationResource("mnemos-test.properties");
 
     @Inject
     RedisDataSource redis;

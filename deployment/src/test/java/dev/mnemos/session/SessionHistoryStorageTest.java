@@ -4,10 +4,10 @@ import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.stream.StreamMessage;
 import io.quarkus.redis.datasource.stream.StreamRange;
 import io.quarkus.redis.datasource.stream.XAddArgs;
-import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.TestProfile;
+import io.quarkus.test.QuarkusUnitTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -21,9 +21,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * (never the whole state), a replay log trimmed while the session runs, and every version
  * within retention rebuilt exactly as it was read at the time, through plans, evaluations and rollbacks.
  */
-@QuarkusTest
-@TestProfile(SessionRetentionTest.SmallRetention.class)
 class SessionHistoryStorageTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = new QuarkusUnitTest()
+            .withConfigurationResource("mnemos-test.properties")
+            .overrideConfigKey("quarkus.mnemos.session.history-retention", "10")
+            .overrideConfigKey("quarkus.mnemos.session.checkpoint-every", "4");
 
     @Inject
     SessionStore store;

@@ -2,9 +2,10 @@ package dev.mnemos.session;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.redis.datasource.RedisDataSource;
-import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.QuarkusUnitTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.HashMap;
@@ -18,8 +19,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * old interval still rebuild exactly (from an older checkpoint), and a version whose replay entries
  * are gone answers "gone" rather than a wrongly rebuilt state.
  */
-@QuarkusTest
 class CheckpointIntervalChangeTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = new QuarkusUnitTest()
+            .withConfigurationResource("mnemos-test.properties");
 
     @Inject
     RedisDataSource redis;

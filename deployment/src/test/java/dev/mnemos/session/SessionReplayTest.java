@@ -1,9 +1,10 @@
 package dev.mnemos.session;
 
 import io.quarkus.redis.datasource.RedisDataSource;
-import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.QuarkusUnitTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -11,8 +12,11 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The replay log reproduces every state, across checkpoints, rollbacks and forks. */
-@QuarkusTest
 class SessionReplayTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = new QuarkusUnitTest()
+            .withConfigurationResource("mnemos-test.properties");
 
     @Inject
     SessionStore store;
