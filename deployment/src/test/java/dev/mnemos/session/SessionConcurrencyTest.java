@@ -20,10 +20,7 @@ class SessionConcurrencyTest {
 
     @RegisterExtension
     static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withConfigurationResource("mnemos-test.properties")
-            // the server's pool (its application.properties): 32 writers wait on it at once
-            .overrideConfigKey("quarkus.redis.max-pool-size", "64")
-            .overrideConfigKey("quarkus.redis.max-pool-waiting", "1024");
+            .withConfigurationResource("mnemos-test.properties");
 
     static final int WRITERS = 32;
     static final int STEPS = 200;

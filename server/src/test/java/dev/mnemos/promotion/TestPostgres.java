@@ -1,6 +1,6 @@
 package dev.mnemos.promotion;
 
-import dev.mnemos.session.FreePorts;
+import dev.mnemos.server.support.FreePorts;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 import java.io.IOException;

@@ -1,15 +1,13 @@
 package dev.mnemos.session;
 
-import dev.mnemos.injection.TripAi;
-import dev.mnemos.llm.ScriptedChatModel;
+import dev.mnemos.support.MessageKeyWriter;
+import dev.mnemos.support.ScriptedChatModel;
+import dev.mnemos.support.TripAi;
 import io.quarkus.redis.datasource.RedisDataSource;
-import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
-import io.quarkus.test.junit.TestProfile;
+import io.quarkus.test.QuarkusUnitTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
-
-import java.util.Map;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -19,16 +17,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * reads and forks go through the Quarkus Redis client (the path a Redis Cluster takes too, see
  * RedisClusterSessionTest).
  */
-@QuarkusTest
-@TestProfile(StepConnectionsOffTest.Off.class)
 class StepConnectionsOffTest {
 
-    public static class Off implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("quarkus.mnemos.session.step-pool.enabled", "false");
-        }
-    }
+    @RegisterExtension
+    static final QuarkusUnitTest APP = new QuarkusUnitTest()
+            .withApplicationRoot(
+                    jar -> jar.addClasses(TripAi.class, TripAi.Advice.class, MessageKeyWriter.class, ScriptedChatModel.class))
+            .withConfigurationResource("mnemos-test.properties")
+            .overrideConfigKey("quarkus.mnemos.session.step-pool.enabled", "false");
 
     @Inject
     TripAi ai;

@@ -1,4 +1,4 @@
-package dev.mnemos.session;
+package dev.mnemos.server.support;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 

@@ -1,4 +1,4 @@
-package dev.mnemos.session;
+package dev.mnemos.server.support;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,11 +1,11 @@
 package dev.mnemos.session;
 
+import dev.mnemos.support.FreePorts;
 import io.quarkus.redis.datasource.RedisDataSource;
-import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
-import io.quarkus.test.junit.TestProfile;
+import io.quarkus.test.QuarkusUnitTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -16,16 +16,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The session store unchanged on a real 3-master Redis Cluster: every script stays in one slot. */
-@QuarkusTest
-@TestProfile(RedisClusterSessionTest.Cluster.class)
 class RedisClusterSessionTest {
 
-    public static class Cluster implements QuarkusTestProfile {
-        @Override
-        public List<TestResourceEntry> testResources() {
-            return List.of(new TestResourceEntry(TestRedisCluster.class));
-        }
-    }
+    static final TestRedisCluster CLUSTER = new TestRedisCluster();
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = new QuarkusUnitTest()
+            .withApplicationRoot(jar -> jar.addClasses(TestRedisCluster.class, FreePorts.class))
+            .withConfigurationResource("mnemos-test.properties")
+            .setBeforeAllCustomizer(() -> CLUSTER.start().forEach(RedisClusterSessionTest.APP::overrideConfigKey))
+            .setAfterAllCustomizer(CLUSTER::stop);
 
     @Inject
     SessionStore store;

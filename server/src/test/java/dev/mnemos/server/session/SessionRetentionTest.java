@@ -1,6 +1,13 @@
-package dev.mnemos.session;
+package dev.mnemos.server.session;
 
 import dev.mnemos.server.api.Tokens;
+import dev.mnemos.session.NewSession;
+import dev.mnemos.session.Rollback;
+import dev.mnemos.session.SessionIds;
+import dev.mnemos.session.SessionPatch;
+import dev.mnemos.session.SessionStore;
+import dev.mnemos.session.StepWrite;
+import dev.mnemos.session.VersionGoneException;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;

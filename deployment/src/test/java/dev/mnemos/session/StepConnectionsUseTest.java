@@ -1,18 +1,17 @@
 package dev.mnemos.session;
 
-import dev.mnemos.injection.TripAi;
-import dev.mnemos.llm.ScriptedChatModel;
+import dev.mnemos.support.MessageKeyWriter;
+import dev.mnemos.support.ScriptedChatModel;
+import dev.mnemos.support.TripAi;
 import io.quarkus.redis.datasource.RedisDataSource;
-import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
-import io.quarkus.test.junit.TestProfile;
+import io.quarkus.test.QuarkusUnitTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -24,23 +23,26 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The step's calls go over Mnemos' own blocking connections ({@link StepConnections}), here a pool of
  * two, shared by more concurrent writers than it has connections.
  */
-@QuarkusTest
-@TestProfile(StepConnectionsUseTest.TwoConnections.class)
 class StepConnectionsUseTest {
 
     static final int WRITERS = 12;
     static final int WRITES = 20;
 
-    /** This application's own client name: other processes on the shared Redis use the default one. */
-    static final String CLIENT_NAME = "mnemos-step-" + SessionIds.newId();
+    /**
+     * This application's own client name: other processes on the shared Redis use the default one. Kept in a
+     * system property because QuarkusUnitTest loads this class twice (JUnit's class loader configures the
+     * application, Quarkus' runs the tests), and both must see one name.
+     */
+    static final String CLIENT_NAME = (String) System.getProperties().computeIfAbsent("mnemos.test.step-client-name",
+            key -> "mnemos-step-" + SessionIds.newId());
 
-    public static class TwoConnections implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("quarkus.mnemos.session.step-pool.max-size", "2",
-                    "quarkus.mnemos.session.step-pool.client-name", CLIENT_NAME);
-        }
-    }
+    @RegisterExtension
+    static final QuarkusUnitTest APP = new QuarkusUnitTest()
+            .withApplicationRoot(
+                    jar -> jar.addClasses(TripAi.class, TripAi.Advice.class, MessageKeyWriter.class, ScriptedChatModel.class))
+            .withConfigurationResource("mnemos-test.properties")
+            .overrideConfigKey("quarkus.mnemos.session.step-pool.max-size", "2")
+            .overrideConfigKey("quarkus.mnemos.session.step-pool.client-name", CLIENT_NAME);
 
     @Inject
     TripAi ai;

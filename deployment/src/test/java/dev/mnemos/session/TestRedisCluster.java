@@ -1,6 +1,6 @@
 package dev.mnemos.session;
 
-import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import dev.mnemos.support.FreePorts;
 
 import java.io.IOException;
 import java.net.Socket;
@@ -15,17 +15,17 @@ import java.util.stream.Collectors;
 
 /**
  * A 3-master Redis Cluster on three free loopback ports, owned by one test: started with
- * redis-server and redis-cli, stopped (and its files removed) when the test's Quarkus instance stops.
+ * redis-server and redis-cli, stopped (and its files removed) after the test's application.
  */
-public class TestRedisCluster implements QuarkusTestResourceLifecycleManager {
+final class TestRedisCluster {
 
     private final int[] ports = { FreePorts.withClusterBus(), FreePorts.withClusterBus(), FreePorts.withClusterBus() };
 
     private final List<Process> nodes = new ArrayList<>();
     private Path dir;
 
-    @Override
-    public Map<String, String> start() {
+    /** Starts the cluster; answers the configuration that points an application at it. */
+    Map<String, String> start() {
         try {
             dir = Files.createTempDirectory("mnemos-cluster");
             for (int port : ports) {
@@ -64,8 +64,7 @@ public class TestRedisCluster implements QuarkusTestResourceLifecycleManager {
                 "quarkus.mnemos.session.step-pool.enabled", "false");
     }
 
-    @Override
-    public void stop() {
+    void stop() {
         nodes.forEach(Process::destroy);
         for (Process node : nodes) {
             try {
