@@ -3,7 +3,7 @@ package dev.mnemos.injection;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.UserMessage;
-import dev.mnemos.llm.ScriptedChatModel;
+import dev.mnemos.server.support.ScriptedChatModel;
 import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionConfig;
 import dev.mnemos.session.SessionIds;

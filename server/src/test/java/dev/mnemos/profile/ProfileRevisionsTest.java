@@ -4,7 +4,7 @@ import dev.mnemos.injection.ProfileSnapshot;
 import dev.mnemos.injection.StepTrace;
 import dev.mnemos.injection.StepTraceStore;
 import dev.mnemos.injection.TripAi;
-import dev.mnemos.llm.ScriptedChatModel;
+import dev.mnemos.server.support.ScriptedChatModel;
 import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionPatch;

@@ -1,8 +1,8 @@
 package dev.mnemos.tracing;
 
 import dev.mnemos.injection.TripAi;
-import dev.mnemos.llm.ScriptedChatModel;
 import dev.mnemos.server.api.Tokens;
+import dev.mnemos.server.support.ScriptedChatModel;
 import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionPatch;

@@ -1,13 +1,19 @@
 package dev.mnemos.llm;
 
-import io.quarkus.test.junit.QuarkusTest;
+import dev.mnemos.support.ScriptedChatModel;
+import io.quarkus.test.QuarkusUnitTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-@QuarkusTest
 class AiServiceWiringTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = new QuarkusUnitTest()
+            .withConfigurationResource("mnemos-test.properties")
+            .withApplicationRoot(jar -> jar.addClasses(EchoAi.class, ScriptedChatModel.class));
     @Inject
     EchoAi ai;
     @Inject

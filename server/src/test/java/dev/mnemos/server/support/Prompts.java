@@ -1,4 +1,4 @@
-package dev.mnemos.llm;
+package dev.mnemos.server.support;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

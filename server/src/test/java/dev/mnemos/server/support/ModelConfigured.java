@@ -1,4 +1,4 @@
-package dev.mnemos.llm;
+package dev.mnemos.server.support;
 
 import io.quarkus.test.junit.QuarkusTestProfile;
 

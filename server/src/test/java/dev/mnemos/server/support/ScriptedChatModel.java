@@ -1,4 +1,4 @@
-package dev.mnemos.llm;
+package dev.mnemos.server.support;
 
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.model.chat.ChatModel;
