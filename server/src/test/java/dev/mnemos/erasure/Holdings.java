@@ -1,6 +1,6 @@
 package dev.mnemos.erasure;
 
-import dev.mnemos.profile.SqlRows;
+import dev.mnemos.server.support.SqlRows;
 import dev.mnemos.session.SessionKeys;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.stream.StreamMessage;

@@ -3,7 +3,7 @@ package dev.mnemos.erasure;
 import dev.langchain4j.data.message.UserMessage;
 import dev.mnemos.injection.RedisChatMemoryStore;
 import dev.mnemos.profile.ProfileRevisions;
-import dev.mnemos.profile.SqlRows;
+import dev.mnemos.server.support.SqlRows;
 import dev.mnemos.session.SessionKeys;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.redis.datasource.RedisDataSource;

@@ -1,6 +1,7 @@
 package dev.mnemos.profile;
 
 import dev.mnemos.server.api.Tokens;
+import dev.mnemos.server.support.SqlRows;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;

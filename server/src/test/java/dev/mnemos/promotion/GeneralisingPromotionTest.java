@@ -1,6 +1,6 @@
 package dev.mnemos.promotion;
 
-import dev.mnemos.profile.SqlRows;
+import dev.mnemos.server.support.SqlRows;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;

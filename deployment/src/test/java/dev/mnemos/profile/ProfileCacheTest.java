@@ -3,10 +3,12 @@ package dev.mnemos.profile;
 import io.quarkus.cache.Cache;
 import io.quarkus.cache.CacheName;
 import io.quarkus.cache.CaffeineCache;
-import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.QuarkusUnitTest;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Instant;
 import java.util.List;
@@ -16,8 +18,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The profile read cache (Quarkus Cache) serves a user's facts only at the revision they were read at. */
-@QuarkusTest
 class ProfileCacheTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = new QuarkusUnitTest()
+            .withConfigurationResource("mnemos-test.properties");
 
     private static final List<ActiveFact> OLD = List.of(new ActiveFact(1, Category.FACT, null, "old", 1, Instant.EPOCH, null));
     private static final List<ActiveFact> NEW = List.of(new ActiveFact(2, Category.FACT, null, "new", 1, Instant.EPOCH, null));
@@ -32,7 +37,13 @@ class ProfileCacheTest {
     @Inject
     ProfileService profiles;
 
-    private final String user = "cache-" + UUID.randomUUID();
+    private String user;
+
+    /** A user of each test's own: QuarkusUnitTest runs every test method on one instance. */
+    @BeforeEach
+    void newUser() {
+        user = "cache-" + UUID.randomUUID();
+    }
 
     @Test
     void loadsOncePerRevisionAndNeverServesAnotherRevision() {

@@ -1,17 +1,21 @@
 package dev.mnemos.profile;
 
-import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.QuarkusUnitTest;
 import jakarta.inject.Inject;
 import jakarta.transaction.TransactionRequiredException;
 import jakarta.transaction.TransactionalException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The profile's API for promotion, beyond what the session-end tests already drive through it. */
-@QuarkusTest
 class ProfilePromotionsTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = new QuarkusUnitTest()
+            .withConfigurationResource("mnemos-test.properties");
 
     @Inject
     ProfilePromotions profile;

@@ -1,4 +1,4 @@
-package dev.mnemos.profile;
+package dev.mnemos.server.support;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

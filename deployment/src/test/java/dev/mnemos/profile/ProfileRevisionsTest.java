@@ -3,17 +3,19 @@ package dev.mnemos.profile;
 import dev.mnemos.injection.ProfileSnapshot;
 import dev.mnemos.injection.StepTrace;
 import dev.mnemos.injection.StepTraceStore;
-import dev.mnemos.injection.TripAi;
-import dev.mnemos.server.support.ScriptedChatModel;
 import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
+import dev.mnemos.support.MessageKeyWriter;
+import dev.mnemos.support.ScriptedChatModel;
+import dev.mnemos.support.TripAi;
 import io.quarkus.redis.datasource.RedisDataSource;
-import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.QuarkusUnitTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.List;
 
@@ -24,8 +26,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * after the write sees it; trusted by a step whose cache holds that revision (no Postgres read);
  * offered back after a Postgres read; never lowered.
  */
-@QuarkusTest
 class ProfileRevisionsTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = new QuarkusUnitTest()
+            .withConfigurationResource("mnemos-test.properties")
+            .withApplicationRoot(
+                    jar -> jar.addClasses(TripAi.class, TripAi.Advice.class, MessageKeyWriter.class, ScriptedChatModel.class));
 
     @Inject
     ProfileService profiles;
