@@ -1,5 +1,6 @@
-package dev.mnemos.promotion;
+package dev.mnemos.server.promotion;
 
+import dev.mnemos.session.Idempotency;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -22,9 +23,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntSupplier;
 
-import static dev.mnemos.promotion.SessionEndTest.as;
-import static dev.mnemos.promotion.SessionEndTest.observe;
-import static dev.mnemos.promotion.SessionEndTest.start;
+import static dev.mnemos.server.promotion.SessionEndTest.as;
+import static dev.mnemos.server.promotion.SessionEndTest.observe;
+import static dev.mnemos.server.promotion.SessionEndTest.start;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;

@@ -1,4 +1,4 @@
-package dev.mnemos.promotion;
+package dev.mnemos.server.promotion;
 
 import java.io.IOException;
 import java.io.InputStream;

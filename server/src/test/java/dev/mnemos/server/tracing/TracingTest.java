@@ -1,4 +1,4 @@
-package dev.mnemos.tracing;
+package dev.mnemos.server.tracing;
 
 import dev.mnemos.injection.TripAi;
 import dev.mnemos.server.api.Tokens;
@@ -7,6 +7,7 @@ import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
+import dev.mnemos.tracing.MnemosSpans;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;

@@ -1,4 +1,4 @@
-package dev.mnemos.promotion;
+package dev.mnemos.server.promotion;
 
 import dev.mnemos.server.support.SqlRows;
 import io.agroal.api.AgroalDataSource;
@@ -12,10 +12,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import static dev.mnemos.promotion.SessionEndTest.as;
-import static dev.mnemos.promotion.SessionEndTest.end;
-import static dev.mnemos.promotion.SessionEndTest.observe;
-import static dev.mnemos.promotion.SessionEndTest.start;
+import static dev.mnemos.server.promotion.SessionEndTest.as;
+import static dev.mnemos.server.promotion.SessionEndTest.end;
+import static dev.mnemos.server.promotion.SessionEndTest.observe;
+import static dev.mnemos.server.promotion.SessionEndTest.start;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

@@ -1,4 +1,4 @@
-package dev.mnemos.tracing;
+package dev.mnemos.server.tracing;
 
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,4 +1,4 @@
-package dev.mnemos.promotion;
+package dev.mnemos.server.promotion;
 
 import dev.mnemos.server.api.Tokens;
 import dev.mnemos.server.support.ScriptedChatModel;
@@ -18,12 +18,12 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
 
-import static dev.mnemos.promotion.PromotionTableTest.chat;
-import static dev.mnemos.promotion.PromotionTableTest.profile;
-import static dev.mnemos.promotion.PromotionTableTest.record;
-import static dev.mnemos.promotion.SessionEndTest.end;
-import static dev.mnemos.promotion.SessionEndTest.observe;
-import static dev.mnemos.promotion.SessionEndTest.start;
+import static dev.mnemos.server.promotion.PromotionTableTest.chat;
+import static dev.mnemos.server.promotion.PromotionTableTest.profile;
+import static dev.mnemos.server.promotion.PromotionTableTest.record;
+import static dev.mnemos.server.promotion.SessionEndTest.end;
+import static dev.mnemos.server.promotion.SessionEndTest.observe;
+import static dev.mnemos.server.promotion.SessionEndTest.start;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

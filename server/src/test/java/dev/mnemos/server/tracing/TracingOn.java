@@ -1,4 +1,4 @@
-package dev.mnemos.tracing;
+package dev.mnemos.server.tracing;
 
 import io.quarkus.test.junit.QuarkusTestProfile;
 

@@ -1,4 +1,4 @@
-package dev.mnemos.promotion;
+package dev.mnemos.server.promotion;
 
 import dev.mnemos.server.api.Tokens;
 import dev.mnemos.server.support.ScriptedChatModel;
@@ -21,9 +21,9 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
 
-import static dev.mnemos.promotion.SessionEndTest.end;
-import static dev.mnemos.promotion.SessionEndTest.observe;
-import static dev.mnemos.promotion.SessionEndTest.start;
+import static dev.mnemos.server.promotion.SessionEndTest.end;
+import static dev.mnemos.server.promotion.SessionEndTest.observe;
+import static dev.mnemos.server.promotion.SessionEndTest.start;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 

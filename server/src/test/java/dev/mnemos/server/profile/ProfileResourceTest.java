@@ -1,7 +1,8 @@
-package dev.mnemos.profile;
+package dev.mnemos.server.profile;
 
 import dev.mnemos.injection.ProfileLine;
 import dev.mnemos.injection.ProfileSnapshot;
+import dev.mnemos.profile.ProfileInjectionSource;
 import dev.mnemos.server.api.Tokens;
 import dev.mnemos.server.support.SqlRows;
 import io.agroal.api.AgroalDataSource;

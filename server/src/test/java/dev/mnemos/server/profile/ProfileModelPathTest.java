@@ -1,4 +1,4 @@
-package dev.mnemos.profile;
+package dev.mnemos.server.profile;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.mnemos.server.api.Tokens;

@@ -1,4 +1,4 @@
-package dev.mnemos.promotion;
+package dev.mnemos.server.promotion;
 
 import dev.mnemos.server.support.FreePorts;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;

@@ -1,4 +1,4 @@
-package dev.mnemos.profile;
+package dev.mnemos.server.profile;
 
 import dev.mnemos.server.api.Tokens;
 import io.quarkus.test.junit.QuarkusTest;

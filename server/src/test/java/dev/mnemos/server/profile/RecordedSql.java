@@ -1,4 +1,4 @@
-package dev.mnemos.profile;
+package dev.mnemos.server.profile;
 
 import io.quarkus.hibernate.orm.PersistenceUnitExtension;
 import jakarta.enterprise.context.ApplicationScoped;

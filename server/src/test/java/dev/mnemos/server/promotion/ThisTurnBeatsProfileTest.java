@@ -1,4 +1,4 @@
-package dev.mnemos.promotion;
+package dev.mnemos.server.promotion;
 
 import dev.mnemos.injection.Requests;
 import dev.mnemos.injection.TripAi;

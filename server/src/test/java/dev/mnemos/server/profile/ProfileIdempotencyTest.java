@@ -1,7 +1,8 @@
-package dev.mnemos.profile;
+package dev.mnemos.server.profile;
 
 import dev.mnemos.server.api.Tokens;
 import dev.mnemos.server.support.SqlRows;
+import dev.mnemos.session.Idempotency;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;

@@ -1,4 +1,4 @@
-package dev.mnemos.promotion;
+package dev.mnemos.server.promotion;
 
 import dev.mnemos.server.api.Tokens;
 import dev.mnemos.server.support.SqlRows;
@@ -25,10 +25,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import static dev.mnemos.promotion.SessionEndTest.as;
-import static dev.mnemos.promotion.SessionEndTest.end;
-import static dev.mnemos.promotion.SessionEndTest.observe;
-import static dev.mnemos.promotion.SessionEndTest.start;
+import static dev.mnemos.server.promotion.SessionEndTest.as;
+import static dev.mnemos.server.promotion.SessionEndTest.end;
+import static dev.mnemos.server.promotion.SessionEndTest.observe;
+import static dev.mnemos.server.promotion.SessionEndTest.start;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
