@@ -1,4 +1,4 @@
-package dev.mnemos.erasure;
+package dev.mnemos.server.erasure;
 
 import dev.langchain4j.data.message.UserMessage;
 import dev.mnemos.injection.RedisChatMemoryStore;
@@ -18,11 +18,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import static dev.mnemos.erasure.Calls.as;
-import static dev.mnemos.erasure.Calls.end;
-import static dev.mnemos.erasure.Calls.observe;
-import static dev.mnemos.erasure.Calls.service;
-import static dev.mnemos.erasure.Calls.start;
+import static dev.mnemos.server.erasure.Calls.as;
+import static dev.mnemos.server.erasure.Calls.end;
+import static dev.mnemos.server.erasure.Calls.observe;
+import static dev.mnemos.server.erasure.Calls.service;
+import static dev.mnemos.server.erasure.Calls.start;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 

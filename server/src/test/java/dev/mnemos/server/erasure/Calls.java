@@ -1,4 +1,4 @@
-package dev.mnemos.erasure;
+package dev.mnemos.server.erasure;
 
 import dev.mnemos.server.api.Tokens;
 import io.restassured.http.ContentType;

@@ -1,4 +1,4 @@
-package dev.mnemos.archive;
+package dev.mnemos.server.archive;
 
 import dev.mnemos.injection.TripAi;
 import dev.mnemos.server.api.Tokens;

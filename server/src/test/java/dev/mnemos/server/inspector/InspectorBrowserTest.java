@@ -1,4 +1,4 @@
-package dev.mnemos.inspector;
+package dev.mnemos.server.inspector;
 
 import dev.mnemos.server.api.Tokens;
 import dev.mnemos.server.support.ScriptedChatModel;

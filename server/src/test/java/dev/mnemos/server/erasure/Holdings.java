@@ -1,4 +1,4 @@
-package dev.mnemos.erasure;
+package dev.mnemos.server.erasure;
 
 import dev.mnemos.server.support.SqlRows;
 import dev.mnemos.session.SessionKeys;

@@ -1,4 +1,4 @@
-package dev.mnemos.inspector;
+package dev.mnemos.server.inspector;
 
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
