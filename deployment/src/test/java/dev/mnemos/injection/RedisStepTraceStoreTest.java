@@ -9,10 +9,14 @@ import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
 import dev.mnemos.session.StaleVersionException;
 import dev.mnemos.session.StepWrite;
+import dev.mnemos.support.MessageKeyWriter;
+import dev.mnemos.support.ScriptedChatModel;
+import dev.mnemos.support.TripAi;
 import io.quarkus.redis.datasource.RedisDataSource;
-import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.QuarkusUnitTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Instant;
 import java.util.List;
@@ -23,8 +27,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Step traces as the step's own write stores them (session-patch.lua), read back through the trace store. */
-@QuarkusTest
 class RedisStepTraceStoreTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = new QuarkusUnitTest()
+            .withConfigurationResource("mnemos-test.properties")
+            .withApplicationRoot(
+                    jar -> jar.addClasses(TripAi.class, TripAi.Advice.class, MessageKeyWriter.class, ScriptedChatModel.class));
 
     @Inject
     StepTraceStore traces;

@@ -1,15 +1,18 @@
 package dev.mnemos.injection;
 
-import dev.mnemos.server.support.ScriptedChatModel;
 import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
 import dev.mnemos.session.StepWrite;
-import io.quarkus.test.junit.QuarkusTest;
+import dev.mnemos.support.MessageKeyWriter;
+import dev.mnemos.support.ScriptedChatModel;
+import dev.mnemos.support.TripAi;
+import io.quarkus.test.QuarkusUnitTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -25,8 +28,13 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Many agent steps and outside writers on one session at once: no write is lost, none is doubled. */
-@QuarkusTest
 class SessionMemoryConcurrencyTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = new QuarkusUnitTest()
+            .withConfigurationResource("mnemos-test.properties")
+            .withApplicationRoot(
+                    jar -> jar.addClasses(TripAi.class, TripAi.Advice.class, MessageKeyWriter.class, ScriptedChatModel.class));
 
     private static final int THREADS = 6;
     private static final int STEPS = 5;

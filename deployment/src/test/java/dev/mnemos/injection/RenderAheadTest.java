@@ -13,11 +13,15 @@ import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
 import dev.mnemos.session.StepWrite;
+import dev.mnemos.support.MessageKeyWriter;
+import dev.mnemos.support.ScriptedChatModel;
+import dev.mnemos.support.TripAi;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkiverse.langchain4j.RegisterAiService;
-import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.QuarkusUnitTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -32,8 +36,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * step must work on exactly the state the store holds (with the plans its fold needs), and see a change
  * another writer made in between.
  */
-@QuarkusTest
 class RenderAheadTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = new QuarkusUnitTest()
+            .withConfigurationResource("mnemos-test.properties")
+            .withApplicationRoot(
+                    jar -> jar.addClasses(TripAi.class, TripAi.Advice.class, MessageKeyWriter.class, ScriptedChatModel.class));
 
     /**
      * A step whose writer changes most parts of a session, and records the state each step worked on. An AI
