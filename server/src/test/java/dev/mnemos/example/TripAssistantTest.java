@@ -1,9 +1,9 @@
 package dev.mnemos.example;
 
 import dev.langchain4j.data.message.SystemMessage;
-import dev.mnemos.llm.ScriptedChatModel;
 import dev.mnemos.promotion.PromotionReport;
 import dev.mnemos.promotion.PromotionService;
+import dev.mnemos.server.support.ScriptedChatModel;
 import dev.mnemos.session.Constraint;
 import dev.mnemos.session.NewSession;
 import dev.mnemos.session.Observation;

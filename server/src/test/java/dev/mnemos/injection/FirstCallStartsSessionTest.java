@@ -1,9 +1,9 @@
 package dev.mnemos.injection;
 
 import dev.langchain4j.model.chat.request.ChatRequest;
-import dev.mnemos.llm.ScriptedChatModel;
 import dev.mnemos.promotion.PromotionService;
 import dev.mnemos.server.api.Tokens;
+import dev.mnemos.server.support.ScriptedChatModel;
 import dev.mnemos.session.InvalidPatchException;
 import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionEndedException;

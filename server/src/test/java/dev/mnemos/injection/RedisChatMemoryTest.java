@@ -5,7 +5,7 @@ import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.mnemos.injection.chat.RedisChatMemoryStore;
 import dev.mnemos.injection.chat.SessionChatMemoryProvider;
-import dev.mnemos.llm.ScriptedChatModel;
+import dev.mnemos.server.support.ScriptedChatModel;
 import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionConfig;
 import dev.mnemos.session.SessionIds;

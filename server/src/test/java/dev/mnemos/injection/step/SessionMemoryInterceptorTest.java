@@ -10,7 +10,7 @@ import dev.mnemos.injection.StepTrace;
 import dev.mnemos.injection.StepTraceStore;
 import dev.mnemos.injection.StepWriteRejectedException;
 import dev.mnemos.injection.TripAi;
-import dev.mnemos.llm.ScriptedChatModel;
+import dev.mnemos.server.support.ScriptedChatModel;
 import dev.mnemos.session.Constraint;
 import dev.mnemos.session.NewSession;
 import dev.mnemos.session.Scope;

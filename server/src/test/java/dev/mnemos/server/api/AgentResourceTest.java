@@ -1,7 +1,7 @@
 package dev.mnemos.server.api;
 
 import dev.mnemos.agent.offline.OfflineChatModel;
-import dev.mnemos.llm.ScriptedChatModel;
+import dev.mnemos.server.support.ScriptedChatModel;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;

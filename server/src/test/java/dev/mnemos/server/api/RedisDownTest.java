@@ -2,8 +2,8 @@ package dev.mnemos.server.api;
 
 import dev.mnemos.injection.SessionMemoryUnavailableException;
 import dev.mnemos.injection.TripAi;
-import dev.mnemos.llm.ScriptedChatModel;
-import dev.mnemos.session.TestRedis;
+import dev.mnemos.server.support.ScriptedChatModel;
+import dev.mnemos.server.support.TestRedis;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;

@@ -1,6 +1,6 @@
 package dev.mnemos.server.api;
 
-import dev.mnemos.session.OwnedRedis;
+import dev.mnemos.server.support.OwnedRedis;
 import dev.mnemos.session.SessionNotFoundException;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;

@@ -1,0 +1,73 @@
+package dev.mnemos.server.archive;
+
+import dev.mnemos.injection.TripAi;
+import dev.mnemos.server.api.Tokens;
+import dev.mnemos.server.support.ScriptedChatModel;
+import dev.mnemos.session.NewSession;
+import dev.mnemos.session.SessionIds;
+import dev.mnemos.session.SessionKeys;
+import dev.mnemos.session.SessionPatch;
+import dev.mnemos.session.SessionStore;
+import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
+
+/** A step's trace is still served after the task ended and its Redis keys are gone; forget scrubs it. */
+@QuarkusTest
+class ArchivedTraceTest {
+
+    @Inject
+    TripAi ai;
+    @Inject
+    ScriptedChatModel model;
+    @Inject
+    SessionStore store;
+    @Inject
+    RedisDataSource redis;
+
+    @Test
+    void traceOutlivesTheSessionKeysAndForgetRemovesTheFactFromIt() {
+        endThenForget("works on tidal turbines in Orkney", "tidal turbines in Orkney");
+    }
+
+    @Test
+    void forgetFindsTextThatTheBlockHadToEscape() {
+        endThenForget("Lives at \"Rose <Cottage>\" \\ Lane\nsecond line", "Rose");
+    }
+
+    private void endThenForget(String fact, String marker) {
+        String user = "u-" + SessionIds.newId();
+        String token = Tokens.user(user);
+        long factId = given().auth().oauth2(token).contentType(ContentType.JSON)
+                .body(Map.of("category", "DOMAIN", "text", fact))
+                .post("/v1/profile/facts").then().statusCode(201).extract().jsonPath().getLong("changes[0].factId");
+        String id = store.create(NewSession.of(user, SessionPatch.builder().goal("write a grant proposal").build()).by("t"))
+                .sessionId();
+        model.reset();
+        model.script(request -> "a first outline");
+        ai.chat(id, "start please");
+
+        given().auth().oauth2(token).post("/v1/sessions/{id}/end", id).then().statusCode(200);
+        assertThat(redis.key().exists(SessionKeys.trace(id))).isFalse();
+
+        given().auth().oauth2(token).get("/v1/sessions/{id}/steps/2/trace", id).then().statusCode(200)
+                .body("step", equalTo("chat")).body("read.sessionVersion", equalTo(1))
+                .body("injected.block", containsString(marker));
+        given().auth().oauth2(Tokens.user("other-" + SessionIds.newId())).get("/v1/sessions/{id}/steps/2/trace", id)
+                .then().statusCode(404);
+
+        given().auth().oauth2(token).delete("/v1/profile/facts/{f}", factId).then().statusCode(200);
+        given().auth().oauth2(token).get("/v1/sessions/{id}/steps/2/trace", id).then().statusCode(200)
+                .body("injected.block", not(containsString(marker)));
+    }
+}

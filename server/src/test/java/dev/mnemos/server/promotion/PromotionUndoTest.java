@@ -1,0 +1,310 @@
+package dev.mnemos.server.promotion;
+
+import dev.mnemos.server.api.Tokens;
+import dev.mnemos.server.support.SqlRows;
+import io.agroal.api.AgroalDataSource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
+import io.restassured.response.Response;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static dev.mnemos.server.promotion.SessionEndTest.as;
+import static dev.mnemos.server.promotion.SessionEndTest.end;
+import static dev.mnemos.server.promotion.SessionEndTest.observe;
+import static dev.mnemos.server.promotion.SessionEndTest.start;
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+
+/**
+ * Undo of a session's promotion and the profile as of an instant (issue 35), over HTTP against the real Postgres:
+ * the profile after an undo equals the profile before the end, every revert is audited, later changes refuse it
+ * unless forced, racing undos apply once, and forget stays final.
+ */
+@QuarkusTest
+class PromotionUndoTest {
+
+    static final String BERLIN = "I live in Berlin";
+    static final String PARIS = "I live in Paris";
+    static final String ROME = "I live in Rome";
+    static final String CHINESE = "Always answer in Chinese";
+    static final String WINDOW = "I prefer window seats";
+
+    @Inject
+    AgroalDataSource db;
+
+    private String alice;
+
+    @BeforeEach
+    void user() {
+        alice = "undo-" + UUID.randomUUID();
+    }
+
+    static long add(String user, String text, String slot) {
+        Map<String, Object> body = new HashMap<>(Map.of("text", text));
+        if (slot != null) {
+            body.put("slot", slot);
+        }
+        return as(user).body(body).post("/v1/profile/facts").then().statusCode(201)
+                .extract().jsonPath().getLong("changes.find { it.after == '" + text + "' }.factId");
+    }
+
+    /** The profile as comparable rows: id, text, slot, category, confidence, task state. */
+    static List<List<Object>> facts(String user) {
+        JsonPath profile = as(user).get("/v1/profile").then().statusCode(200).extract().jsonPath();
+        List<List<Object>> rows = new ArrayList<>();
+        for (Map<String, Object> f : profile.<Map<String, Object>> getList("facts")) {
+            rows.add(Arrays.asList(f.get("id"), f.get("text"), f.get("slot"), f.get("category"),
+                    f.get("confidence"), f.get("taskState")));
+        }
+        return rows;
+    }
+
+    static List<String> texts(String user) {
+        return as(user).get("/v1/profile").then().statusCode(200).extract().jsonPath().getList("facts.text", String.class);
+    }
+
+    static Response undo(String user, String session, boolean force) {
+        return as(user).post("/v1/sessions/{id}/promotion/undo" + (force ? "?force=true" : ""), session);
+    }
+
+    static String session(String user, List<String[]> observations) {
+        String s = start(user);
+        for (String[] o : observations) {
+            observe(user, s, o[0], o[1], Boolean.parseBoolean(o[2]));
+        }
+        return s;
+    }
+
+    private List<Map<String, Object>> history() {
+        return as(alice).get("/v1/profile/history?limit=1000").then().statusCode(200).extract().jsonPath().getList("events");
+    }
+
+    /** A session that promotes Paris (superseding Berlin) and Chinese, and leaves window seats pending. */
+    private String parisAndChinese() {
+        String s = session(alice, List.of(new String[] { PARIS, "home.city", "true" },
+                new String[] { CHINESE, "output.language", "true" }, new String[] { WINDOW, null, "false" }));
+        JsonPath report = end(alice, s);
+        assertThat(report.getList("promoted.text", String.class)).containsExactlyInAnyOrder(PARIS, CHINESE);
+        assertThat(report.getList("pending.text", String.class)).containsExactly(WINDOW);
+        assertThat(report.getString("profileChanges.find { it.after == '" + PARIS + "' }.before")).isEqualTo(BERLIN);
+        return s;
+    }
+
+    @Test
+    void undoRestoresTheProfileAsItWasBeforeTheEndAndAuditsEachChange() throws Exception {
+        long berlin = add(alice, BERLIN, "home.city");
+        add(alice, "I like jazz", null);
+        List<List<Object>> before = facts(alice);
+        List<String> validity = SqlRows.rows(db,
+                "select status || ' ' || valid_from::text || ' ' || coalesce(valid_to::text, '-') from profile_fact"
+                        + " where user_id = ? and id = ?",
+                alice, berlin).get(0).stream().map(String::valueOf).toList();
+        String s = parisAndChinese();
+        assertThat(texts(alice)).containsExactlyInAnyOrder("I like jazz", PARIS, CHINESE);
+
+        JsonPath undone = undo(alice, s, false).then().statusCode(200).extract().jsonPath();
+        assertThat(undone.getBoolean("repeated")).isFalse();
+        assertThat(undone.getList("changes.action", String.class)).containsExactly("UNDO", "RETRACT", "RETRACT", "RESTORE",
+                "REJECT");
+        assertThat(undone.getList("changes.findAll { it.action == 'RETRACT' }.before", String.class))
+                .containsExactlyInAnyOrder(PARIS, CHINESE);
+        assertThat(undone.getString("changes.find { it.action == 'RESTORE' }.after")).isEqualTo(BERLIN);
+        assertThat(undone.getLong("changes.find { it.action == 'RESTORE' }.factId")).isEqualTo(berlin);
+        assertThat(undone.getString("changes.find { it.action == 'REJECT' }.after")).isEqualTo(WINDOW);
+        assertThat(undone.getList("kept")).isEmpty();
+        assertThat(facts(alice)).isEqualTo(before);
+        // the restored fact keeps its validity: the same valid_from, open again
+        assertThat(SqlRows.rows(db, "select status || ' ' || valid_from::text || ' ' || coalesce(valid_to::text, '-')"
+                + " from profile_fact where user_id = ? and id = ?", alice, berlin).get(0).stream().map(String::valueOf)
+                .toList()).isEqualTo(validity);
+        as(alice).get("/v1/profile/pending").then().statusCode(200).body("size()", equalTo(0));
+        // every change is in the audit trail, naming the session and the caller
+        List<Map<String, Object>> trail = history();
+        for (String action : List.of("UNDO", "RETRACT", "RESTORE")) {
+            assertThat(trail).filteredOn(e -> action.equals(e.get("action")))
+                    .allSatisfy(e -> assertThat(e).containsEntry("sessionId", s).containsEntry("actor", alice)).isNotEmpty();
+        }
+        assertThat(SqlRows.rows(db, "select count(*) from profile_event where user_id = ? and undoes is not null", alice)
+                .get(0).get(0).toString()).isEqualTo("3");
+
+        // again: the same answer, nothing written
+        JsonPath again = undo(alice, s, false).then().statusCode(200).extract().jsonPath();
+        assertThat(again.getBoolean("repeated")).isTrue();
+        assertThat(again.getList("changes.eventId", Long.class)).isEqualTo(undone.getList("changes.eventId", Long.class));
+        assertThat(history()).hasSameSizeAs(trail);
+        assertThat(facts(alice)).isEqualTo(before);
+    }
+
+    @Test
+    void aLaterChangeToTheSameFactRefusesTheUndoAndForceRevertsTheRest() {
+        long berlin = add(alice, BERLIN, "home.city");
+        String a = parisAndChinese();
+        long paris = as(alice).get("/v1/profile").then().extract().jsonPath()
+                .getLong("facts.find { it.text == '" + PARIS + "' }.id");
+        String b = session(alice, List.<String[]> of(new String[] { ROME, "home.city", "true" }));
+        assertThat(end(alice, b).getList("promoted.text", String.class)).containsExactly(ROME);
+        List<List<Object>> beforeUndo = facts(alice);
+        int events = history().size();
+
+        JsonPath refused = undo(alice, a, false).then().statusCode(409).contentType("application/problem+json")
+                .extract().jsonPath();
+        assertThat(refused.getString("field")).isEqualTo("force");
+        assertThat(refused.getList("factIds", Long.class)).contains(paris, berlin);
+        assertThat(refused.getString("detail")).contains("fact " + paris + " (", "session " + b, "force=true");
+        assertThat(facts(alice)).isEqualTo(beforeUndo);
+        assertThat(history()).hasSize(events);
+        as(alice).get("/v1/profile/pending").then().body("text", equalTo(List.of(WINDOW)));
+
+        JsonPath forced = undo(alice, a, true).then().statusCode(200).extract().jsonPath();
+        assertThat(forced.getList("changes.findAll { it.action == 'RETRACT' }.before", String.class)).containsExactly(CHINESE);
+        assertThat(forced.getList("changes.action", String.class)).doesNotContain("RESTORE");
+        assertThat(forced.getList("kept.factId", Long.class)).containsExactlyInAnyOrder(paris, berlin);
+        assertThat(forced.getString("changes[0].reason")).contains("forced over later changes");
+        assertThat(texts(alice)).containsExactly(ROME);
+        as(alice).get("/v1/profile/pending").then().body("size()", equalTo(0));
+    }
+
+    @Test
+    void twoUndosRacingApplyOnce() throws Exception {
+        add(alice, BERLIN, "home.city");
+        List<List<Object>> before = facts(alice);
+        String s = parisAndChinese();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        CountDownLatch go = new CountDownLatch(1);
+        Callable<JsonPath> call = () -> {
+            go.await();
+            return undo(alice, s, false).then().statusCode(200).extract().jsonPath();
+        };
+        try {
+            Future<JsonPath> one = pool.submit(call);
+            Future<JsonPath> two = pool.submit(call);
+            go.countDown();
+            JsonPath first = one.get(60, TimeUnit.SECONDS);
+            JsonPath second = two.get(60, TimeUnit.SECONDS);
+            assertThat(first.getList("changes.eventId", Long.class)).isEqualTo(second.getList("changes.eventId", Long.class));
+            assertThat(List.of(first.getBoolean("repeated"), second.getBoolean("repeated"))).containsExactlyInAnyOrder(true,
+                    false);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(SqlRows.rows(db, "select action from profile_event where user_id = ? and session_id = ? and action in"
+                + " ('UNDO', 'RETRACT', 'RESTORE') order by id", alice, s).stream().map(r -> r.get(0).toString()).toList())
+                .containsExactly("UNDO", "RETRACT", "RETRACT", "RESTORE");
+        assertThat(facts(alice)).isEqualTo(before);
+    }
+
+    @Test
+    void aFactForgottenAfterThePromotionStaysForgotten() throws Exception {
+        long berlin = add(alice, BERLIN, "home.city");
+        String s = parisAndChinese();
+        as(alice).delete("/v1/profile/facts/{id}", berlin).then().statusCode(200);
+        Instant afterForget = Instant.now();
+
+        JsonPath undone = undo(alice, s, false).then().statusCode(200).extract().jsonPath();
+        assertThat(undone.getList("changes.findAll { it.action == 'RETRACT' }.before", String.class))
+                .containsExactlyInAnyOrder(PARIS, CHINESE);
+        assertThat(undone.getList("changes.action", String.class)).doesNotContain("RESTORE");
+        assertThat(undone.getList("kept.factId", Long.class)).containsExactly(berlin);
+        assertThat(undone.getString("kept[0].reason")).startsWith("forgotten by the user");
+        assertThat(texts(alice)).isEmpty();
+        // the text is nowhere: not in the profile, its history, or the profile as of any instant
+        String everything = as(alice).get("/v1/profile/history?limit=1000").asString()
+                + as(alice).get("/v1/profile?asOf={t}", afterForget.minusSeconds(3600).toString()).asString()
+                + as(alice).get("/v1/profile?asOf={t}", afterForget.toString()).asString()
+                + as(alice).get("/v1/profile/diff?from={f}&to={t}", afterForget.minusSeconds(3600).toString(),
+                        Instant.now().toString()).asString();
+        assertThat(everything).doesNotContain(BERLIN);
+        assertThat(SqlRows.rows(db, "select count(*) from profile_fact where user_id = ? and text = ?", alice, BERLIN).get(0)
+                .get(0).toString()).isEqualTo("0");
+    }
+
+    @Test
+    void theProfileAsOfInstantsOfAScriptedHistory() throws Exception {
+        Instant empty = Instant.now();
+        Thread.sleep(5);
+        long berlin = add(alice, BERLIN, "home.city");
+        Instant one = Instant.now();
+        Thread.sleep(5);
+        String s = session(alice, List.<String[]> of(new String[] { PARIS, "home.city", "true" }));
+        end(alice, s);
+        Instant moved = Instant.now();
+        Thread.sleep(5);
+        undo(alice, s, false).then().statusCode(200);
+        Instant back = Instant.now();
+
+        as(alice).get("/v1/profile?asOf={t}", empty.toString()).then().statusCode(200)
+                .body("asOf", equalTo(empty.toString())).body("facts.size()", equalTo(0));
+        as(alice).get("/v1/profile?asOf={t}", one.toString()).then().statusCode(200)
+                .body("facts.text", equalTo(List.of(BERLIN))).body("facts[0].madeBy.action", equalTo("ADD"));
+        // Berlin was superseded from the end until the undo: that gap is not Berlin's
+        JsonPath paris = as(alice).get("/v1/profile?asOf={t}", moved.toString()).then().statusCode(200).extract().jsonPath();
+        assertThat(paris.getList("facts.text", String.class)).containsExactly(PARIS);
+        assertThat(paris.getString("facts[0].madeBy.action")).isEqualTo("PROMOTE");
+        assertThat(paris.getString("facts[0].madeBy.sessionId")).isEqualTo(s);
+        JsonPath restored = as(alice).get("/v1/profile?asOf={t}", back.toString()).then().statusCode(200).extract()
+                .jsonPath();
+        assertThat(restored.getList("facts.id", Long.class)).containsExactly(berlin);
+        assertThat(restored.getString("facts[0].madeBy.action")).isEqualTo("RESTORE");
+
+        JsonPath diff = as(alice).get("/v1/profile/diff?from={f}&to={t}", one.toString(), moved.toString()).then()
+                .statusCode(200).extract().jsonPath();
+        assertThat(diff.getString("changes.find { it.change == 'removed' }.fact.text")).isEqualTo(BERLIN);
+        assertThat(diff.getString("changes.find { it.change == 'removed' }.by.sessionId")).isEqualTo(s);
+        assertThat(diff.getString("changes.find { it.change == 'added' }.fact.text")).isEqualTo(PARIS);
+        assertThat(diff.getString("changes.find { it.change == 'added' }.by.action")).isEqualTo("PROMOTE");
+        assertThat(diff.getList("events.action", String.class)).contains("PROMOTE");
+        JsonPath undid = as(alice).get("/v1/profile/diff?from={f}&to={t}", moved.toString(), back.toString()).then()
+                .statusCode(200).extract().jsonPath();
+        assertThat(undid.getString("changes.find { it.change == 'removed' }.by.action")).isEqualTo("RETRACT");
+        assertThat(undid.getString("changes.find { it.change == 'added' }.by.action")).isEqualTo("RESTORE");
+        assertThat(undid.getString("changes.find { it.change == 'added' }.by.actor")).isEqualTo(alice);
+    }
+
+    @Test
+    void badInputAndOwnership() {
+        String s = session(alice, List.<String[]> of(new String[] { CHINESE, "output.language", "true" }));
+        // a live session has no promotion to undo
+        undo(alice, s, false).then().statusCode(404);
+        end(alice, s);
+        as(alice).post("/v1/sessions/{id}/promotion/undo?force=yes", s).then().statusCode(400).body("field",
+                equalTo("force"));
+        as(alice).post("/v1/sessions/{id}/promotion/undo", "bad id!").then().statusCode(400);
+        as(alice).get("/v1/profile?asOf=yesterday").then().statusCode(400).body("field", equalTo("asOf"));
+        as(alice).get("/v1/profile/diff?to=2026-01-01T00:00:00Z").then().statusCode(400).body("field", equalTo("from"));
+        as(alice).get("/v1/profile/diff?from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z").then().statusCode(400)
+                .body("field", equalTo("to"));
+        as(alice).queryParam("asOf", "2026-01-01T00:00:00+01:00").get("/v1/profile").then().statusCode(200)
+                .body("asOf", equalTo("2025-12-31T23:00:00Z"));
+
+        String bob = "undo-bob-" + UUID.randomUUID();
+        undo(bob, s, false).then().statusCode(404);
+        given().auth().oauth2(Tokens.user(bob)).get("/v1/users/{u}/profile?asOf={t}", alice, Instant.now().toString())
+                .then().statusCode(404);
+        assertThat(texts(alice)).containsExactly(CHINESE);
+        // a service acts for the user through the user's path, and is named as the actor
+        JsonPath byService = given().auth().oauth2(Tokens.service("svc-undo")).contentType(ContentType.JSON)
+                .post("/v1/users/{u}/sessions/{id}/promotion/undo", alice, s).then().statusCode(200).extract().jsonPath();
+        assertThat(byService.getString("changes[0].reason")).contains(s);
+        assertThat(texts(alice)).isEmpty();
+        assertThat(history()).filteredOn(e -> "RETRACT".equals(e.get("action")))
+                .allSatisfy(e -> assertThat(e).containsEntry("actor", "svc-undo"));
+    }
+}

@@ -1,0 +1,64 @@
+package dev.mnemos.server.promotion;
+
+import dev.mnemos.injection.Requests;
+import dev.mnemos.injection.TripAi;
+import dev.mnemos.server.api.Tokens;
+import dev.mnemos.server.support.ScriptedChatModel;
+import dev.mnemos.session.NewSession;
+import dev.mnemos.session.SessionIds;
+import dev.mnemos.session.SessionPatch;
+import dev.mnemos.session.SessionStore;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * End to end through the real profile (Postgres), the interceptor and the end of the task: a
+ * "reply in English this time" beats the profile's Chinese for this session only.
+ */
+@QuarkusTest
+class ThisTurnBeatsProfileTest {
+
+    @Inject
+    TripAi ai;
+    @Inject
+    ScriptedChatModel model;
+    @Inject
+    SessionStore store;
+
+    @Test
+    void englishThisTimeOverridesTheSessionButTheProfileStillSaysChineseAfterTheEnd() {
+        String user = "u-" + SessionIds.newId();
+        String token = Tokens.user(user);
+        given().auth().oauth2(token).contentType(ContentType.JSON)
+                .body(Map.of("category", "LANGUAGE", "slot", "output.language", "text", "Always answer in Chinese"))
+                .post("/v1/profile/facts").then().statusCode(201);
+        String id = store.create(NewSession.of(user, SessionPatch.builder().goal("plan a weekend in Hangzhou").build()).by("t"))
+                .sessionId();
+        model.reset();
+        model.script(request -> "Sure, here is the plan in English.");
+
+        ai.chat(id, "Reply in English this time, please");
+        ai.chat(id, "What about food?");
+
+        String first = Requests.system(model.requests().get(0));
+        String second = Requests.system(model.requests().get(1));
+        assertThat(first).contains("Always answer in Chinese", "English", "overrode these profile preferences");
+        assertThat(second).as("the override holds for the rest of the session").contains("English",
+                "overrode these profile preferences");
+        assertThat(store.get(id).observations()).anySatisfy(o -> assertThat(o.text()).contains("English"));
+
+        given().auth().oauth2(token).post("/v1/sessions/{id}/end", id).then().statusCode(200);
+
+        List<String> facts = given().auth().oauth2(token).get("/v1/profile").then().statusCode(200)
+                .extract().jsonPath().getList("facts.text", String.class);
+        assertThat(facts).contains("Always answer in Chinese").noneMatch(f -> f.contains("English"));
+    }
+}
