@@ -1,7 +1,7 @@
 package dev.mnemos.server.api;
 
 import dev.mnemos.injection.SessionMemoryUnavailableException;
-import dev.mnemos.injection.TripAi;
+import dev.mnemos.server.injection.TripAi;
 import dev.mnemos.server.support.ScriptedChatModel;
 import dev.mnemos.server.support.TestRedis;
 import io.quarkus.test.junit.QuarkusTest;

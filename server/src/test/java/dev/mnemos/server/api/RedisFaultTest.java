@@ -2,8 +2,8 @@ package dev.mnemos.server.api;
 
 import dev.langchain4j.data.message.SystemMessage;
 import dev.mnemos.injection.SessionMemoryUnavailableException;
-import dev.mnemos.injection.TripAi;
 import dev.mnemos.profile.ProfileRevisions;
+import dev.mnemos.server.injection.TripAi;
 import dev.mnemos.server.support.FreePorts;
 import dev.mnemos.server.support.OwnedRedis;
 import dev.mnemos.server.support.ScriptedChatModel;

@@ -1,8 +1,8 @@
 package dev.mnemos.server.promotion;
 
-import dev.mnemos.injection.Requests;
-import dev.mnemos.injection.TripAi;
 import dev.mnemos.server.api.Tokens;
+import dev.mnemos.server.injection.Requests;
+import dev.mnemos.server.injection.TripAi;
 import dev.mnemos.server.support.ScriptedChatModel;
 import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionIds;

@@ -1,7 +1,7 @@
 package dev.mnemos.server.tracing;
 
-import dev.mnemos.injection.TripAi;
 import dev.mnemos.server.api.Tokens;
+import dev.mnemos.server.injection.TripAi;
 import dev.mnemos.server.support.ScriptedChatModel;
 import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionIds;

@@ -1,8 +1,10 @@
-package dev.mnemos.injection;
+package dev.mnemos.server.injection;
 
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.UserMessage;
+import dev.mnemos.injection.InjectionConfig;
+import dev.mnemos.injection.MemoryContext;
 import dev.mnemos.injection.chat.RedisChatMemoryStore;
 import dev.mnemos.injection.chat.SessionChatMemoryProvider;
 import dev.mnemos.server.support.ScriptedChatModel;

@@ -1,9 +1,11 @@
-package dev.mnemos.injection;
+package dev.mnemos.server.injection;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import dev.langchain4j.model.chat.ChatModel;
+import dev.mnemos.injection.ProfileLine;
+import dev.mnemos.injection.ProfileSource;
 import dev.mnemos.injection.block.MemoryBlockRenderer;
 import dev.mnemos.server.llm.ChatModelProducer;
 import dev.mnemos.server.llm.ModelConfig;

@@ -1,5 +1,8 @@
-package dev.mnemos.injection;
+package dev.mnemos.server.injection;
 
+import dev.mnemos.injection.ProfileLine;
+import dev.mnemos.injection.ProfileSnapshot;
+import dev.mnemos.injection.StepProfiles;
 import dev.mnemos.llm.ExtractionAi;
 import dev.mnemos.llm.ExtractionModel;
 import dev.mnemos.llm.ExtractionRequest;

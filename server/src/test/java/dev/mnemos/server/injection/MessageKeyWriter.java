@@ -1,5 +1,7 @@
-package dev.mnemos.injection;
+package dev.mnemos.server.injection;
 
+import dev.mnemos.injection.StepCall;
+import dev.mnemos.injection.StepWriter;
 import dev.mnemos.session.SessionPatch;
 
 /** A custom writer: stores each answer under {@code m.<user message>}, so concurrent steps never share a key. */

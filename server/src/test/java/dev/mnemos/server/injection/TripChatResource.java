@@ -1,4 +1,4 @@
-package dev.mnemos.injection;
+package dev.mnemos.server.injection;
 
 import io.quarkus.security.Authenticated;
 import jakarta.ws.rs.Consumes;

@@ -1,8 +1,9 @@
-package dev.mnemos.injection;
+package dev.mnemos.server.injection;
 
 import dev.langchain4j.service.MemoryId;
 import dev.langchain4j.service.SystemMessage;
 import dev.langchain4j.service.UserMessage;
+import dev.mnemos.injection.SessionMemory;
 import dev.mnemos.llm.MnemosModelSupplier;
 import io.quarkiverse.langchain4j.RegisterAiService;
 

@@ -1,8 +1,12 @@
-package dev.mnemos.injection;
+package dev.mnemos.server.injection;
 
 import dev.langchain4j.service.MemoryId;
 import dev.langchain4j.service.SystemMessage;
 import dev.langchain4j.service.UserMessage;
+import dev.mnemos.injection.InjectionConfig;
+import dev.mnemos.injection.SessionMemory;
+import dev.mnemos.injection.StepCall;
+import dev.mnemos.injection.StepWriter;
 import dev.mnemos.injection.step.AiMethod;
 import dev.mnemos.injection.step.StepCycle;
 import dev.mnemos.llm.MnemosModelSupplier;

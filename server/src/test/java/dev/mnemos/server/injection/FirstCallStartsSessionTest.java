@@ -1,6 +1,7 @@
-package dev.mnemos.injection;
+package dev.mnemos.server.injection;
 
 import dev.langchain4j.model.chat.request.ChatRequest;
+import dev.mnemos.injection.StepTraceStore;
 import dev.mnemos.promotion.PromotionService;
 import dev.mnemos.server.api.Tokens;
 import dev.mnemos.server.support.ScriptedChatModel;

@@ -1,4 +1,4 @@
-package dev.mnemos.injection;
+package dev.mnemos.server.injection;
 
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;

@@ -1,5 +1,8 @@
-package dev.mnemos.injection;
+package dev.mnemos.server.injection;
 
+import dev.mnemos.injection.ProfileLine;
+import dev.mnemos.injection.ProfileSnapshot;
+import dev.mnemos.injection.ProfileSource;
 import dev.mnemos.profile.ProfileInjectionSource;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,15 +1,12 @@
-package dev.mnemos.injection.step;
+package dev.mnemos.server.injection;
 
 import dev.mnemos.injection.MemoryBlock;
 import dev.mnemos.injection.MemoryContext;
 import dev.mnemos.injection.ProfileLine;
 import dev.mnemos.injection.ProfileSnapshot;
-import dev.mnemos.injection.Requests;
-import dev.mnemos.injection.ScriptedProfileSource;
 import dev.mnemos.injection.StepTrace;
 import dev.mnemos.injection.StepTraceStore;
 import dev.mnemos.injection.StepWriteRejectedException;
-import dev.mnemos.injection.TripAi;
 import dev.mnemos.server.support.ScriptedChatModel;
 import dev.mnemos.session.Constraint;
 import dev.mnemos.session.NewSession;

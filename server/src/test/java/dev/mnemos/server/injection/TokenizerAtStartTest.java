@@ -1,5 +1,6 @@
-package dev.mnemos.injection;
+package dev.mnemos.server.injection;
 
+import dev.mnemos.injection.TokenCounter;
 import io.quarkus.arc.Arc;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
