@@ -30,6 +30,8 @@ import java.util.regex.Pattern;
  * read-before-write only runs around AI-service methods and agents of a workflow;</li>
  * <li>an error when an annotated AI-service method has no {@code @MemoryId} parameter: no session to read or write (an
  * {@code @Agent} method needs none: its session is its workflow's memory id);</li>
+ * <li>an error when an annotated {@code @Agent} method streams ({@code Multi}, {@code TokenStream}, a publisher): a
+ * workflow hands the stream itself to the next agent, so no step could be written with the answer;</li>
  * <li>a warning when none of an annotated method's prompt templates ({@code @SystemMessage} on the method, else
  * on its interface, and {@code @UserMessage}) holds {@code {inject:memory.block}} or
  * {@code {inject:memory.block(...)}}: the block is loaded for every call and never reaches the model.</li>
@@ -45,6 +47,9 @@ final class SessionMemoryUsage {
     static final DotName USER_MESSAGE = DotName.createSimple(UserMessage.class);
     static final DotName INTERCEPTOR = DotName.createSimple("jakarta.interceptor.Interceptor");
     static final DotName AGENT = DotName.createSimple("dev.langchain4j.agentic.Agent");
+    /** The stream types an agent method may declare and a step cannot collect. */
+    static final Set<String> STREAMS = Set.of("io.smallrye.mutiny.Multi", "dev.langchain4j.service.TokenStream",
+            "java.util.concurrent.Flow$Publisher", "org.reactivestreams.Publisher");
     /** The memory block placeholder; {@code cdi:} is Qute's other name for the {@code inject:} namespace. */
     static final Pattern PLACEHOLDER = Pattern.compile("\\{\\s*(inject|cdi):memory\\.block\\b");
 
@@ -112,6 +117,11 @@ final class SessionMemoryUsage {
                 .noneMatch(a -> a.target().kind() == AnnotationTarget.Kind.METHOD_PARAMETER)) {
             errors.add(name(method) + ": a @SessionMemory method needs a @MemoryId parameter, the id of the session"
                     + " the step reads and writes (for example @MemoryId String sessionId)");
+        }
+        if (method.hasDeclaredAnnotation(AGENT) && STREAMS.contains(method.returnType().name().toString())) {
+            errors.add(name(method) + ": a @SessionMemory @Agent method returns " + method.returnType()
+                    + "; an agent of a workflow writes its step when it returns its answer, so it must return the"
+                    + " answer itself (String, a record, …), not a stream");
         }
         List<Optional<String>> prompts = prompts(method);
         if (prompts.stream().allMatch(Optional::isPresent)

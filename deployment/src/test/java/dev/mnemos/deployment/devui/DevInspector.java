@@ -93,7 +93,7 @@ final class DevInspector {
         return HTTP.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    private static ChromeDriver browser() {
+    static ChromeDriver browser() {
         Assumptions.assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
                 "chromium and chromedriver are needed: apt-get install chromium chromium-driver");
         ChromeOptions options = new ChromeOptions();
