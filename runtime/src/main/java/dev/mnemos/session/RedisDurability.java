@@ -7,6 +7,7 @@ import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.mutiny.redis.client.Response;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
@@ -16,7 +17,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -97,6 +100,7 @@ public class RedisDurability {
     /** The last settings read; null before the first check. */
     private volatile Report current;
     private ScheduledExecutorService timer;
+    private Future<Report> firstCheck;
 
     public RedisDurability(RedisDataSource redis, MeterRegistry registry, RedisDurabilityConfig config) {
         this.redis = redis;
@@ -109,16 +113,27 @@ public class RedisDurability {
                 .register(registry);
     }
 
+    /**
+     * Starts the first check on Mnemos' durability thread as soon as the application starts, so its round
+     * trips (and the Redis client's first connection) overlap the other start-up work, such as the schema
+     * migration; {@link #onStart} waits for it, so it is done before the application takes requests.
+     */
+    void beginCheck(@Observes @Priority(1) StartupEvent start) {
+        timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "mnemos-redis-durability");
+            thread.setDaemon(true);
+            return thread;
+        });
+        firstCheck = timer.submit(this::check);
+    }
+
     void onStart(@Observes StartupEvent start) {
-        Report report = check();
+        Report report = firstReport();
         if (!interval.isZero() && !interval.isNegative()) {
-            timer = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread thread = new Thread(r, "mnemos-redis-durability");
-                thread.setDaemon(true);
-                return thread;
-            });
             long millis = interval.toMillis();
             timer.scheduleWithFixedDelay(this::check, millis, millis, TimeUnit.MILLISECONDS);
+        } else {
+            timer.shutdown();
         }
         if (report.risks().isEmpty() && report.known()) {
             LOG.infof("Redis durability: %s", report.assessment());
@@ -135,6 +150,21 @@ public class RedisDurability {
             LOG.warnf("Redis durability is unknown (%s); make sure it runs with appendonly yes, appendfsync always"
                     + " and maxmemory-policy noeviction, or accept the risk with"
                     + " quarkus.mnemos.redis.durability-check=accepted (docs/operations.md)", report.assessment());
+        }
+    }
+
+    /** The first check's report; checks on this thread when the early one did not run or was interrupted. */
+    private Report firstReport() {
+        if (firstCheck == null) {
+            return check();
+        }
+        try {
+            return firstCheck.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return check();
+        } catch (ExecutionException e) {
+            return check();
         }
     }
 
