@@ -77,7 +77,11 @@ public class ProfileReader {
 
     /** The cached facts when the revision's copy in Redis names a revision the cache holds; never reads Postgres. */
     public Optional<Read> cachedForStep(String userId) {
-        OptionalLong copied = revisions.current(userId);
+        return cachedAt(userId, revisions.current(userId));
+    }
+
+    /** The cached facts at the revision {@code copied} names (read already from its copy); empty when none. */
+    public Optional<Read> cachedAt(String userId, OptionalLong copied) {
         return copied.isPresent() ? cached(userId, copied.getAsLong()) : Optional.empty();
     }
 

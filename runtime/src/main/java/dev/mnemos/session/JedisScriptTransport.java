@@ -27,6 +27,11 @@ final class JedisScriptTransport implements ScriptTransport {
     }
 
     @Override
+    public ReadAndGet readAndGet(LuaScript script, List<String> keys, List<String> argv, String key) {
+        return connections.evalAndGet(script.script(), keys, argv, key);
+    }
+
+    @Override
     public String get(String key) {
         return connections.get(key).orElse(null);
     }

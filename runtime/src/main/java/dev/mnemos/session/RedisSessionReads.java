@@ -47,10 +47,21 @@ final class RedisSessionReads {
      * {@code '='} alone while the session is at it.
      */
     SessionState recentIfChanged(String sessionId, int latestPlans, SessionState known) {
+        return loaded(sessionId, transport.read(LuaScript.LOAD, LuaScript.LOAD.keys(sessionId),
+                loadArgs(latestPlans, known)), known);
+    }
+
+    private static List<String> loadArgs(int latestPlans, SessionState known) {
         int plans = Math.max(0, latestPlans);
-        List<String> argv = (known == null ? ScriptArgs.Load.latest(plans)
+        return (known == null ? ScriptArgs.Load.latest(plans)
                 : new ScriptArgs.Load(plans, known.version(), known.createdAt().toEpochMilli())).argv();
-        return loaded(sessionId, transport.read(LuaScript.LOAD, LuaScript.LOAD.keys(sessionId), argv), known);
+    }
+
+    /** {@link #recentIfChanged(String, int, SessionState)} and the string at {@code key}, in one round trip. */
+    SessionStore.ReadAlong recentIfChanged(String sessionId, int latestPlans, SessionState known, String key) {
+        ScriptTransport.ReadAndGet both = transport.readAndGet(LuaScript.LOAD, LuaScript.LOAD.keys(sessionId),
+                loadArgs(latestPlans, known), key);
+        return new SessionStore.ReadAlong(loaded(sessionId, both.reply(), known), true, both.value());
     }
 
     /** The current state without blocking, with its newest {@code latestPlans} plan versions (negative: all). */

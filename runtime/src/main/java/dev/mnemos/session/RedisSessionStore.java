@@ -121,6 +121,11 @@ public class RedisSessionStore implements SessionStore {
     }
 
     @Override
+    public ReadAlong recentIfChanged(String sessionId, int latestPlans, SessionState known, String key) {
+        return reads.recentIfChanged(sessionId, latestPlans, known, key);
+    }
+
+    @Override
     public Uni<SessionState> recentAsync(String sessionId, int latestPlans) {
         return reads.recentAsync(sessionId, latestPlans);
     }

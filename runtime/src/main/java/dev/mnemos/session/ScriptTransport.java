@@ -27,4 +27,16 @@ public interface ScriptTransport {
 
     /** GET {@code key}: its string, or null when there is none (a read: it may be sent again). */
     String get(String key);
+
+    /** What {@link #readAndGet} answers: the script's reply and the string at the key (null: none). */
+    record ReadAndGet(Object reply, String value) {
+    }
+
+    /**
+     * {@link #read} and {@link #get} of an unrelated key, in one round trip where the transport can send both
+     * at once; this default sends one after the other.
+     */
+    default ReadAndGet readAndGet(LuaScript script, List<String> keys, List<String> argv, String key) {
+        return new ReadAndGet(read(script, keys, argv), get(key));
+    }
 }

@@ -55,6 +55,22 @@ public interface SessionStore {
     }
 
     /**
+     * A session read with the value of one more key read in the same round trip
+     * ({@link #recentIfChanged(String, int, SessionState, String)}).
+     */
+    record ReadAlong(SessionState state, boolean read, String value) {
+    }
+
+    /**
+     * {@link #recentIfChanged(String, int, SessionState)}, and the string at {@code key} (any key of the same Redis;
+     * null: none) read in the same round trip where the transport can. A store that cannot answers
+     * {@code read = false}, and the caller reads the key itself.
+     */
+    default ReadAlong recentIfChanged(String sessionId, int latestPlans, SessionState known, String key) {
+        return new ReadAlong(recentIfChanged(sessionId, latestPlans, known), false, null);
+    }
+
+    /**
      * The current state's plan versions from version {@code from} on, at most {@code limit}, oldest
      * first. @throws SessionNotFoundException when there is no live session of that id
      */

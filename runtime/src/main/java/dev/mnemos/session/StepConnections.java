@@ -11,6 +11,7 @@ import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 import org.jboss.logging.Logger;
 import redis.clients.jedis.ClientSetInfoConfig;
+import redis.clients.jedis.CommandObject;
 import redis.clients.jedis.CommandObjects;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.ConnectionPool;
@@ -166,6 +167,40 @@ public class StepConnections {
      */
     Object eval(SessionScripts script, List<String> keys, List<String> args, boolean repeatable) {
         return call(connection -> run(connection, script, keys, args), repeatable);
+    }
+
+    /**
+     * Runs a read-only {@code script} and GETs {@code key} in one round trip: both commands are written, then both
+     * replies read.
+     */
+    ScriptTransport.ReadAndGet evalAndGet(SessionScripts script, List<String> keys, List<String> args, String key) {
+        return call(connection -> runAndGet(connection, script, keys, args, key), true);
+    }
+
+    private static ScriptTransport.ReadAndGet runAndGet(Connection connection, SessionScripts script, List<String> keys,
+            List<String> args, String key) {
+        if (script.sha() == null) {
+            script.loaded(connection.executeCommand(COMMANDS.scriptLoad(script.source())));
+        }
+        CommandObject<Object> eval = COMMANDS.evalsha(script.sha(), keys, args);
+        CommandObject<String> get = COMMANDS.get(key);
+        connection.sendCommand(eval.getArguments());
+        connection.sendCommand(get.getArguments());
+        // a pipeline hands an error reply back as a value, not thrown
+        List<Object> replies = connection.getMany(2);
+        if (replies.get(1) instanceof RuntimeException e) {
+            throw e;
+        }
+        String value = get.getBuilder().build(replies.get(1));
+        Object reply = replies.get(0);
+        if (reply instanceof JedisNoScriptException) {
+            reply = connection.executeCommand(COMMANDS.eval(script.source(), keys, args));
+        } else if (reply instanceof RuntimeException e) {
+            throw e;
+        } else {
+            reply = eval.getBuilder().build(reply);
+        }
+        return new ScriptTransport.ReadAndGet(reply, value);
     }
 
     /** Runs {@code script} by its SHA, loading it first when needed, and by its text when Redis lost it. */

@@ -125,6 +125,36 @@ class StepConnectionsTest {
     }
 
     @Test
+    void readsAScriptAndAnotherKeyInOneCall() {
+        StepConnections connections = open(REDIS, true, 4);
+        String other = key + ":other";
+        SessionScripts read = SessionScripts.of("return {'value', redis.call('GET', KEYS[1]) or 'none'}");
+        try (Jedis redis = new Jedis("127.0.0.1", 6379)) {
+            redis.set(key, "7");
+            redis.set(other, "revision-3");
+        }
+        try {
+            ScriptTransport.ReadAndGet both = connections.evalAndGet(read, List.of(key), List.of(), other);
+            assertThat(SessionScripts.plainPairs(both.reply())).isEqualTo(Map.of("value", "7"));
+            assertThat(both.value()).isEqualTo("revision-3");
+            assertThat(connections.evalAndGet(read, List.of(key), List.of(), other + ":missing").value()).isNull();
+            try (Jedis redis = new Jedis("127.0.0.1", 6379)) {
+                // Redis lost its scripts: the script is sent again, and the pipeline's other reply still read
+                redis.scriptFlush();
+            }
+            ScriptTransport.ReadAndGet again = connections.evalAndGet(read, List.of(key), List.of(), other);
+            assertThat(SessionScripts.plainPairs(again.reply())).isEqualTo(Map.of("value", "7"));
+            assertThat(again.value()).isEqualTo("revision-3");
+            // the connection is left in step: a later call reads its own reply
+            assertThat(connections.get(key)).contains("7");
+        } finally {
+            try (Jedis redis = new Jedis("127.0.0.1", 6379)) {
+                redis.del(other);
+            }
+        }
+    }
+
+    @Test
     void aReadOnAConnectionRedisClosedIsTriedOnceMoreAWriteIsNot() {
         StepConnections connections = open(REDIS, true, 4);
         SessionScripts set = SessionScripts.of("redis.call('SET', KEYS[1], ARGV[1]) return {1}");

@@ -62,7 +62,7 @@ class StepLoader {
         this.plansShown = config.plansShown();
         this.profiles = profiles;
         boolean ahead = config.renderAhead() && config.tokenCountCacheChars() > 0;
-        this.sessions = StepSessions.of(store, plansShown, ahead, config.tokenCountCacheChars());
+        this.sessions = StepSessions.of(store, plansShown, ahead, config.tokenCountCacheChars(), profiles);
         this.blocks = StepBlocks.of(MemoryBlockRenderer.from(config, tokens), config.tokenCountCacheChars(), ahead);
         this.actingUser = actingUser;
         this.anonymousUser = SessionIds.require("quarkus.mnemos.injection.anonymous-user", config.anonymousUser());
@@ -78,8 +78,9 @@ class StepLoader {
     LoadedStep load(AiMethod method, Object[] args) {
         long start = System.nanoTime();
         String sessionId = SessionIds.require("sessionId", method.sessionId(args));
-        SessionState state = session(sessionId);
-        ProfileSnapshot profile = profiles.load(state.userId());
+        StepSessions.Read read = session(sessionId);
+        SessionState state = read.state();
+        ProfileSnapshot profile = profiles.load(state.userId(), read.along());
         long loaded = System.nanoTime();
         String message = method.userMessage(args);
         List<TurnOverride> overrides = TurnOverrideDetector.detect(message, profile.facts());
@@ -111,18 +112,18 @@ class StepLoader {
     }
 
     /** The live session the caller may step, or the one this first call starts. */
-    private SessionState session(String sessionId) {
+    private StepSessions.Read session(String sessionId) {
         Optional<String> restricted = actingUser.restrictedTo();
-        SessionState state = readOrStart(sessionId, restricted);
-        SessionGuard.checkRead(state, restricted);
-        if (state.status() == SessionState.Status.ENDED) {
+        StepSessions.Read read = readOrStart(sessionId, restricted);
+        SessionGuard.checkRead(read.state(), restricted);
+        if (read.state().status() == SessionState.Status.ENDED) {
             throw new SessionEndedException(sessionId);
         }
-        return state;
+        return read;
     }
 
     /** The live session, or the one this first call starts. */
-    private SessionState readOrStart(String sessionId, Optional<String> restricted) {
+    private StepSessions.Read readOrStart(String sessionId, Optional<String> restricted) {
         try {
             return read(sessionId);
         } catch (SessionNotFoundException e) {
@@ -140,14 +141,14 @@ class StepLoader {
                         NewSession.of(owner, SessionPatch.builder().build()).by(StepWriteBack.ACTOR)));
         if (created.isPresent()) {
             LOG.debugf("session %s started by its first call, owned by %s", sessionId, owner);
-            return created.get();
+            return new StepSessions.Read(created.get(), null);
         }
         // a concurrent first call created it in between: read it (the owner guard follows)
         return read(sessionId);
     }
 
     /** The session with the plans its block and its fold need. */
-    private SessionState read(String sessionId) {
+    private StepSessions.Read read(String sessionId) {
         return guarded(sessionId, () -> sessions.read(sessionId));
     }
 
