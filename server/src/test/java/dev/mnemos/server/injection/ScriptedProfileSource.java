@@ -11,6 +11,7 @@ import jakarta.enterprise.inject.Alternative;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -57,6 +58,26 @@ public class ScriptedProfileSource implements ProfileSource {
             return ProfileSnapshot.of(set, ProfileSnapshot.Cache.MISS);
         }
         return real.load(userId);
+    }
+
+    /** The real source's cache, for users and times no test scripted (as the benchmark runs). */
+    @Override
+    public Optional<ProfileSnapshot> known(String userId) {
+        return scripted(userId) ? Optional.empty() : real.known(userId);
+    }
+
+    @Override
+    public Optional<String> knownBy(String userId) {
+        return scripted(userId) ? Optional.empty() : real.knownBy(userId);
+    }
+
+    @Override
+    public Optional<ProfileSnapshot> known(String userId, String value) {
+        return scripted(userId) ? Optional.empty() : real.known(userId, value);
+    }
+
+    private boolean scripted(String userId) {
+        return failing || error != null || !delay.isZero() || facts.containsKey(userId);
     }
 
     public void set(String userId, List<ProfileLine> lines) {
