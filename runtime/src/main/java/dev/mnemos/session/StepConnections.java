@@ -151,7 +151,7 @@ public class StepConnections {
         pool.setMaxWait(config.redisTimeout());
         pool.setBlockWhenExhausted(true);
         pool.setJmxEnabled(false);
-        return new ConnectionPool(JedisURIHelper.getHostAndPort(uri), client.build(), pool);
+        return new ConnectionPool(new SendingConnection.Factory(JedisURIHelper.getHostAndPort(uri), client.build()), pool);
     }
 
     /** Whether steps use these connections (else the Quarkus client). */
@@ -186,6 +186,45 @@ public class StepConnections {
         CommandObject<String> get = COMMANDS.get(key);
         connection.sendCommand(eval.getArguments());
         connection.sendCommand(get.getArguments());
+        return replies(connection, script, keys, args, eval, get);
+    }
+
+    /**
+     * {@link #evalAndGet}, both commands written to Redis now and their replies read at {@link Pending#reply()},
+     * which must follow: the connection is held until then. A script Redis was not given yet runs at once.
+     */
+    Pending<ScriptTransport.ReadAndGet> sendEvalAndGet(SessionScripts script, List<String> keys, List<String> args,
+            String key) {
+        if (script.sha() == null) {
+            return Pending.answered(evalAndGet(script, keys, args, key));
+        }
+        CommandObject<Object> eval = COMMANDS.evalsha(script.sha(), keys, args);
+        CommandObject<String> get = COMMANDS.get(key);
+        Connection connection = borrow();
+        try {
+            connection.sendCommand(eval.getArguments());
+            connection.sendCommand(get.getArguments());
+            ((SendingConnection) connection).send();
+        } catch (JedisException e) {
+            connection.close();
+            RuntimeException failure = failed(e);
+            if (failure instanceof Broken) {
+                return Pending.answered(evalAndGet(script, keys, args, key)); // a read: sent again
+            }
+            throw failure;
+        }
+        return () -> {
+            try {
+                return on(connection, c -> replies(c, script, keys, args, eval, get));
+            } catch (Broken e) {
+                return retriedOnce(c -> runAndGet(c, script, keys, args, key)); // a read: sent again
+            }
+        };
+    }
+
+    /** The replies of a script and a GET sent in one pipeline on {@code connection}. */
+    private static ScriptTransport.ReadAndGet replies(Connection connection, SessionScripts script, List<String> keys,
+            List<String> args, CommandObject<Object> eval, CommandObject<String> get) {
         // a pipeline hands an error reply back as a value, not thrown
         List<Object> replies = connection.getMany(2);
         if (replies.get(1) instanceof RuntimeException e) {
@@ -236,37 +275,60 @@ public class StepConnections {
             return once(command);
         } catch (Broken e) {
             if (repeatable) {
-                try {
-                    return once(command);
-                } catch (Broken again) {
-                    throw again.failure;
-                }
+                return retriedOnce(command);
             }
             throw e.failure;
         }
     }
 
-    private <T> T once(Function<Connection, T> command) {
-        Connection connection;
+    /** {@code command} on a new connection after one broke: a second break is the caller's failure. */
+    private <T> T retriedOnce(Function<Connection, T> command) {
         try {
-            connection = pool.getResource();
+            return once(command);
+        } catch (Broken again) {
+            throw again.failure;
+        }
+    }
+
+    private <T> T once(Function<Connection, T> command) {
+        return on(borrow(), command);
+    }
+
+    /** A connection of the pool. */
+    private Connection borrow() {
+        try {
+            return pool.getResource();
         } catch (RuntimeException e) {
             // no free connection in time, or none could be opened: the command was never sent
             throw new SessionStoreUnavailableException("Redis could not be reached (nothing was sent): " + e.getMessage(),
                     e, false);
         }
+    }
+
+    /** Runs {@code command} on {@code connection}, which goes back to the pool after (or is dropped when it broke). */
+    private <T> T on(Connection connection, Function<Connection, T> command) {
         try (connection) {
             return command.apply(connection);
-        } catch (JedisConnectionException e) {
-            if (timedOut(e)) {
-                throw new TimeoutException("mnemos session store: no answer from Redis within " + timeout.toMillis()
-                        + " ms (" + e.getMessage() + ")");
-            }
-            pool.clear();
-            throw new Broken(new SessionStoreUnavailableException("Redis did not answer: " + e.getMessage(), e));
         } catch (JedisException e) {
-            throw new SessionStoreUnavailableException("Redis did not answer: " + e.getMessage(), e);
+            throw failed(e);
         }
+    }
+
+    /**
+     * What a Jedis failure means for the caller: a MicroProfile {@code TimeoutException} when the reply did not
+     * come in time, {@link Broken} when the connection broke (the pool's idle ones, opened to the same Redis,
+     * are dropped with it), else a {@link SessionStoreUnavailableException}.
+     */
+    private RuntimeException failed(JedisException e) {
+        if (!(e instanceof JedisConnectionException)) {
+            return new SessionStoreUnavailableException("Redis did not answer: " + e.getMessage(), e);
+        }
+        if (timedOut(e)) {
+            return new TimeoutException("mnemos session store: no answer from Redis within " + timeout.toMillis()
+                    + " ms (" + e.getMessage() + ")");
+        }
+        pool.clear();
+        return new Broken(new SessionStoreUnavailableException("Redis did not answer: " + e.getMessage(), e));
     }
 
     /** A call failed on a connection that broke (not a timeout). */

@@ -2,6 +2,7 @@ package dev.mnemos.injection.step;
 
 import dev.mnemos.injection.InjectionConfig;
 import dev.mnemos.injection.StepProfiles;
+import dev.mnemos.session.Pending;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
 
@@ -18,8 +19,11 @@ interface StepSessions {
     record Read(SessionState state, StepProfiles.Along along) {
     }
 
-    /** @throws dev.mnemos.session.SessionNotFoundException when there is no live session of that id */
-    Read read(String sessionId);
+    /**
+     * The session's read, sent now; its reply is read at {@link Pending#reply()}, which must follow (it throws
+     * {@link dev.mnemos.session.SessionNotFoundException} when there is no live session of that id).
+     */
+    Pending<Read> send(String sessionId);
 
     /** A step of the session wrote {@code written} (null: the state it wrote cannot be told without a read). */
     default void written(String sessionId, SessionState written) {
@@ -27,6 +31,6 @@ interface StepSessions {
 
     static StepSessions of(SessionStore store, int plansShown, boolean known, long maxChars, StepProfiles profiles) {
         return known ? new KnownStepSessions(store, plansShown, maxChars, profiles)
-                : sessionId -> new Read(SummaryFolder.loadForFold(store, sessionId, plansShown), null);
+                : sessionId -> Pending.answered(new Read(SummaryFolder.loadForFold(store, sessionId, plansShown), null));
     }
 }

@@ -97,6 +97,25 @@ class AheadStepBlocksTest {
         assertThat(counted).as("version 41 not rendered again").noneMatch(c -> c.contains("version 41"));
     }
 
+    @Test
+    void aStepThatComesAtOnceTakesItsRenderAheadOverOnItsOwnThread() {
+        String thread = Thread.currentThread().getName();
+        blocks.render("s-chained", GrowingSessions.state(40), profile, List.of(), "next?");
+        counted.clear();
+
+        blocks.written("s-chained", GrowingSessions.state(41), profile, "next?");
+        blocks.meanwhile("s-chained"); // the step's read is on its way: the render ahead is done here
+        boolean byTheStep = counted.stream().anyMatch(c -> c.startsWith(thread + ": ") && c.contains("version 41"));
+        StepBlocks.Block rendered = blocks.render("s-chained", GrowingSessions.state(41), profile, List.of(), "next?");
+
+        assertThat(byTheStep).as("version 41 counted on the step's thread, before its render").isTrue();
+        assertThat(counted).as("not rendered again by the render-ahead thread").noneMatch(c -> !c.startsWith(thread + ": "));
+        assertThat(rendered.ahead()).isEqualTo(StepBlocks.Ahead.FOUND);
+        assertThat(rendered.block().text())
+                .isEqualTo(renderer.render(GrowingSessions.state(41), profile, List.of(), "next?").text());
+        blocks.meanwhile("s-chained"); // nothing left to take over: nothing happens
+    }
+
     /** Until the memo's version shows the render ahead rendered, and it has finished. */
     private void awaitRenderedAhead(String sessionId, long version) {
         long deadline = System.nanoTime() + 5_000_000_000L;
