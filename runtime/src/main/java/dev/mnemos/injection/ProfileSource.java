@@ -11,7 +11,10 @@ import java.util.Optional;
  */
 public interface ProfileSource {
 
-    /** The active facts of {@code userId}; an empty snapshot for a user without a profile. */
+    /**
+     * The active facts of {@code userId}; an empty snapshot for a user without a profile. {@link StepProfiles}
+     * calls it when {@link #known} answered empty, so it need not check again what that checked.
+     */
     ProfileSnapshot load(String userId);
 
     /**

@@ -15,8 +15,8 @@ import java.util.OptionalLong;
  * Reads are bounded by {@link ProfileConfig#readTimeout()}; {@link #read} is tried again
  * {@link ProfileConfig#readRetries()} times after a transient failure. {@link #readForStep} is the
  * same read without its own timeout, for the interceptor, whose profile guard already bounds it; it
- * is served without Postgres when the revision's copy in Redis ({@link ProfileRevisions}) names facts
- * the cache holds.
+ * follows {@link #cachedForStep}, which serves the step without Postgres when the revision's copy in Redis
+ * ({@link ProfileRevisions}) names facts the cache holds.
  */
 @ApplicationScoped
 public class ProfileReader {
@@ -67,12 +67,14 @@ public class ProfileReader {
     }
 
     /**
-     * The cached facts when the revision's copy in Redis names a revision the cache holds; else {@link #read}
-     * with its retries but without its timeout (the caller bounds the wait), and the revision read is offered
-     * to its copy in Redis, so the next step can skip Postgres.
+     * For a step that found the revision's copy in Redis naming no revision the cache holds ({@link #cachedAt}):
+     * {@link #read} with its retries but without its timeout (the caller bounds the wait), and the revision read
+     * is offered to its copy in Redis, so the next step can skip Postgres.
      */
     public Read readForStep(String userId) {
-        return cachedForStep(userId).orElseGet(() -> readFromPostgres(userId));
+        Read read = stepGuard.get(() -> readOnce(userId));
+        revisions.offer(userId, read.revision());
+        return read;
     }
 
     /** The cached facts when the revision's copy in Redis names a revision the cache holds; never reads Postgres. */
@@ -83,12 +85,6 @@ public class ProfileReader {
     /** The cached facts at the revision {@code copied} names (read already from its copy); empty when none. */
     public Optional<Read> cachedAt(String userId, OptionalLong copied) {
         return copied.isPresent() ? cached(userId, copied.getAsLong()) : Optional.empty();
-    }
-
-    private Read readFromPostgres(String userId) {
-        Read read = stepGuard.get(() -> readOnce(userId));
-        revisions.offer(userId, read.revision());
-        return read;
     }
 
     private Read readOnce(String userId) {
