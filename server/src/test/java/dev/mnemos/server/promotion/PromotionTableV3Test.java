@@ -151,7 +151,7 @@ class PromotionTableV3Test {
      * What the test rows are held to: the issue's target where the last run met it, else what it achieved
      * (docs/promotion.md, "Measured"), so that a change cannot make it worse unnoticed.
      */
-    private static final Measures HELD_API = new Measures(1, 0.10, 0.94, 0.70);
+    private static final Measures HELD_API = new Measures(1, 0.10, 0.95, 0.70);
     private static final Measures HELD_AGENT = new Measures(1, 0.10, 0.90, 0.70);
 
     private static void holds(Confusion matrix, Measures issue, Measures held) {
