@@ -9,18 +9,26 @@ import java.util.regex.Pattern;
 
 /**
  * Splits a user's message into clauses that are decided alone. Sentences split at their end
- * punctuation; inside a sentence, at commas and at each language's {@link Cue#SPLIT} points. Then
+ * punctuation; inside a sentence, at commas (and brackets, colons, dashes, a space in Chinese or
+ * Japanese) and at each language's {@link Cue#SPLIT} points. Then
  * fragments that cannot stand alone are put back: a bare lead ("From now on,", "这次，") joins the
  * clause after it, so a standing clause keeps its marker; a reason ("because …", "…から") joins the
  * clause after it and a consequence ("so …", "所以 …") the clause before, so "I had milk today, so
  * no crab" stays one; a fragment with no cue of its own joins its neighbour. What is left are
  * clauses that read differently, such as "For this report use bullet points" and "always cite
- * sources". Pure.
+ * sources". Last, a request run on into a statement about the user is cut before its subject. Pure.
  */
 final class Clauses {
 
     private static final Pattern SENTENCE = Pattern.compile("(?<!\\d)[.](?!\\d)|[!?;]|[。！？；\\n]+");
-    private static final Pattern COMMA = Pattern.compile("[,，、]");
+    /**
+     * Commas, and marks that set a remark apart as a comma does: brackets, a colon (not in a time), a dash (not in a
+     * range), or a space between two words of a script written without spaces.
+     */
+    private static final Pattern COMMA = Pattern.compile("[,，、()（）]|(?<!\\d)[:：](?!\\d)|\\s-\\s|(?<!\\d)[—–]+(?!\\d)"
+            + "|(?<=[\\p{IsHan}\\p{IsHiragana}\\p{IsKatakana}])\\s+(?=[\\p{IsHan}\\p{IsHiragana}\\p{IsKatakana}])");
+    /** Chinese words after which "我" is an object, not a subject ("帮我订", "给我找"). */
+    private static final String OBJECT = "帮给让跟对替叫和与请";
     private static final Pattern LETTER = Pattern.compile("\\p{L}");
     private static final Pattern CJK = Pattern.compile("[\\p{IsHan}\\p{IsHiragana}\\p{IsKatakana}]");
 
@@ -34,7 +42,7 @@ final class Clauses {
     List<String> split(String text) {
         List<String> clauses = new ArrayList<>();
         for (String sentence : SENTENCE.split(text == null ? "" : text)) {
-            clauses.addAll(merge(sentence, fragments(sentence)));
+            merge(sentence, fragments(sentence)).forEach(c -> clauses.addAll(runOn(c)));
         }
         return clauses;
     }
@@ -106,6 +114,40 @@ final class Clauses {
             }
         }
         return out.stream().map(p -> slice(sentence, p)).filter(c -> LETTER.matcher(c).find()).toList();
+    }
+
+    /**
+     * A request run on into a statement about the user with no mark between them is two clauses: "Book a table for
+     * Friday I'm vegetarian", "订去成都的机票我从来不坐红眼航班". The clause is cut before a first-person subject
+     * ({@link Cue#SUBJECT}) when the part before reads task-scoped and the part after standing, and either the whole
+     * would read standing, so the request would reach the profile with it, or the statement is in a script that puts
+     * relative clauses before their noun (Chinese, Japanese), so it cannot be a relative clause of the request.
+     */
+    private List<String> runOn(String clause) {
+        boolean whole = markers.read(clause).scope() == Scope.STABLE;
+        for (int cut = 1; cut < clause.length(); cut++) {
+            if (!subjectAt(clause, cut)) {
+                continue;
+            }
+            String head = clause.substring(0, cut).strip();
+            String tail = clause.substring(cut).strip();
+            boolean apart = whole || CJK.matcher(tail.substring(0, 1)).matches();
+            if (apart && LETTER.matcher(head).results().count() >= 2 && markers.read(head).scope() == Scope.TASK
+                    && markers.read(tail).scope() == Scope.STABLE) {
+                return List.of(head, tail);
+            }
+        }
+        return List.of(clause);
+    }
+
+    /** Whether a first-person subject starts at {@code at}, after a space or, in Chinese, not as an object ("帮我"). */
+    private boolean subjectAt(String clause, int at) {
+        char before = clause.charAt(at - 1);
+        boolean cjk = CJK.matcher(String.valueOf(before)).matches();
+        if (!(Character.isWhitespace(before) || cjk && OBJECT.indexOf(before) < 0)) {
+            return false;
+        }
+        return markers.patterns(Cue.SUBJECT).stream().anyMatch(p -> p.matcher(clause).region(at, clause.length()).lookingAt());
     }
 
     private static String slice(String sentence, int[] p) {

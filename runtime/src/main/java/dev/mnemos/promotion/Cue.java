@@ -39,6 +39,11 @@ public enum Cue {
      * confirmation only when it does; otherwise it is taken as said about the work at hand.
      */
     PERSONAL,
+    /**
+     * "I", "ich", "je", "soy", "我" opening a clause: the user as the subject of a statement. Where a request runs
+     * on into a statement without a mark between them, the statement starts there ({@link Clauses}).
+     */
+    SUBJECT,
     /** "not", "never", "no longer", "不": the statement is negative (for contradictions). */
     NEGATION,
     /** "because", "因为": a clause opening with it stays with the clause after it. */

@@ -197,11 +197,18 @@ public final class Markers implements Stance {
         return rest.replaceAll("\\s+", " ").strip();
     }
 
-    /** What a statement is about: its words without standing, habit, negation, property or keep cues. */
+    /**
+     * What a statement is about: its words without standing, habit, negation, property or keep cues. A statement
+     * that is all cue ("I'm vegetarian", "吃素") is about its own words without negation, never about nothing.
+     */
     @Override
     public String topic(String text) {
-        return known(topics, text, t -> without(t, Cue.STANDING, Cue.HABITUAL, Cue.KEEP, Cue.PROPERTY, Cue.NEGATION,
-                Cue.CONNECTOR, Cue.TEMPORARY));
+        return known(topics, text, t -> {
+            String topic = without(t, Cue.STANDING, Cue.HABITUAL, Cue.KEEP, Cue.PROPERTY, Cue.NEGATION, Cue.CONNECTOR,
+                    Cue.TEMPORARY);
+            String own = without(t, Cue.NEGATION, Cue.CONNECTOR);
+            return !topic.isBlank() ? topic : !own.isBlank() ? own : t.strip();
+        });
     }
 
     /** {@code text}'s answer from {@code cache}, worked out and kept when it is not there. */

@@ -60,6 +60,26 @@ class GeneralisingPromotionTest {
     }
 
     @Test
+    void aRequestRunOnIntoAStatementPromotesOnlyTheStatement() {
+        JsonPath ended = session("Book a table for Friday I'm vegetarian", true);
+        assertThat(ended.getList("promoted.text", String.class)).containsExactly("I'm vegetarian");
+        assertThat(ended.getList("rejected.text", String.class)).containsExactly("Book a table for Friday");
+        assertThat(session("订去成都的机票我从来不坐红眼航班", true).getList("promoted.text", String.class))
+                .containsExactly("我从来不坐红眼航班");
+        assertThat(profile()).noneMatch(f -> f.contains("Friday") || f.contains("成都"));
+    }
+
+    @Test
+    void aStatementWithoutIIsStillAboutTheUser() {
+        assertThat(session("Allergic to shellfish", true).getList("promoted.text", String.class))
+                .containsExactly("Allergic to shellfish");
+        assertThat(session("Find flights to Madrid — not a fan of middle seats", true).getList("promoted.text", String.class))
+                .containsExactly("not a fan of middle seats");
+        assertThat(session("Window seats for both of us", true).getList("rejected.text", String.class))
+                .containsExactly("Window seats for both of us");
+    }
+
+    @Test
     void unrelatedFactsOfOppositePolarityBothStay() {
         session("I don't eat red meat", true);
         session("I love red wine", true);

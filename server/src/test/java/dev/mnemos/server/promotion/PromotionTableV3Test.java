@@ -27,7 +27,8 @@ import static dev.mnemos.server.promotion.SessionEndTest.start;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The third labelled table, split into tuning rows ({@code statements-v3-tuning.tsv}) and test rows
+ * The third labelled table, split into tuning rows ({@code statements-v3-tuning.tsv}, and
+ * {@code statements-v3-tuning-round3.tsv} written later for the kinds still missed) and test rows
  * ({@code statements-v3-test.tsv}) before it was first run. Both go through {@code /observations} +
  * {@code /end} and through the agent, where each row is the second turn of a planning conversation
  * (a plan request in the row's language, the row, then "Done"). Tuning rows are printed with their
@@ -43,6 +44,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PromotionTableV3Test {
 
     private static final StatementTable TUNING = StatementTable.load("statements-v3-tuning.tsv");
+    /** Tuning rows written after the second tuning round for the kinds the rules still missed (docs/promotion.md). */
+    private static final StatementTable ROUND_THREE = StatementTable.load("statements-v3-tuning-round3.tsv");
     private static final StatementTable TEST = StatementTable.load("statements-v3-test.tsv");
 
     /** The opening plan request of the agent path, in each row's language. */
@@ -67,6 +70,7 @@ class PromotionTableV3Test {
     @Test
     void throughObservationsAndEnd() {
         print(api(TUNING, "v3 tuning rows, API"), true);
+        print(api(ROUND_THREE, "v3 round-three tuning rows, API"), true);
         Confusion test = api(TEST, "v3 test rows, API");
         print(test, false);
         holds(test, ISSUE_API, HELD_API);
@@ -75,6 +79,7 @@ class PromotionTableV3Test {
     @Test
     void throughTheAgent() {
         print(agent(TUNING, "v3 tuning rows, agent"), true);
+        print(agent(ROUND_THREE, "v3 round-three tuning rows, agent"), true);
         Confusion test = agent(TEST, "v3 test rows, agent");
         print(test, false);
         holds(test, ISSUE_AGENT, HELD_AGENT);
@@ -146,7 +151,7 @@ class PromotionTableV3Test {
      * What the test rows are held to: the issue's target where the last run met it, else what it achieved
      * (docs/promotion.md, "Measured"), so that a change cannot make it worse unnoticed.
      */
-    private static final Measures HELD_API = new Measures(1, 0.10, 0.94, 0.70);
+    private static final Measures HELD_API = new Measures(1, 0.10, 0.95, 0.70);
     private static final Measures HELD_AGENT = new Measures(1, 0.10, 0.90, 0.70);
 
     private static void holds(Confusion matrix, Measures issue, Measures held) {
