@@ -64,6 +64,23 @@ class ClausesTest {
     }
 
     @Test
+    void aRequestRunOnIntoAStatementAboutTheUserIsCutBeforeItsSubject() {
+        assertThat(markers.clauses("Book a table for Friday I'm vegetarian"))
+                .containsExactly("Book a table for Friday", "I'm vegetarian");
+        assertThat(markers.clauses("订去成都的机票我从来不坐红眼航班")).containsExactly("订去成都的机票", "我从来不坐红眼航班");
+        // "我" as an object ("帮我") is not a subject: nothing is cut there
+        assertThat(markers.clauses("帮我订明天的机票")).containsExactly("帮我订明天的机票");
+    }
+
+    @Test
+    void bracketsColonsAndDashesSetARemarkApartAsACommaDoes() {
+        assertThat(markers.clauses("Book the 18:30 train (I always sit by the window)"))
+                .containsExactly("Book the 18:30 train", "I always sit by the window");
+        assertThat(markers.clauses("Find a hotel for May 3-5 - I never take rooms below the fifth floor"))
+                .containsExactly("Find a hotel for May 3-5", "I never take rooms below the fifth floor");
+    }
+
+    @Test
     void aClauseWithoutACueIsReadByItsParts() {
         assertThat(markers.read("I've got a migraine, so keep the reply short").scope()).isEqualTo(Scope.TASK);
         assertThat(markers.read("We saw the cathedral last time, so skip it").scope()).isEqualTo(Scope.TASK);
