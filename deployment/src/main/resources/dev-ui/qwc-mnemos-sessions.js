@@ -1,6 +1,8 @@
 import { LitElement, html, css } from 'lit';
 import { JsonRpc } from 'jsonrpc';
 
+const ms = millis => `${millis.toFixed(1)} ms`;
+
 /**
  * Mnemos' "Sessions and traces" page: pick a user, see their live sessions and the newest step traces across them.
  * Everything comes from MnemosDevUiService over the Dev UI's JSON-RPC; values are rendered as text by lit.
@@ -12,11 +14,11 @@ export class QwcMnemosSessions extends LitElement {
     static styles = css`
         :host { display: flex; flex-direction: column; gap: 1em; padding: 0.5em 1em; }
         .users { display: flex; flex-wrap: wrap; gap: 0.4em; align-items: center; }
-        .users button.picked { font-weight: bold; }
         table { border-collapse: collapse; }
         th, td { text-align: left; padding: 0.2em 0.8em 0.2em 0; vertical-align: top; }
         .trace { border-top: 1px solid var(--lumo-contrast-10pct, #ddd); padding: 0.4em 0; }
         pre { white-space: pre-wrap; margin: 0.3em 0; }
+        .tools td { font-family: var(--lumo-font-family-monospace, monospace); word-break: break-word; }
         .error { color: var(--lumo-error-text-color, #c00); }
         .muted { color: var(--lumo-secondary-text-color, #666); }
     `;
@@ -48,10 +50,13 @@ export class QwcMnemosSessions extends LitElement {
     render() {
         return html`
             <div class="users">
-                <span>User:</span>
-                ${this._users.map(u => html`<button class=${u === this._user ? 'picked' : ''}
-                        @click=${() => this._pick(u)}>${u}</button>`)}
-                <input id="user" placeholder="any user id" @keydown=${e => e.key === 'Enter' && this._pick(e.target.value.trim())}>
+                <label for="users">User:</label>
+                <select id="users" @change=${e => this._pick(e.target.value)}>
+                    <option value="" ?selected=${!this._users.includes(this._user)}>${this._users.length
+                        ? `one of ${this._users.length} with sessions in Redis…` : 'no user has a session in Redis'}</option>
+                    ${this._users.map(u => html`<option .value=${u} ?selected=${u === this._user}>${u}</option>`)}
+                </select>
+                <input id="user" placeholder="or any user id" @keydown=${e => e.key === 'Enter' && this._pick(e.target.value.trim())}>
                 <button id="open" @click=${() => this._pick(this.renderRoot.querySelector('#user').value.trim())}>Open</button>
                 ${this._user ? html`<button id="refresh" @click=${() => this._pick(this._user)}>Refresh</button>` : ''}
             </div>
@@ -63,15 +68,15 @@ export class QwcMnemosSessions extends LitElement {
     _renderUser() {
         return html`
             <h3>Live sessions of ${this._user}</h3>
-            ${this._sessions.length === 0 ? html`<div class="muted">No live session.</div>` : html`
+            ${this._sessions.length === 0 ? html`<div class="muted" id="no-sessions">No live session.</div>` : html`
                 <table id="sessions">
-                    <tr><th>Session</th><th>Goal</th><th>Version</th><th>Plans</th><th>Updated</th></tr>
-                    ${this._sessions.map(s => html`<tr>
+                    <thead><tr><th>Session</th><th>Goal</th><th>Version</th><th>Plans</th><th>Updated</th></tr></thead>
+                    <tbody>${this._sessions.map(s => html`<tr class="session">
                         <td>${s.sessionId}</td><td dir="auto">${s.goal ?? ''}</td><td>${s.version}</td>
-                        <td>${s.plans}</td><td>${s.updatedAt}</td></tr>`)}
+                        <td>${s.plans}</td><td>${s.updatedAt}</td></tr>`)}</tbody>
                 </table>`}
             <h3>Latest step traces</h3>
-            ${this._traces.length === 0 ? html`<div class="muted">No step trace in the live sessions.</div>` : html`
+            ${this._traces.length === 0 ? html`<div class="muted" id="no-traces">No step trace in the live sessions.</div>` : html`
                 <div id="traces">${this._traces.map(t => this._renderTrace(t))}</div>`}
         `;
     }
@@ -81,10 +86,29 @@ export class QwcMnemosSessions extends LitElement {
             <div><b class="step">${t.step}</b> wrote v${t.version} of ${t.sessionId} at ${t.at}
                 <span class="muted">(${t.method})</span></div>
             <div class="muted">read v${t.readVersion}${t.retries ? `, ${t.retries} retries` : ''}; profile ${t.profile};
-                block ${t.tokens}/${t.budget} tokens; load ${t.loadMillis} ms, render ${t.renderMillis} ms,
-                model ${t.modelMillis} ms, write ${t.writeMillis} ms</div>
-            <details><summary>Injected block</summary><pre dir="auto">${t.block ?? ''}</pre></details>
+                block ${t.tokens}/${t.budget} tokens; load ${ms(t.loadMillis)}, render ${ms(t.renderMillis)},
+                model ${ms(t.modelMillis)}, write ${ms(t.writeMillis)}</div>
+            ${this._renderTools(t.tools)}
+            <details><summary>Injected block</summary><pre class="block" dir="auto">${t.block ?? ''}</pre></details>
         </div>`;
+    }
+
+    /** The tool runs of the step's model call; nothing when the trace did not record them (a streamed step). */
+    _renderTools(tools) {
+        if (!tools) {
+            return '';
+        }
+        if (tools.length === 0) {
+            return html`<div class="muted no-tools">The model call ran no tools.</div>`;
+        }
+        return html`<table class="tools">
+            <thead><tr><th>Tool</th><th>Arguments</th><th>Result or error</th><th>Duration</th></tr></thead>
+            <tbody>${tools.map(run => html`<tr>
+                <td>${run.tool}</td><td dir="auto">${run.arguments ?? ''}</td>
+                ${run.error != null ? html`<td class="error" dir="auto">failed: ${run.error}</td>`
+                    : html`<td dir="auto">${run.result ?? ''}</td>`}
+                <td>${ms(run.durationMicros / 1000)}</td></tr>`)}</tbody>
+        </table>`;
     }
 
     _pick(user) {
@@ -97,12 +121,18 @@ export class QwcMnemosSessions extends LitElement {
             this.jsonRpc.sessions({ userId: user }),
             this.jsonRpc.latestTraces({ userId: user, limit: QwcMnemosSessions.TRACES }),
         ]).then(([sessions, traces]) => {
-            this._sessions = sessions.result;
-            this._traces = traces.result;
-        }, e => this._failed(e));
+            // a later pick may have answered first: show only the user now picked
+            if (this._user === user) {
+                this._sessions = sessions.result;
+                this._traces = traces.result;
+            }
+        }, e => this._failed(e, user));
     }
 
-    _failed(e) {
+    _failed(e, user) {
+        if (user && this._user !== user) {
+            return;
+        }
         this._sessions = [];
         this._traces = [];
         this._error = 'Mnemos could not answer: ' + (e?.error?.message ?? e?.message ?? e);

@@ -21,8 +21,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Completes the ends a crash cut short. {@link PromotionService#end} marks a session ENDED in Redis before it
  * promotes and archives it in Postgres; a process that dies in between leaves the session ENDED without an
- * archive, and its keys would expire unpromoted unless a client retried {@code /end}. At start-up and then every
- * {@link PromotionConfig#endSweepInterval()}, every session that has been ENDED for longer than
+ * archive, and its keys would expire unpromoted unless a client retried {@code /end}. {@link #FIRST_SWEEP} after
+ * start-up (or one interval, when that is shorter) and then every {@link PromotionConfig#endSweepInterval()}, every
+ * session that has been ENDED for longer than
  * {@link PromotionConfig#endSweepGrace()} is ended again through {@link PromotionService#end}, the path
  * {@code /end} takes: it is idempotent and safe with several instances sweeping at once (the Postgres half runs
  * under the user's profile lock and answers the stored report when another instance archived the session
@@ -36,6 +37,11 @@ public class EndSweep {
     private static final String SUFFIX = "}:state";
     /** Who ends a session whose END event names nobody. */
     static final String ACTOR = "mnemos-end-sweep";
+    /**
+     * How long after start-up the first sweep waits: its {@code SCAN} and the ends it completes then run once the
+     * application has started, not beside its start. A session ENDED by a crash waits its grace period anyway.
+     */
+    static final Duration FIRST_SWEEP = Duration.ofSeconds(30);
 
     private final RedisDataSource redis;
     private final SessionStore store;
@@ -60,8 +66,13 @@ public class EndSweep {
             thread.setDaemon(true);
             return thread;
         });
-        // the first sweep right away, off the start-up thread
-        timer.scheduleWithFixedDelay(this::sweepQuietly, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+        timer.scheduleWithFixedDelay(this::sweepQuietly, firstSweep(interval).toMillis(), interval.toMillis(),
+                TimeUnit.MILLISECONDS);
+    }
+
+    /** How long after start-up the first sweep runs: {@link #FIRST_SWEEP}, or one interval when that is shorter. */
+    static Duration firstSweep(Duration interval) {
+        return interval.compareTo(FIRST_SWEEP) < 0 ? interval : FIRST_SWEEP;
     }
 
     void onStop(@Observes ShutdownEvent stop) {

@@ -49,7 +49,7 @@ public interface PromotionConfig {
 
     /**
      * How often sessions a crash left ENDED without an archive are ended again (promoted, archived, cleared), the first
-     * time at start-up ({@link EndSweep}); 0 turns the sweep off.
+     * time 30 s after start-up, or one interval when that is shorter ({@link EndSweep}); 0 turns the sweep off.
      */
     @WithDefault("5m")
     Duration endSweepInterval();

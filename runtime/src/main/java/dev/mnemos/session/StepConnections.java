@@ -27,8 +27,11 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import java.util.function.ToIntFunction;
 
 /**
  * Blocking Redis connections of Mnemos' own (a Jedis pool) for the calls every step makes on its calling
@@ -41,13 +44,16 @@ import java.util.function.Function;
  * {@link SessionStoreUnavailableException}. Why and what it saves: docs/benchmarks.md.
  */
 @ApplicationScoped
-@Startup // its gauges exist from boot, like every Mnemos meter (no connection is opened before use)
+@Startup // its gauges exist from boot, like every Mnemos meter
 public class StepConnections {
 
     private static final Logger LOG = Logger.getLogger(StepConnections.class);
-    private static final CommandObjects COMMANDS = new CommandObjects();
 
-    private final ConnectionPool pool;
+    /**
+     * The pool, set up on a thread of its own from boot: Jedis' classes load there, not on the start-up path. It opens
+     * no connection before use; the first call waits for it. Null when the step connections are off.
+     */
+    private final CompletableFuture<ConnectionPool> pool;
     private final Duration timeout;
 
     public StepConnections(SessionConfig config, Config quarkus, MeterRegistry registry) {
@@ -64,20 +70,36 @@ public class StepConnections {
                     + " quarkus.mnemos.session.step-pool.enabled=false to keep every call on the Quarkus Redis client");
         }
         URI uri = URI.create(quarkus.getValue("quarkus.redis.hosts", String.class).trim());
-        this.pool = open(uri, quarkus.getOptionalValue("quarkus.redis.password", String.class), config);
-        gauges(registry, pool);
+        // read here, so a database index that is not a number fails the start like the checks above
+        int database = JedisURIHelper.getDBIndex(uri);
+        Optional<String> password = quarkus.getOptionalValue("quarkus.redis.password", String.class);
+        this.pool = CompletableFuture.supplyAsync(() -> open(uri, database, password, config), StepConnections::setUp);
+        gauges(registry);
         LOG.debugf("steps reach Redis %s over up to %d blocking connections", JedisURIHelper.getHostAndPort(uri),
                 config.stepPool().maxSize());
     }
 
+    private static void setUp(Runnable task) {
+        Thread thread = new Thread(task, "mnemos-step-pool");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
     /**
      * {@code mnemos.step.connections{state=active|idle|waiting}}: the connections in use, open and free, and steps waiting for
-     * one.
+     * one (all 0 until the pool is set up).
      */
-    private static void gauges(MeterRegistry registry, GenericObjectPool<?> pool) {
-        Gauge.builder("mnemos.step.connections", pool, p -> p.getNumActive()).tag("state", "active").register(registry);
-        Gauge.builder("mnemos.step.connections", pool, p -> p.getNumIdle()).tag("state", "idle").register(registry);
-        Gauge.builder("mnemos.step.connections", pool, p -> p.getNumWaiters()).tag("state", "waiting").register(registry);
+    private void gauges(MeterRegistry registry) {
+        Gauge.builder("mnemos.step.connections", this, c -> c.count(GenericObjectPool::getNumActive)).tag("state", "active")
+                .register(registry);
+        Gauge.builder("mnemos.step.connections", this, c -> c.count(GenericObjectPool::getNumIdle)).tag("state", "idle")
+                .register(registry);
+        Gauge.builder("mnemos.step.connections", this, c -> c.count(GenericObjectPool::getNumWaiters))
+                .tag("state", "waiting").register(registry);
+    }
+
+    private int count(ToIntFunction<GenericObjectPool<?>> gauge) {
+        return pool.isDone() && !pool.isCompletedExceptionally() ? gauge.applyAsInt(pool.join()) : 0;
     }
 
     /**
@@ -130,11 +152,13 @@ public class StepConnections {
         return false;
     }
 
-    private static ConnectionPool open(URI uri, Optional<String> password, SessionConfig config) {
+    /** The pool (it opens no connection), with Jedis' command builders loaded for the first call. */
+    private static ConnectionPool open(URI uri, int database, Optional<String> password, SessionConfig config) {
+        Objects.requireNonNull(Commands.OBJECTS);
         int millis = (int) Math.min(Integer.MAX_VALUE, config.redisTimeout().toMillis());
         DefaultJedisClientConfig.Builder client = DefaultJedisClientConfig.builder()
                 .connectionTimeoutMillis(millis).socketTimeoutMillis(millis)
-                .database(JedisURIHelper.getDBIndex(uri)).ssl(JedisURIHelper.isRedisSSLScheme(uri))
+                .database(database).ssl(JedisURIHelper.isRedisSSLScheme(uri))
                 .clientName(config.stepPool().clientName()).clientSetInfoConfig(ClientSetInfoConfig.DISABLED);
         String user = JedisURIHelper.getUser(uri);
         String secret = Optional.ofNullable(JedisURIHelper.getPassword(uri)).or(() -> password).orElse(null);
@@ -180,10 +204,10 @@ public class StepConnections {
     private static ScriptTransport.ReadAndGet runAndGet(Connection connection, SessionScripts script, List<String> keys,
             List<String> args, String key) {
         if (script.sha() == null) {
-            script.loaded(connection.executeCommand(COMMANDS.scriptLoad(script.source())));
+            script.loaded(connection.executeCommand(Commands.OBJECTS.scriptLoad(script.source())));
         }
-        CommandObject<Object> eval = COMMANDS.evalsha(script.sha(), keys, args);
-        CommandObject<String> get = COMMANDS.get(key);
+        CommandObject<Object> eval = Commands.OBJECTS.evalsha(script.sha(), keys, args);
+        CommandObject<String> get = Commands.OBJECTS.get(key);
         connection.sendCommand(eval.getArguments());
         connection.sendCommand(get.getArguments());
         return replies(connection, script, keys, args, eval, get);
@@ -198,8 +222,8 @@ public class StepConnections {
         if (script.sha() == null) {
             return Pending.answered(evalAndGet(script, keys, args, key));
         }
-        CommandObject<Object> eval = COMMANDS.evalsha(script.sha(), keys, args);
-        CommandObject<String> get = COMMANDS.get(key);
+        CommandObject<Object> eval = Commands.OBJECTS.evalsha(script.sha(), keys, args);
+        CommandObject<String> get = Commands.OBJECTS.get(key);
         Connection connection = borrow();
         try {
             connection.sendCommand(eval.getArguments());
@@ -233,7 +257,7 @@ public class StepConnections {
         String value = get.getBuilder().build(replies.get(1));
         Object reply = replies.get(0);
         if (reply instanceof JedisNoScriptException) {
-            reply = connection.executeCommand(COMMANDS.eval(script.source(), keys, args));
+            reply = connection.executeCommand(Commands.OBJECTS.eval(script.source(), keys, args));
         } else if (reply instanceof RuntimeException e) {
             throw e;
         } else {
@@ -245,23 +269,23 @@ public class StepConnections {
     /** Runs {@code script} by its SHA, loading it first when needed, and by its text when Redis lost it. */
     private static Object run(Connection connection, SessionScripts script, List<String> keys, List<String> args) {
         if (script.sha() == null) {
-            script.loaded(connection.executeCommand(COMMANDS.scriptLoad(script.source())));
+            script.loaded(connection.executeCommand(Commands.OBJECTS.scriptLoad(script.source())));
         }
         try {
-            return connection.executeCommand(COMMANDS.evalsha(script.sha(), keys, args));
+            return connection.executeCommand(Commands.OBJECTS.evalsha(script.sha(), keys, args));
         } catch (JedisNoScriptException e) {
-            return connection.executeCommand(COMMANDS.eval(script.source(), keys, args));
+            return connection.executeCommand(Commands.OBJECTS.eval(script.source(), keys, args));
         }
     }
 
     /** ZADD {@code key} {@code score} {@code member}. */
     void zadd(String key, double score, String member) {
-        call(connection -> connection.executeCommand(COMMANDS.zadd(key, score, member)), true);
+        call(connection -> connection.executeCommand(Commands.OBJECTS.zadd(key, score, member)), true);
     }
 
     /** The string at {@code key}, if any. */
     public Optional<String> get(String key) {
-        return Optional.ofNullable(call(connection -> connection.executeCommand(COMMANDS.get(key)), true));
+        return Optional.ofNullable(call(connection -> connection.executeCommand(Commands.OBJECTS.get(key)), true));
     }
 
     /**
@@ -294,10 +318,10 @@ public class StepConnections {
         return on(borrow(), command);
     }
 
-    /** A connection of the pool. */
+    /** A connection of the pool (waiting for the pool to be set up, the first time). */
     private Connection borrow() {
         try {
-            return pool.getResource();
+            return pool.join().getResource();
         } catch (RuntimeException e) {
             // no free connection in time, or none could be opened: the command was never sent
             throw new SessionStoreUnavailableException("Redis could not be reached (nothing was sent): " + e.getMessage(),
@@ -327,7 +351,7 @@ public class StepConnections {
             return new TimeoutException("mnemos session store: no answer from Redis within " + timeout.toMillis()
                     + " ms (" + e.getMessage() + ")");
         }
-        pool.clear();
+        pool.join().clear();
         return new Broken(new SessionStoreUnavailableException("Redis did not answer: " + e.getMessage(), e));
     }
 
@@ -353,7 +377,12 @@ public class StepConnections {
 
     void close(@Observes ShutdownEvent stop) {
         if (pool != null) {
-            pool.close();
+            pool.thenAccept(ConnectionPool::close);
         }
+    }
+
+    /** Jedis' command builders: loading them costs a start-up as much as the pool, so it happens with the pool. */
+    private static final class Commands {
+        static final CommandObjects OBJECTS = new CommandObjects();
     }
 }

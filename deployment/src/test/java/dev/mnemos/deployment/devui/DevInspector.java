@@ -26,8 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The dev-mode inspector of a test application built with Mnemos' dev-mode tools, driven in a headless Chromium: a user
  * with a session and one AI step is picked on the page, which then shows the session and that step's trace. The
  * applications are test builds given the tools by a build step that produces {@code MnemosDevToolsBuildItem}, as dev
- * mode does: a dev-mode application ({@code QuarkusDevModeTest}) cannot be resolved where Maven Central lacks a
- * dev-only Qute artifact (docs/inspector.md, "Tests").
+ * mode does: they start quicker than a dev-mode application ({@code QuarkusDevModeTest}, which only the Dev UI's own
+ * page needs: {@code DevUiSessionsPageTest}).
  */
 final class DevInspector {
 

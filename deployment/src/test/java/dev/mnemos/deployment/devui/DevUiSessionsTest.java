@@ -73,6 +73,7 @@ class DevUiSessionsTest {
         assertThat(traces.get(0).block()).contains("A dev-mode trip to Osaka");
         assertThat(traces.get(0).readVersion()).isEqualTo(1L);
         assertThat(traces.get(0).tokens()).isPositive().isLessThanOrEqualTo(traces.get(0).budget());
+        assertThat(traces.get(0).tools()).as("recorded: the model call ran none").isEmpty();
         assertThat(service.latestTraces(user, 2)).extracting(TraceLine::version).containsExactly(2L, 3L);
     }
 
