@@ -60,8 +60,16 @@ public final class AheadStepBlocks implements StepBlocks, AutoCloseable {
                 return daemon;
             });
 
+    private final long graceNanos;
+
     AheadStepBlocks(MemoStepBlocks memo) {
+        this(memo, GRACE_NANOS);
+    }
+
+    /** @param graceNanos how long the thread leaves a render ahead to the session's next step */
+    AheadStepBlocks(MemoStepBlocks memo, long graceNanos) {
         this.memo = memo;
+        this.graceNanos = graceNanos;
     }
 
     @Override
@@ -120,7 +128,7 @@ public final class AheadStepBlocks implements StepBlocks, AutoCloseable {
 
         /** On the render-ahead thread: what the session's next step has not taken over by the end of the grace. */
         void afterGrace() {
-            long left = queuedAt + GRACE_NANOS - System.nanoTime();
+            long left = queuedAt + graceNanos - System.nanoTime();
             if (left > 0 && !claimed.get()) {
                 LockSupport.parkNanos(left);
             }

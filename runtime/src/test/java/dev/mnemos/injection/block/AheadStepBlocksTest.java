@@ -8,6 +8,7 @@ import dev.mnemos.session.SessionState;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -30,9 +31,11 @@ class AheadStepBlocksTest {
             .mapToObj(i -> new ProfileLine("f" + i, "PREFERENCE", null, "prefers option " + i + " in Japan", 0.5 + i / 40.0))
             .toList();
 
+    private final List<AheadStepBlocks> opened = new ArrayList<>(List.of(blocks));
+
     @AfterEach
     void close() {
-        blocks.close();
+        opened.forEach(AheadStepBlocks::close);
     }
 
     @Test
@@ -100,6 +103,9 @@ class AheadStepBlocksTest {
     @Test
     void aStepThatComesAtOnceTakesItsRenderAheadOverOnItsOwnThread() {
         String thread = Thread.currentThread().getName();
+        // a grace the test cannot outlast: the render-ahead thread never starts it first
+        AheadStepBlocks blocks = new AheadStepBlocks(memo, 60_000_000_000L);
+        opened.add(blocks);
         blocks.render("s-chained", GrowingSessions.state(40), profile, List.of(), "next?");
         counted.clear();
 
