@@ -28,6 +28,12 @@ public final class Tokens {
     private Tokens() {
     }
 
+    /** {@code app} with the extension's REST API on, taking the tokens this class mints. */
+    public static QuarkusUnitTest restApi(QuarkusUnitTest app) {
+        return restApi(app, jar -> {
+        });
+    }
+
     /**
      * {@code app} with the classes {@code root} adds, and with the extension's REST API on, taking the tokens
      * this class mints: the keys go into the application (a test class runs in it and sees nothing else).
