@@ -18,13 +18,16 @@ import io.quarkus.deployment.builditem.RunTimeConfigurationDefaultBuildItem;
 import io.quarkus.deployment.builditem.nativeimage.NativeImageResourceDirectoryBuildItem;
 import org.jboss.jandex.AnnotationInstance;
 import org.jboss.jandex.AnnotationTarget;
+import org.jboss.jandex.AnnotationValue;
 import org.jboss.jandex.ClassInfo;
 import org.jboss.jandex.DotName;
 import org.jboss.jandex.MethodInfo;
 import org.jboss.jandex.Type;
 
 import java.lang.reflect.Modifier;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Build steps of the Mnemos extension: indexes the runtime jar (its beans, entities and AI
@@ -71,6 +74,22 @@ class MnemosProcessor {
     @BuildStep
     UnremovableBeanBuildItem embeddingModels() {
         return UnremovableBeanBuildItem.beanTypes(EMBEDDING_MODEL);
+    }
+
+    /**
+     * A writer named by {@code @SessionMemory(writer = …)} is looked up when its step runs, which unused-bean removal
+     * cannot see: a writer that is a bean stays one, or it would be made with its constructor, without its injections.
+     */
+    @BuildStep
+    UnremovableBeanBuildItem stepWriters(CombinedIndexBuildItem index) {
+        Set<DotName> writers = new HashSet<>();
+        for (AnnotationInstance binding : index.getIndex().getAnnotations(SESSION_MEMORY)) {
+            AnnotationValue writer = binding.value("writer");
+            if (writer != null) {
+                writers.add(writer.asClass().name());
+            }
+        }
+        return UnremovableBeanBuildItem.beanTypes(writers);
     }
 
     @BuildStep

@@ -1,29 +1,24 @@
-package dev.mnemos.server.injection;
+package dev.mnemos.injection.block;
 
 import dev.mnemos.injection.TokenCounter;
+import dev.mnemos.support.JtokkitTokenizer;
 import io.quarkus.arc.Arc;
-import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
-import io.quarkus.test.junit.TestProfile;
+import io.quarkus.test.QuarkusUnitTest;
 import jakarta.inject.Singleton;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The block's tokenizer is built while the application starts, not in its first step (jtokkit reads
- * its vocabularies when first used). A profile of its own, so this application has run no step.
+ * its vocabularies when first used). The test runs no step.
  */
-@QuarkusTest
-@TestProfile(TokenizerAtStartTest.FreshStart.class)
 class TokenizerAtStartTest {
 
-    public static class FreshStart implements QuarkusTestProfile {
-        @Override
-        public String getConfigProfile() {
-            return "test";
-        }
-    }
+    @RegisterExtension
+    static final QuarkusUnitTest APP = new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
+            .withApplicationRoot(jar -> jar.addClasses(JtokkitTokenizer.class));
 
     @Test
     void theTokenCounterExistsBeforeAnyStep() {

@@ -1,13 +1,5 @@
-package dev.mnemos.server.injection;
+package dev.mnemos.injection;
 
-import dev.mnemos.injection.MemoryBlock;
-import dev.mnemos.injection.MemoryContext;
-import dev.mnemos.injection.ProfileLine;
-import dev.mnemos.injection.ProfileSnapshot;
-import dev.mnemos.injection.StepTrace;
-import dev.mnemos.injection.StepTraceStore;
-import dev.mnemos.injection.StepWriteRejectedException;
-import dev.mnemos.server.support.ScriptedChatModel;
 import dev.mnemos.session.Constraint;
 import dev.mnemos.session.NewSession;
 import dev.mnemos.session.Scope;
@@ -18,11 +10,18 @@ import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
 import dev.mnemos.session.StepPointer;
 import dev.mnemos.session.StepWrite;
-import io.quarkus.test.junit.QuarkusTest;
+import dev.mnemos.support.JtokkitTokenizer;
+import dev.mnemos.support.MessageKeyWriter;
+import dev.mnemos.support.Requests;
+import dev.mnemos.support.ScriptedChatModel;
+import dev.mnemos.support.ScriptedProfileSource;
+import dev.mnemos.support.TripAi;
+import io.quarkus.test.QuarkusUnitTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.List;
@@ -30,8 +29,15 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-@QuarkusTest
+/** A step through {@code @SessionMemory}: what its system message carries, what it writes, what its trace records. */
 class SessionMemoryInterceptorTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
+            // the server's setting: Mnemos' extraction, reconcile and summaries take their deterministic paths
+            .overrideConfigKey("quarkus.mnemos.llm.enabled", "false")
+            .withApplicationRoot(jar -> jar.addClasses(TripAi.class, TripAi.Advice.class, MessageKeyWriter.class,
+                    ScriptedChatModel.class, JtokkitTokenizer.class, ScriptedProfileSource.class, Requests.class));
 
     @Inject
     TripAi ai;

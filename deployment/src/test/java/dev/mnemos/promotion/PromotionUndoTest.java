@@ -1,15 +1,16 @@
-package dev.mnemos.server.promotion;
+package dev.mnemos.promotion;
 
-import dev.mnemos.server.api.Tokens;
-import dev.mnemos.server.support.SqlRows;
+import dev.mnemos.support.SqlRows;
+import dev.mnemos.support.Tokens;
 import io.agroal.api.AgroalDataSource;
-import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.QuarkusUnitTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,10 +26,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import static dev.mnemos.server.promotion.SessionEndTest.as;
-import static dev.mnemos.server.promotion.SessionEndTest.end;
-import static dev.mnemos.server.promotion.SessionEndTest.observe;
-import static dev.mnemos.server.promotion.SessionEndTest.start;
+import static dev.mnemos.promotion.Calls.as;
+import static dev.mnemos.promotion.Calls.end;
+import static dev.mnemos.promotion.Calls.observe;
+import static dev.mnemos.promotion.Calls.start;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
@@ -38,8 +39,13 @@ import static org.hamcrest.Matchers.equalTo;
  * the profile after an undo equals the profile before the end, every revert is audited, later changes refuse it
  * unless forced, racing undos apply once, and forget stays final.
  */
-@QuarkusTest
 class PromotionUndoTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = Tokens.restApi(new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
+            // the server's setting: Mnemos' extraction, reconcile and summaries take their deterministic paths
+            .overrideConfigKey("quarkus.mnemos.llm.enabled", "false"),
+            jar -> jar.addClasses(Calls.class, SqlRows.class));
 
     static final String BERLIN = "I live in Berlin";
     static final String PARIS = "I live in Paris";

@@ -1,10 +1,7 @@
-package dev.mnemos.server.injection;
+package dev.mnemos.injection;
 
 import dev.langchain4j.model.chat.request.ChatRequest;
-import dev.mnemos.injection.StepTraceStore;
 import dev.mnemos.promotion.PromotionService;
-import dev.mnemos.server.api.Tokens;
-import dev.mnemos.server.support.ScriptedChatModel;
 import dev.mnemos.session.InvalidPatchException;
 import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionEndedException;
@@ -14,12 +11,20 @@ import dev.mnemos.session.SessionNotFoundException;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
-import io.quarkus.test.junit.QuarkusTest;
+import dev.mnemos.support.JtokkitTokenizer;
+import dev.mnemos.support.MessageKeyWriter;
+import dev.mnemos.support.Requests;
+import dev.mnemos.support.ScriptedChatModel;
+import dev.mnemos.support.Tokens;
+import dev.mnemos.support.TripAi;
+import dev.mnemos.support.TripChatResource;
+import io.quarkus.test.QuarkusUnitTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -36,8 +41,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The first call with a {@code @MemoryId} that names no session starts it, owned by the caller, or by "anonymous". */
-@QuarkusTest
 class FirstCallStartsSessionTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = Tokens.restApi(new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
+            // the server's setting: Mnemos' extraction, reconcile and summaries take their deterministic paths
+            .overrideConfigKey("quarkus.mnemos.llm.enabled", "false"),
+            jar -> jar.addClasses(TripAi.class, TripAi.Advice.class, MessageKeyWriter.class, ScriptedChatModel.class,
+                    JtokkitTokenizer.class, TripChatResource.class, Requests.class));
 
     private static final int THREADS = 8;
 

@@ -1,4 +1,4 @@
-package dev.mnemos.server.injection;
+package dev.mnemos.support;
 
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;

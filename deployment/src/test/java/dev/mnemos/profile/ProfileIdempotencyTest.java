@@ -1,10 +1,10 @@
-package dev.mnemos.server.profile;
+package dev.mnemos.profile;
 
-import dev.mnemos.server.api.Tokens;
-import dev.mnemos.server.support.SqlRows;
 import dev.mnemos.session.Idempotency;
+import dev.mnemos.support.SqlRows;
+import dev.mnemos.support.Tokens;
 import io.agroal.api.AgroalDataSource;
-import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.QuarkusUnitTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.ExtractableResponse;
 import io.restassured.response.Response;
@@ -12,6 +12,7 @@ import io.restassured.specification.RequestSpecification;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -35,8 +36,13 @@ import static org.hamcrest.Matchers.nullValue;
  * write's changes; the same key with another request answers 422; a key is the user's own; concurrent requests with
  * one key apply once; a forget leaves no text (nor digest of one) in the records; an expired key is free again.
  */
-@QuarkusTest
 class ProfileIdempotencyTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = Tokens.restApi(new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
+            // the server's setting: Mnemos' extraction, reconcile and summaries take their deterministic paths
+            .overrideConfigKey("quarkus.mnemos.llm.enabled", "false"),
+            jar -> jar.addClasses(SqlRows.class));
 
     private static final String KEY = "Idempotency-Key";
 

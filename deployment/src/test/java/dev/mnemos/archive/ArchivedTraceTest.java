@@ -1,18 +1,21 @@
-package dev.mnemos.server.archive;
+package dev.mnemos.archive;
 
-import dev.mnemos.server.api.Tokens;
-import dev.mnemos.server.injection.TripAi;
-import dev.mnemos.server.support.ScriptedChatModel;
 import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionKeys;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
+import dev.mnemos.support.JtokkitTokenizer;
+import dev.mnemos.support.MessageKeyWriter;
+import dev.mnemos.support.ScriptedChatModel;
+import dev.mnemos.support.Tokens;
+import dev.mnemos.support.TripAi;
 import io.quarkus.redis.datasource.RedisDataSource;
-import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.QuarkusUnitTest;
 import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.Map;
 
@@ -23,8 +26,14 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
 
 /** A step's trace is still served after the task ended and its Redis keys are gone; forget scrubs it. */
-@QuarkusTest
 class ArchivedTraceTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = Tokens.restApi(new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
+            // the server's setting: Mnemos' extraction, reconcile and summaries take their deterministic paths
+            .overrideConfigKey("quarkus.mnemos.llm.enabled", "false"),
+            jar -> jar.addClasses(TripAi.class, TripAi.Advice.class, MessageKeyWriter.class, ScriptedChatModel.class,
+                    JtokkitTokenizer.class));
 
     @Inject
     TripAi ai;

@@ -1,4 +1,4 @@
-package dev.mnemos.server.injection;
+package dev.mnemos.injection.step;
 
 import dev.langchain4j.service.MemoryId;
 import dev.langchain4j.service.SystemMessage;
@@ -7,8 +7,6 @@ import dev.mnemos.injection.InjectionConfig;
 import dev.mnemos.injection.SessionMemory;
 import dev.mnemos.injection.StepCall;
 import dev.mnemos.injection.StepWriter;
-import dev.mnemos.injection.step.AiMethod;
-import dev.mnemos.injection.step.StepCycle;
 import dev.mnemos.llm.MnemosModelSupplier;
 import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionIds;
@@ -16,12 +14,13 @@ import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
 import io.quarkiverse.langchain4j.RegisterAiService;
-import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.QuarkusUnitTest;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Dependent;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -30,10 +29,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A writer named by {@code @SessionMemory(writer = …)} that is a CDI bean is used as one, with its
  * scope: an application-scoped writer is made once and gets its injections, a {@code @Dependent}
- * one is made anew for every step (writers are resolved once per type, not once per step).
+ * one is made anew for every step (writers are resolved once per type, not once per step). Neither is injected
+ * anywhere: the build keeps them, though nothing but the annotation names them.
  */
-@QuarkusTest
 class StepWriterBeansTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties");
 
     @Inject
     StepCycle cycle;

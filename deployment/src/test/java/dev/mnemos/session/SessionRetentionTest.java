@@ -1,21 +1,13 @@
-package dev.mnemos.server.session;
+package dev.mnemos.session;
 
-import dev.mnemos.server.api.Tokens;
-import dev.mnemos.session.NewSession;
-import dev.mnemos.session.Rollback;
-import dev.mnemos.session.SessionIds;
-import dev.mnemos.session.SessionPatch;
-import dev.mnemos.session.SessionStore;
-import dev.mnemos.session.StepWrite;
-import dev.mnemos.session.VersionGoneException;
-import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
-import io.quarkus.test.junit.TestProfile;
+import dev.mnemos.support.Tokens;
+import io.quarkus.test.QuarkusUnitTest;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
 import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.Map;
 
@@ -23,16 +15,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** With a retention of 10 versions, older versions answer Gone; newer ones still load. */
-@QuarkusTest
-@TestProfile(SessionRetentionTest.SmallRetention.class)
 class SessionRetentionTest {
 
-    public static class SmallRetention implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("quarkus.mnemos.session.history-retention", "10", "quarkus.mnemos.session.checkpoint-every", "4");
-        }
-    }
+    @RegisterExtension
+    static final QuarkusUnitTest APP = Tokens.restApi(new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
+            .overrideConfigKey("quarkus.mnemos.session.history-retention", "10")
+            .overrideConfigKey("quarkus.mnemos.session.checkpoint-every", "4"));
 
     @Inject
     SessionStore store;

@@ -1,18 +1,22 @@
-package dev.mnemos.server.injection;
+package dev.mnemos.rest;
 
 import dev.langchain4j.model.openai.OpenAiChatModelName;
 import dev.langchain4j.model.openai.OpenAiTokenCountEstimator;
 import dev.mnemos.injection.block.TokenEstimator;
-import dev.mnemos.server.api.Tokens;
-import dev.mnemos.server.support.ScriptedChatModel;
 import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
-import io.quarkus.test.junit.QuarkusTest;
+import dev.mnemos.support.JtokkitTokenizer;
+import dev.mnemos.support.MessageKeyWriter;
+import dev.mnemos.support.ScriptedChatModel;
+import dev.mnemos.support.Tokens;
+import dev.mnemos.support.TripAi;
+import io.quarkus.test.QuarkusUnitTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -20,8 +24,13 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.is;
 
-@QuarkusTest
+/** A step's trace over the REST API: what the step read, injected and wrote, for its owner only. */
 class TraceResourceTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = Tokens.restApi(new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties"),
+            jar -> jar.addClasses(TripAi.class, TripAi.Advice.class, MessageKeyWriter.class, ScriptedChatModel.class,
+                    JtokkitTokenizer.class));
 
     @Inject
     TripAi ai;
@@ -56,7 +65,7 @@ class TraceResourceTest {
     }
 
     @Test
-    void theInjectedBlockIsCountedWithTheServersTokenizer() {
+    void theInjectedBlockIsCountedWithTheApplicationsTokenizer() {
         String block = given().auth().oauth2(Tokens.user(user)).get("/v1/sessions/{id}/steps/{v}/trace", id, 2)
                 .then().statusCode(200).extract().path("injected.block");
         int tokens = given().auth().oauth2(Tokens.user(user)).get("/v1/sessions/{id}/steps/{v}/trace", id, 2)

@@ -1,28 +1,30 @@
-package dev.mnemos.server.erasure;
+package dev.mnemos.erasure;
 
 import dev.langchain4j.data.message.UserMessage;
 import dev.mnemos.injection.chat.RedisChatMemoryStore;
 import dev.mnemos.profile.ProfileRevisions;
-import dev.mnemos.server.support.SqlRows;
 import dev.mnemos.session.SessionKeys;
+import dev.mnemos.support.SqlRows;
+import dev.mnemos.support.Tokens;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.redis.datasource.RedisDataSource;
-import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.QuarkusUnitTest;
 import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import static dev.mnemos.server.erasure.Calls.as;
-import static dev.mnemos.server.erasure.Calls.end;
-import static dev.mnemos.server.erasure.Calls.observe;
-import static dev.mnemos.server.erasure.Calls.service;
-import static dev.mnemos.server.erasure.Calls.start;
+import static dev.mnemos.erasure.Calls.as;
+import static dev.mnemos.erasure.Calls.end;
+import static dev.mnemos.erasure.Calls.observe;
+import static dev.mnemos.erasure.Calls.service;
+import static dev.mnemos.erasure.Calls.start;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
@@ -31,8 +33,13 @@ import static org.hamcrest.Matchers.equalTo;
  * {@code user_id} column, and by the id anywhere in any row) and 0 Redis keys of their sessions, their index or
  * their profile; another user's data stays. The export answers everything held about the user as JSON.
  */
-@QuarkusTest
 class UserErasureTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = Tokens.restApi(new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
+            // the server's setting: Mnemos' extraction, reconcile and summaries take their deterministic paths
+            .overrideConfigKey("quarkus.mnemos.llm.enabled", "false"),
+            jar -> jar.addClasses(Calls.class, Holdings.class, SqlRows.class));
 
     @Inject
     AgroalDataSource db;

@@ -1,4 +1,4 @@
-package dev.mnemos.server.injection;
+package dev.mnemos.support;
 
 import dev.langchain4j.service.MemoryId;
 import dev.langchain4j.service.SystemMessage;

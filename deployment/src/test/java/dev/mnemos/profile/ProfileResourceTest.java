@@ -1,18 +1,18 @@
-package dev.mnemos.server.profile;
+package dev.mnemos.profile;
 
 import dev.mnemos.injection.ProfileLine;
 import dev.mnemos.injection.ProfileSnapshot;
-import dev.mnemos.profile.ProfileInjectionSource;
-import dev.mnemos.server.api.Tokens;
-import dev.mnemos.server.support.SqlRows;
+import dev.mnemos.support.SqlRows;
+import dev.mnemos.support.Tokens;
 import io.agroal.api.AgroalDataSource;
-import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.QuarkusUnitTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 import jakarta.inject.Inject;
 import org.hamcrest.Matchers;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.sql.Connection;
 import java.util.List;
@@ -26,8 +26,15 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.nullValue;
 
-@QuarkusTest
 class ProfileResourceTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = Tokens.restApi(new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
+            // the server's setting: Mnemos' extraction, reconcile and summaries take their deterministic paths
+            .overrideConfigKey("quarkus.mnemos.llm.enabled", "false")
+            // the server's setting: an unknown field is refused (400 naming it), not dropped
+            .overrideConfigKey("quarkus.jackson.fail-on-unknown-properties", "true"),
+            jar -> jar.addClasses(SqlRows.class));
 
     @Inject
     AgroalDataSource db;

@@ -1,29 +1,36 @@
-package dev.mnemos.server.promotion;
+package dev.mnemos.promotion;
 
-import dev.mnemos.server.support.SqlRows;
+import dev.mnemos.support.SqlRows;
+import dev.mnemos.support.Tokens;
 import io.agroal.api.AgroalDataSource;
-import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.QuarkusUnitTest;
 import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import static dev.mnemos.server.promotion.SessionEndTest.as;
-import static dev.mnemos.server.promotion.SessionEndTest.end;
-import static dev.mnemos.server.promotion.SessionEndTest.observe;
-import static dev.mnemos.server.promotion.SessionEndTest.start;
+import static dev.mnemos.promotion.Calls.as;
+import static dev.mnemos.promotion.Calls.end;
+import static dev.mnemos.promotion.Calls.observe;
+import static dev.mnemos.promotion.Calls.start;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A session end never deletes a fact the user stated: at the profile's cap its candidates stay pending,
  * and one session promotes at most {@code quarkus.mnemos.promotion.max-per-session} facts.
  */
-@QuarkusTest
 class PromotionCapTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = Tokens.restApi(new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
+            // the server's setting: Mnemos' extraction, reconcile and summaries take their deterministic paths
+            .overrideConfigKey("quarkus.mnemos.llm.enabled", "false"),
+            jar -> jar.addClasses(Calls.class, SqlRows.class));
 
     @Inject
     AgroalDataSource db;

@@ -1,34 +1,44 @@
-package dev.mnemos.server.injection;
+package dev.mnemos.injection.chat;
 
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.mnemos.injection.InjectionConfig;
 import dev.mnemos.injection.MemoryContext;
-import dev.mnemos.injection.chat.RedisChatMemoryStore;
-import dev.mnemos.injection.chat.SessionChatMemoryProvider;
-import dev.mnemos.server.support.ScriptedChatModel;
 import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionConfig;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionKeys;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
+import dev.mnemos.support.JtokkitTokenizer;
+import dev.mnemos.support.MessageKeyWriter;
+import dev.mnemos.support.RequestScopedTripAi;
+import dev.mnemos.support.ScriptedChatModel;
+import dev.mnemos.support.TripAi;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.ManagedContext;
 import io.quarkus.redis.datasource.RedisDataSource;
-import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.QuarkusUnitTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.List;
 import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-@QuarkusTest
+/** A session's chat history in Redis: it outlives the request and the process, and keeps its window. */
 class RedisChatMemoryTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
+            // the server's setting: Mnemos' extraction, reconcile and summaries take their deterministic paths
+            .overrideConfigKey("quarkus.mnemos.llm.enabled", "false")
+            .withApplicationRoot(jar -> jar.addClasses(TripAi.class, TripAi.Advice.class, MessageKeyWriter.class,
+                    ScriptedChatModel.class, JtokkitTokenizer.class, RequestScopedTripAi.class));
 
     @Inject
     RequestScopedTripAi requestScoped;

@@ -1,17 +1,20 @@
-package dev.mnemos.server.promotion;
+package dev.mnemos.promotion;
 
-import dev.mnemos.server.api.Tokens;
-import dev.mnemos.server.injection.Requests;
-import dev.mnemos.server.injection.TripAi;
-import dev.mnemos.server.support.ScriptedChatModel;
 import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
-import io.quarkus.test.junit.QuarkusTest;
+import dev.mnemos.support.JtokkitTokenizer;
+import dev.mnemos.support.MessageKeyWriter;
+import dev.mnemos.support.Requests;
+import dev.mnemos.support.ScriptedChatModel;
+import dev.mnemos.support.Tokens;
+import dev.mnemos.support.TripAi;
+import io.quarkus.test.QuarkusUnitTest;
 import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.List;
 import java.util.Map;
@@ -23,8 +26,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * End to end through the real profile (Postgres), the interceptor and the end of the task: a
  * "reply in English this time" beats the profile's Chinese for this session only.
  */
-@QuarkusTest
 class ThisTurnBeatsProfileTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = Tokens.restApi(new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
+            // the server's setting: Mnemos' extraction, reconcile and summaries take their deterministic paths
+            .overrideConfigKey("quarkus.mnemos.llm.enabled", "false"),
+            jar -> jar.addClasses(TripAi.class, TripAi.Advice.class, MessageKeyWriter.class, ScriptedChatModel.class,
+                    JtokkitTokenizer.class, Requests.class));
 
     @Inject
     TripAi ai;

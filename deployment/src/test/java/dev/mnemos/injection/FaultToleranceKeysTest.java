@@ -1,48 +1,36 @@
-package dev.mnemos.server.injection;
+package dev.mnemos.injection;
 
-import dev.mnemos.injection.ProfileLine;
-import dev.mnemos.injection.ProfileSnapshot;
-import dev.mnemos.injection.StepProfiles;
 import dev.mnemos.llm.ExtractionAi;
 import dev.mnemos.llm.ExtractionModel;
 import dev.mnemos.llm.ExtractionRequest;
-import dev.mnemos.server.support.ModelConfigured;
-import dev.mnemos.server.support.ScriptedChatModel;
 import dev.mnemos.session.SessionIds;
-import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
-import io.quarkus.test.junit.TestProfile;
+import dev.mnemos.support.ScriptedChatModel;
+import dev.mnemos.support.ScriptedProfileSource;
+import io.quarkus.test.QuarkusUnitTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.time.LocalDate;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Mnemos' own fault-tolerance keys take effect: each value below is far from its default. */
-@QuarkusTest
-@TestProfile(FaultToleranceKeysTest.TightLimits.class)
 class FaultToleranceKeysTest {
 
-    /** A configured model (so extraction calls it) and tight profile and model limits. */
-    public static class TightLimits implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            Map<String, String> config = new HashMap<>(new ModelConfigured().getConfigOverrides());
-            config.put("quarkus.mnemos.injection.profile-timeout", "200ms");
-            config.put("quarkus.mnemos.injection.profile-breaker-requests", "4");
-            config.put("quarkus.mnemos.injection.profile-breaker-failure-ratio", "1.0");
-            config.put("quarkus.mnemos.injection.profile-breaker-delay", "2s");
-            config.put("quarkus.mnemos.llm.timeout", "300ms");
-            return config;
-        }
-    }
+    @RegisterExtension
+    static final QuarkusUnitTest APP = new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
+            // a model (so extraction calls it: quarkus.mnemos.llm.enabled is on by default) and tight profile and model limits
+            .overrideConfigKey("quarkus.mnemos.injection.profile-timeout", "200ms")
+            .overrideConfigKey("quarkus.mnemos.injection.profile-breaker-requests", "4")
+            .overrideConfigKey("quarkus.mnemos.injection.profile-breaker-failure-ratio", "1.0")
+            .overrideConfigKey("quarkus.mnemos.injection.profile-breaker-delay", "2s")
+            .overrideConfigKey("quarkus.mnemos.llm.timeout", "300ms")
+            .withApplicationRoot(jar -> jar.addClasses(ScriptedChatModel.class, ScriptedProfileSource.class));
 
     @Inject
     StepProfiles reader;
