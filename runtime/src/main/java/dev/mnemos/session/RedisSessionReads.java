@@ -57,11 +57,11 @@ final class RedisSessionReads {
                 : new ScriptArgs.Load(plans, known.version(), known.createdAt().toEpochMilli())).argv();
     }
 
-    /** {@link #recentIfChanged(String, int, SessionState)} and the string at {@code key}, in one round trip, sent now. */
-    Pending<SessionStore.ReadAlong> sendRecentIfChanged(String sessionId, int latestPlans, SessionState known,
-            String key) {
-        return transport.sendReadAndGet(LuaScript.LOAD, LuaScript.LOAD.keys(sessionId), loadArgs(latestPlans, known), key)
-                .then(both -> new SessionStore.ReadAlong(loaded(sessionId, both.reply(), known), true, both.value()));
+    /** {@link #recentIfChanged(String, int, SessionState)} and the string at {@code key}, in one round trip. */
+    SessionStore.ReadAlong recentIfChanged(String sessionId, int latestPlans, SessionState known, String key) {
+        ScriptTransport.ReadAndGet both = transport.readAndGet(LuaScript.LOAD, LuaScript.LOAD.keys(sessionId),
+                loadArgs(latestPlans, known), key);
+        return new SessionStore.ReadAlong(loaded(sessionId, both.reply(), known), true, both.value());
     }
 
     /** The current state without blocking, with its newest {@code latestPlans} plan versions (negative: all). */

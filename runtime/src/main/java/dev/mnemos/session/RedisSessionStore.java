@@ -121,8 +121,8 @@ public class RedisSessionStore implements SessionStore {
     }
 
     @Override
-    public Pending<ReadAlong> sendRecentIfChanged(String sessionId, int latestPlans, SessionState known, String key) {
-        return reads.sendRecentIfChanged(sessionId, latestPlans, known, key);
+    public ReadAlong recentIfChanged(String sessionId, int latestPlans, SessionState known, String key) {
+        return reads.recentIfChanged(sessionId, latestPlans, known, key);
     }
 
     @Override

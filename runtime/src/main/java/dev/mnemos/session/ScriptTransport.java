@@ -39,12 +39,4 @@ public interface ScriptTransport {
     default ReadAndGet readAndGet(LuaScript script, List<String> keys, List<String> argv, String key) {
         return new ReadAndGet(read(script, keys, argv), get(key));
     }
-
-    /**
-     * {@link #readAndGet}, sent now and read at {@link Pending#reply()}, so the caller can work while Redis
-     * answers; this default reads it at once.
-     */
-    default Pending<ReadAndGet> sendReadAndGet(LuaScript script, List<String> keys, List<String> argv, String key) {
-        return Pending.answered(readAndGet(script, keys, argv, key));
-    }
 }

@@ -56,19 +56,18 @@ public interface SessionStore {
 
     /**
      * A session read with the value of one more key read in the same round trip
-     * ({@link #sendRecentIfChanged}).
+     * ({@link #recentIfChanged(String, int, SessionState, String)}).
      */
     record ReadAlong(SessionState state, boolean read, String value) {
     }
 
     /**
      * {@link #recentIfChanged(String, int, SessionState)}, and the string at {@code key} (any key of the same Redis;
-     * null: none) read in the same round trip where the transport can, sent now and read at {@link Pending#reply()}
-     * (which must follow), so the caller can work while Redis answers. A store that cannot read the key along
-     * answers {@code read = false}, and the caller reads the key itself; this default reads the session at once.
+     * null: none) read in the same round trip where the transport can. A store that cannot answers
+     * {@code read = false}, and the caller reads the key itself.
      */
-    default Pending<ReadAlong> sendRecentIfChanged(String sessionId, int latestPlans, SessionState known, String key) {
-        return Pending.answered(new ReadAlong(recentIfChanged(sessionId, latestPlans, known), false, null));
+    default ReadAlong recentIfChanged(String sessionId, int latestPlans, SessionState known, String key) {
+        return new ReadAlong(recentIfChanged(sessionId, latestPlans, known), false, null);
     }
 
     /**

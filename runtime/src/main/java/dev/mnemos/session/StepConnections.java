@@ -175,7 +175,7 @@ public class StepConnections {
         pool.setMaxWait(config.redisTimeout());
         pool.setBlockWhenExhausted(true);
         pool.setJmxEnabled(false);
-        return new ConnectionPool(new SendingConnection.Factory(JedisURIHelper.getHostAndPort(uri), client.build()), pool);
+        return new ConnectionPool(JedisURIHelper.getHostAndPort(uri), client.build(), pool);
     }
 
     /** Whether steps use these connections (else the Quarkus client). */
@@ -211,39 +211,6 @@ public class StepConnections {
         connection.sendCommand(eval.getArguments());
         connection.sendCommand(get.getArguments());
         return replies(connection, script, keys, args, eval, get);
-    }
-
-    /**
-     * {@link #evalAndGet}, both commands written to Redis now and their replies read at {@link Pending#reply()},
-     * which must follow: the connection is held until then. A script Redis was not given yet runs at once.
-     */
-    Pending<ScriptTransport.ReadAndGet> sendEvalAndGet(SessionScripts script, List<String> keys, List<String> args,
-            String key) {
-        if (script.sha() == null) {
-            return Pending.answered(evalAndGet(script, keys, args, key));
-        }
-        CommandObject<Object> eval = Commands.OBJECTS.evalsha(script.sha(), keys, args);
-        CommandObject<String> get = Commands.OBJECTS.get(key);
-        Connection connection = borrow();
-        try {
-            connection.sendCommand(eval.getArguments());
-            connection.sendCommand(get.getArguments());
-            ((SendingConnection) connection).send();
-        } catch (JedisException e) {
-            connection.close();
-            RuntimeException failure = failed(e);
-            if (failure instanceof Broken) {
-                return Pending.answered(evalAndGet(script, keys, args, key)); // a read: sent again
-            }
-            throw failure;
-        }
-        return () -> {
-            try {
-                return on(connection, c -> replies(c, script, keys, args, eval, get));
-            } catch (Broken e) {
-                return retriedOnce(c -> runAndGet(c, script, keys, args, key)); // a read: sent again
-            }
-        };
     }
 
     /** The replies of a script and a GET sent in one pipeline on {@code connection}. */

@@ -155,42 +155,6 @@ class StepConnectionsTest {
     }
 
     @Test
-    void aReadSentIsAnsweredWhenItsReplyIsReadAndItsConnectionGoesBack() {
-        StepConnections connections = open(REDIS, true, 1);
-        String other = key + ":other";
-        SessionScripts read = SessionScripts.of("return {'value', redis.call('GET', KEYS[1]) or 'none'}");
-        try (Jedis redis = new Jedis("127.0.0.1", 6379)) {
-            redis.set(key, "7");
-            redis.set(other, "revision-3");
-        }
-        try {
-            connections.eval(read, List.of(key), List.of(), true); // Redis has the script: the next read is sent
-            Pending<ScriptTransport.ReadAndGet> sent = connections.sendEvalAndGet(read, List.of(key), List.of(), other);
-            try (Jedis redis = new Jedis("127.0.0.1", 6379)) {
-                redis.set(key, "8"); // sent already: Redis ran it before this write
-            }
-            ScriptTransport.ReadAndGet both = sent.reply();
-            assertThat(SessionScripts.plainPairs(both.reply())).isEqualTo(Map.of("value", "7"));
-            assertThat(both.value()).isEqualTo("revision-3");
-            // the pool's one connection is back and in step
-            assertThat(connections.get(key)).contains("8");
-            try (Jedis redis = new Jedis("127.0.0.1", 6379)) {
-                redis.scriptFlush();
-            }
-            Pending<ScriptTransport.ReadAndGet> again = connections.sendEvalAndGet(read, List.of(key), List.of(), other);
-            assertThat(SessionScripts.plainPairs(again.reply().reply())).as("the script sent again by its text")
-                    .isEqualTo(Map.of("value", "8"));
-            killStepClients();
-            assertThat(connections.sendEvalAndGet(read, List.of(key), List.of(), other).reply().value())
-                    .as("a read sent on a connection Redis closed is sent again").isEqualTo("revision-3");
-        } finally {
-            try (Jedis redis = new Jedis("127.0.0.1", 6379)) {
-                redis.del(other);
-            }
-        }
-    }
-
-    @Test
     void aReadOnAConnectionRedisClosedIsTriedOnceMoreAWriteIsNot() {
         StepConnections connections = open(REDIS, true, 4);
         SessionScripts set = SessionScripts.of("redis.call('SET', KEYS[1], ARGV[1]) return {1}");

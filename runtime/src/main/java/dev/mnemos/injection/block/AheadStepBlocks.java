@@ -15,8 +15,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Memo renders ({@link MemoStepBlocks}), plus the block of a session's next step rendered as soon as a step
@@ -27,11 +25,6 @@ import java.util.concurrent.locks.LockSupport;
  * from the memo, which the render ahead left with every changed line counted. A render ahead is only a memo:
  * one that did not happen, came late or guessed wrong costs time, never a different block. A step whose render
  * ahead is running waits for it a little rather than doing the same work beside it.
- * <p>
- * The thread leaves each render ahead to the session's next step for a moment ({@link #GRACE_NANOS}): a step
- * that comes at once (an agent chaining calls) takes it over ({@link #meanwhile}) on its own thread while its
- * session read is on the way to Redis, so the render overlaps the round trip instead of a second thread
- * competing with the step and Redis for the cores.
  */
 public final class AheadStepBlocks implements StepBlocks, AutoCloseable {
 
@@ -40,8 +33,6 @@ public final class AheadStepBlocks implements StepBlocks, AutoCloseable {
     private static final int QUEUE = 256;
     /** How long a step waits for its render ahead when that is running. */
     private static final long WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
-    /** How long the thread leaves a render ahead to the session's next step before it starts it. */
-    private static final long GRACE_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
 
     /** A block rendered ahead, with what it was rendered from. */
     private record Made(SessionState state, List<ProfileLine> ordered, MemoryBlock block) {
@@ -49,8 +40,6 @@ public final class AheadStepBlocks implements StepBlocks, AutoCloseable {
 
     private final MemoStepBlocks memo;
     private final Cache<String, Made> ahead = Caffeine.newBuilder().maximumSize(10_000).executor(Runnable::run).build();
-    /** Each session's latest render ahead that no thread has started yet. */
-    private final ConcurrentHashMap<String, Queued> queued = new ConcurrentHashMap<>();
     /** Sessions whose render ahead is running now, with what tells its end. */
     private final ConcurrentHashMap<String, CountDownLatch> running = new ConcurrentHashMap<>();
     private final ThreadPoolExecutor thread = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
@@ -60,16 +49,8 @@ public final class AheadStepBlocks implements StepBlocks, AutoCloseable {
                 return daemon;
             });
 
-    private final long graceNanos;
-
     AheadStepBlocks(MemoStepBlocks memo) {
-        this(memo, GRACE_NANOS);
-    }
-
-    /** @param graceNanos how long the thread leaves a render ahead to the session's next step */
-    AheadStepBlocks(MemoStepBlocks memo, long graceNanos) {
         this.memo = memo;
-        this.graceNanos = graceNanos;
     }
 
     @Override
@@ -90,57 +71,10 @@ public final class AheadStepBlocks implements StepBlocks, AutoCloseable {
         if (next == null) {
             return;
         }
-        Queued task = new Queued(sessionId, next, facts, message);
-        queued.put(sessionId, task);
         try {
-            thread.execute(task::afterGrace);
+            thread.execute(() -> renderAhead(sessionId, next, facts, message));
         } catch (RejectedExecutionException e) {
-            queued.remove(sessionId, task);
             LOG.debugf("render ahead of session %s dropped (queue full); its next step renders on its own", sessionId);
-        }
-    }
-
-    /** Renders, on the calling thread, the session's render ahead that the thread has not started yet (if any). */
-    @Override
-    public void meanwhile(String sessionId) {
-        Queued task = queued.remove(sessionId);
-        if (task != null) {
-            task.run();
-        }
-    }
-
-    /** A render ahead of a session's next step: it runs once, on whichever thread claims it first. */
-    private final class Queued implements Runnable {
-
-        private final String sessionId;
-        private final SessionState next;
-        private final List<ProfileLine> facts;
-        private final String message;
-        private final AtomicBoolean claimed = new AtomicBoolean();
-        private final long queuedAt = System.nanoTime();
-
-        Queued(String sessionId, SessionState next, List<ProfileLine> facts, String message) {
-            this.sessionId = sessionId;
-            this.next = next;
-            this.facts = facts;
-            this.message = message;
-        }
-
-        /** On the render-ahead thread: what the session's next step has not taken over by the end of the grace. */
-        void afterGrace() {
-            long left = queuedAt + graceNanos - System.nanoTime();
-            if (left > 0 && !claimed.get()) {
-                LockSupport.parkNanos(left);
-            }
-            run();
-        }
-
-        @Override
-        public void run() {
-            if (claimed.compareAndSet(false, true)) {
-                queued.remove(sessionId, this);
-                renderAhead(sessionId, next, facts, message);
-            }
         }
     }
 

@@ -39,13 +39,6 @@ public interface StepBlocks {
     }
 
     /**
-     * Work for the session's next block that the step does while its session read is on the way to Redis; it
-     * never fails the step. This default does nothing.
-     */
-    default void meanwhile(String sessionId) {
-    }
-
-    /**
      * Renders with memos of up to {@code memoChars} characters ({@link InjectionConfig#tokenCountCacheChars()},
      * plain renders when 0), and with {@code renderAhead} ({@link InjectionConfig#renderAhead()}) renders ahead.
      */

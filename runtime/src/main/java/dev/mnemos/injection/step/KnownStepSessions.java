@@ -3,7 +3,6 @@ package dev.mnemos.injection.step;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.mnemos.injection.StepProfiles;
-import dev.mnemos.session.Pending;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
 
@@ -17,7 +16,7 @@ import java.util.Optional;
  * between, a rollback, an end or a session started again under its id make it read as usual. The states
  * kept are bounded in characters (least recently stepped sessions forgotten first). The owner the kept state
  * names is the one its profile is checked for: the key its profile source names is read in the same round
- * trip as the session ({@link SessionStore#sendRecentIfChanged}), which is sent before the step's other work and read after it.
+ * trip as the session ({@link SessionStore#recentIfChanged(String, int, SessionState, String)}).
  */
 final class KnownStepSessions implements StepSessions {
 
@@ -36,17 +35,16 @@ final class KnownStepSessions implements StepSessions {
     }
 
     @Override
-    public Pending<Read> send(String sessionId) {
+    public Read read(String sessionId) {
         SessionState last = known.getIfPresent(sessionId);
         Optional<String> key = last == null ? Optional.empty() : profiles.knownBy(last.userId());
         if (key.isEmpty()) {
             SessionState state = store.recentIfChanged(sessionId, plansShown + 1, last);
-            return Pending.answered(new Read(SummaryFolder.needed(store, sessionId, plansShown, state), null));
+            return new Read(SummaryFolder.needed(store, sessionId, plansShown, state), null);
         }
-        return store.sendRecentIfChanged(sessionId, plansShown + 1, last, key.get()).then(read -> {
-            SessionState state = SummaryFolder.needed(store, sessionId, plansShown, read.state());
-            return new Read(state, read.read() ? new StepProfiles.Along(last.userId(), read.value()) : null);
-        });
+        SessionStore.ReadAlong read = store.recentIfChanged(sessionId, plansShown + 1, last, key.get());
+        SessionState state = SummaryFolder.needed(store, sessionId, plansShown, read.state());
+        return new Read(state, read.read() ? new StepProfiles.Along(last.userId(), read.value()) : null);
     }
 
     @Override

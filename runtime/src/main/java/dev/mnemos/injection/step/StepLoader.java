@@ -12,7 +12,6 @@ import dev.mnemos.injection.block.StepBlocks;
 import dev.mnemos.injection.block.TurnOverrideDetector;
 import dev.mnemos.session.InvalidPatchException;
 import dev.mnemos.session.NewSession;
-import dev.mnemos.session.Pending;
 import dev.mnemos.session.SessionArchive;
 import dev.mnemos.session.SessionEndedException;
 import dev.mnemos.session.SessionIds;
@@ -148,14 +147,9 @@ class StepLoader {
         return read(sessionId);
     }
 
-    /**
-     * The session with the plans its block and its fold need: the read is sent, the block's work that can go
-     * before it is done while Redis answers ({@link StepBlocks#meanwhile}), then the reply is read.
-     */
+    /** The session with the plans its block and its fold need. */
     private StepSessions.Read read(String sessionId) {
-        Pending<StepSessions.Read> sent = guarded(sessionId, () -> sessions.send(sessionId));
-        blocks.meanwhile(sessionId);
-        return guarded(sessionId, sent::reply);
+        return guarded(sessionId, () -> sessions.read(sessionId));
     }
 
     private static <T> T guarded(String sessionId, Supplier<T> call) {

@@ -2,7 +2,6 @@ package dev.mnemos.injection.step;
 
 import dev.mnemos.injection.InjectionConfig;
 import dev.mnemos.injection.StepProfiles;
-import dev.mnemos.session.Pending;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
 
@@ -19,11 +18,8 @@ interface StepSessions {
     record Read(SessionState state, StepProfiles.Along along) {
     }
 
-    /**
-     * The session's read, sent now; its reply is read at {@link Pending#reply()}, which must follow (it throws
-     * {@link dev.mnemos.session.SessionNotFoundException} when there is no live session of that id).
-     */
-    Pending<Read> send(String sessionId);
+    /** @throws dev.mnemos.session.SessionNotFoundException when there is no live session of that id */
+    Read read(String sessionId);
 
     /** A step of the session wrote {@code written} (null: the state it wrote cannot be told without a read). */
     default void written(String sessionId, SessionState written) {
@@ -31,6 +27,6 @@ interface StepSessions {
 
     static StepSessions of(SessionStore store, int plansShown, boolean known, long maxChars, StepProfiles profiles) {
         return known ? new KnownStepSessions(store, plansShown, maxChars, profiles)
-                : sessionId -> Pending.answered(new Read(SummaryFolder.loadForFold(store, sessionId, plansShown), null));
+                : sessionId -> new Read(SummaryFolder.loadForFold(store, sessionId, plansShown), null);
     }
 }

@@ -8,7 +8,6 @@ import dev.mnemos.session.SessionState;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -31,11 +30,9 @@ class AheadStepBlocksTest {
             .mapToObj(i -> new ProfileLine("f" + i, "PREFERENCE", null, "prefers option " + i + " in Japan", 0.5 + i / 40.0))
             .toList();
 
-    private final List<AheadStepBlocks> opened = new ArrayList<>(List.of(blocks));
-
     @AfterEach
     void close() {
-        opened.forEach(AheadStepBlocks::close);
+        blocks.close();
     }
 
     @Test
@@ -98,28 +95,6 @@ class AheadStepBlocksTest {
         awaitRenderedAhead("s-other", 12);
 
         assertThat(counted).as("version 41 not rendered again").noneMatch(c -> c.contains("version 41"));
-    }
-
-    @Test
-    void aStepThatComesAtOnceTakesItsRenderAheadOverOnItsOwnThread() {
-        String thread = Thread.currentThread().getName();
-        // a grace the test cannot outlast: the render-ahead thread never starts it first
-        AheadStepBlocks blocks = new AheadStepBlocks(memo, 60_000_000_000L);
-        opened.add(blocks);
-        blocks.render("s-chained", GrowingSessions.state(40), profile, List.of(), "next?");
-        counted.clear();
-
-        blocks.written("s-chained", GrowingSessions.state(41), profile, "next?");
-        blocks.meanwhile("s-chained"); // the step's read is on its way: the render ahead is done here
-        boolean byTheStep = counted.stream().anyMatch(c -> c.startsWith(thread + ": ") && c.contains("version 41"));
-        StepBlocks.Block rendered = blocks.render("s-chained", GrowingSessions.state(41), profile, List.of(), "next?");
-
-        assertThat(byTheStep).as("version 41 counted on the step's thread, before its render").isTrue();
-        assertThat(counted).as("not rendered again by the render-ahead thread").noneMatch(c -> !c.startsWith(thread + ": "));
-        assertThat(rendered.ahead()).isEqualTo(StepBlocks.Ahead.FOUND);
-        assertThat(rendered.block().text())
-                .isEqualTo(renderer.render(GrowingSessions.state(41), profile, List.of(), "next?").text());
-        blocks.meanwhile("s-chained"); // nothing left to take over: nothing happens
     }
 
     /** Until the memo's version shows the render ahead rendered, and it has finished. */
