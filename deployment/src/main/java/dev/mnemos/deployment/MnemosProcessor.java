@@ -9,6 +9,7 @@ import io.quarkus.arc.deployment.BuildTimeConditionBuildItem;
 import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
 import io.quarkus.arc.deployment.ValidationPhaseBuildItem;
 import io.quarkus.arc.deployment.ValidationPhaseBuildItem.ValidationErrorBuildItem;
+import io.quarkus.deployment.Capabilities;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.builditem.CombinedIndexBuildItem;
@@ -46,9 +47,15 @@ class MnemosProcessor {
         return new FeatureBuildItem(FEATURE);
     }
 
-    /** Bounds of the profile read cache; an application overrides them like any other property. */
+    /**
+     * Bounds of the profile read cache; an application overrides them like any other property. Without the profile
+     * layer there is no Quarkus Cache to read them, and an unknown key would be warned about.
+     */
     @BuildStep
-    void profileCacheDefaults(BuildProducer<RunTimeConfigurationDefaultBuildItem> defaults) {
+    void profileCacheDefaults(Capabilities capabilities, BuildProducer<RunTimeConfigurationDefaultBuildItem> defaults) {
+        if (!ProfileLayerProcessor.present(capabilities)) {
+            return;
+        }
         String prefix = "quarkus.cache.caffeine.\"" + ProfileCache.NAME + "\".";
         defaults.produce(new RunTimeConfigurationDefaultBuildItem(prefix + "maximum-size", "10000"));
         defaults.produce(new RunTimeConfigurationDefaultBuildItem(prefix + "expire-after-access", "10M"));

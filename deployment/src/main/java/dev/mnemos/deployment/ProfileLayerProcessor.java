@@ -1,6 +1,7 @@
 package dev.mnemos.deployment;
 
 import io.quarkus.arc.deployment.BuildTimeConditionBuildItem;
+import io.quarkus.bootstrap.classloading.QuarkusClassLoader;
 import io.quarkus.deployment.Capabilities;
 import io.quarkus.deployment.Capability;
 import io.quarkus.deployment.annotations.BuildProducer;
@@ -14,8 +15,8 @@ import java.util.Set;
 
 /**
  * Session memory with Redis alone. The profile layer (user profile, promotion, archive, erasure, schema migration)
- * needs Hibernate ORM and Flyway; {@code quarkus-mnemos} brings them, {@code quarkus-mnemos-session} leaves them out.
- * Without both capabilities every class of that layer, and each use case, REST resource and exception mapper that
+ * needs Hibernate ORM, Flyway and Quarkus Cache; {@code quarkus-mnemos} brings them, {@code quarkus-mnemos-session}
+ * leaves them out. Without all three every class of that layer, and each use case, REST resource and exception mapper that
  * serves it, is left out of the build; the session layer then gets its stand-ins ({@code EmptyProfileSource},
  * {@code NoEndedSessions}, {@code SessionOnlyEnd}), which the profile layer's beans replace when it is built in.
  */
@@ -35,7 +36,8 @@ class ProfileLayerProcessor {
 
     /** Whether this application has what the profile layer runs on. */
     static boolean present(Capabilities capabilities) {
-        return capabilities.isPresent(Capability.HIBERNATE_ORM) && capabilities.isPresent(Capability.FLYWAY);
+        return capabilities.isPresent(Capability.HIBERNATE_ORM) && capabilities.isPresent(Capability.CACHE)
+                && QuarkusClassLoader.isClassPresentAtRuntime("org.flywaydb.core.Flyway");
     }
 
     @BuildStep
@@ -44,7 +46,7 @@ class ProfileLayerProcessor {
         if (present(capabilities)) {
             return;
         }
-        LOG.debug("Mnemos: no Hibernate ORM and Flyway, session memory only (no profile, promotion or archive)");
+        LOG.debug("Mnemos: no Hibernate ORM, Flyway or Quarkus Cache, session memory only (no profile, promotion or archive)");
         for (ClassInfo type : index.getIndex().getKnownClasses()) {
             if (inProfileLayer(type.name())) {
                 conditions.produce(new BuildTimeConditionBuildItem(type, false));

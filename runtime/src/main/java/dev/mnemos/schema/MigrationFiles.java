@@ -3,12 +3,15 @@ package dev.mnemos.schema;
 import org.flywaydb.core.api.Location;
 import org.flywaydb.core.api.ResourceProvider;
 import org.flywaydb.core.api.resource.LoadableResource;
+import org.flywaydb.core.internal.resolver.ChecksumCalculator;
 import org.flywaydb.core.internal.resource.classpath.ClassPathResource;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Mnemos' migration scripts, named rather than found by classpath scanning (which does not see
@@ -39,6 +42,16 @@ final class MigrationFiles implements ResourceProvider {
         return SCRIPTS.stream()
                 .filter(name -> name.startsWith(prefix) && Arrays.stream(suffixes).anyMatch(name::endsWith))
                 .map(this::resource).toList();
+    }
+
+    /** Each script's version ("7" for {@code V7__…}) and the checksum Flyway records for it, in order. */
+    static Map<String, Integer> bundled(ClassLoader classLoader) {
+        MigrationFiles files = new MigrationFiles(classLoader);
+        Map<String, Integer> checksums = new LinkedHashMap<>();
+        for (String name : SCRIPTS) {
+            checksums.put(name.substring(1, name.indexOf("__")), ChecksumCalculator.calculate(files.resource(name)));
+        }
+        return checksums;
     }
 
     private LoadableResource resource(String name) {

@@ -16,10 +16,16 @@ import java.sql.Statement;
 import java.util.Arrays;
 import java.util.Optional;
 
+import javax.sql.DataSource;
+
 /**
  * Migrates Mnemos' tables at start-up with Flyway, from {@link MigrationFiles#LOCATION} and with
  * its own history table, in the schema the datasource's connections use (created when missing). That
  * schema may hold the application's own tables and Flyway history already.
+ * <p>
+ * Most starts find the schema up to date. One query then shows it: the history holds every bundled script with the
+ * checksum Flyway gives it, and no failed run. Flyway is configured and run only otherwise (a new schema, a pending or
+ * changed script, a failed run), so an up-to-date start does not load Flyway at all.
  */
 @ApplicationScoped
 public class SchemaMigration {
@@ -42,27 +48,43 @@ public class SchemaMigration {
 
     /** Applies the pending migrations; returns how many ran. */
     public int migrate() {
-        String schema = targetSchema();
-        MigrateResult result = Flyway.configure(SchemaMigration.class.getClassLoader())
-                .dataSource(dataSource)
-                .table(config.table())
-                .schemas(schema)
-                // the application's own tables may already live in this schema (its Flyway runs first): Mnemos'
-                // history then starts with a baseline at version 0, below every Mnemos migration, so all of them run
-                .baselineOnMigrate(true)
-                .baselineVersion("0")
-                .baselineDescription("before Mnemos")
-                .resourceProvider(new MigrationFiles(SchemaMigration.class.getClassLoader()))
-                .load().migrate();
+        MigrationHistory history = new MigrationHistory(config.table());
+        String schema;
+        try (Connection connection = dataSource.getConnection()) {
+            schema = targetSchema(connection);
+            if (history.upToDate(connection, schema, MigrationFiles.bundled(SchemaMigration.class.getClassLoader()))) {
+                LOG.infof("Mnemos schema in '%s' is up to date (history in %s)", schema, config.table());
+                return 0;
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("Mnemos could not read the datasource's schema: " + e.getMessage(), e);
+        }
+        MigrateResult result = flyway(dataSource, config.table(), schema).migrate();
         LOG.infof("Mnemos schema in '%s' is at version %s (%d migrations applied, history in %s)", schema,
                 result.targetSchemaVersion == null ? result.initialSchemaVersion : result.targetSchemaVersion,
                 result.migrationsExecuted, config.table());
         return result.migrationsExecuted;
     }
 
+    /** Flyway, set up for Mnemos' scripts and history table in {@code schema}. */
+    static Flyway flyway(DataSource dataSource, String table, String schema) {
+        ClassLoader classLoader = SchemaMigration.class.getClassLoader();
+        return Flyway.configure(classLoader)
+                .dataSource(dataSource)
+                .table(table)
+                .schemas(schema)
+                // the application's own tables may already live in this schema (its Flyway runs first): Mnemos'
+                // history then starts with a baseline at version 0, below every Mnemos migration, so all of them run
+                .baselineOnMigrate(true)
+                .baselineVersion("0")
+                .baselineDescription("before Mnemos")
+                .resourceProvider(new MigrationFiles(classLoader))
+                .load();
+    }
+
     /** The connection's current schema, or the first schema on its search path when that one does not exist yet. */
-    private String targetSchema() {
-        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+    private static String targetSchema(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
             Optional<String> current = single(statement, "select current_schema()");
             if (current.isPresent()) {
                 return current.get();
@@ -70,8 +92,6 @@ public class SchemaMigration {
             return single(statement, "show search_path").flatMap(SchemaMigration::firstOnPath)
                     .orElseThrow(() -> new IllegalStateException(
                             "the datasource's connections have no schema to migrate Mnemos into"));
-        } catch (SQLException e) {
-            throw new IllegalStateException("Mnemos could not read the datasource's schema: " + e.getMessage(), e);
         }
     }
 
