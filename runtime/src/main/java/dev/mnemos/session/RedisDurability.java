@@ -3,6 +3,7 @@ package dev.mnemos.session;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
+import io.quarkus.arc.ClientProxy;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -16,10 +17,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -100,7 +101,7 @@ public class RedisDurability {
     /** The last settings read; null before the first check. */
     private volatile Report current;
     private ScheduledExecutorService timer;
-    private Future<Report> firstCheck;
+    private CompletableFuture<Report> firstCheck;
 
     public RedisDurability(RedisDataSource redis, MeterRegistry registry, RedisDurabilityConfig config) {
         this.redis = redis;
@@ -114,21 +115,25 @@ public class RedisDurability {
     }
 
     /**
-     * Starts the first check on Mnemos' durability thread as soon as the application starts, so its round
-     * trips (and the Redis client's first connection) overlap the other start-up work, such as the schema
-     * migration; {@link #onStart} waits for it, so it is done before the application takes requests.
+     * Starts the first check on Mnemos' durability thread when the application starts, and does not wait for it: its
+     * round trips (and the Redis client's first connection) overlap the rest of the start and the first requests. It
+     * logs what it found and schedules the next checks. Until it is done, a session write waits for it
+     * ({@link #refuseWritesIfEvicting}), so no write slips past an evicting Redis.
      */
-    void beginCheck(@Observes @Priority(1) StartupEvent start) {
+    void onStart(@Observes @Priority(1) StartupEvent start) {
+        // the Redis client is made here, on the start's thread: Quarkus makes its Redis beans with a map that is not
+        // safe against another thread making one at the same time (seen as a ConcurrentModificationException)
+        ClientProxy.unwrap(redis);
         timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread thread = new Thread(r, "mnemos-redis-durability");
             thread.setDaemon(true);
             return thread;
         });
-        firstCheck = timer.submit(this::check);
+        firstCheck = CompletableFuture.supplyAsync(this::check, timer);
+        firstCheck.thenAccept(this::afterFirstCheck);
     }
 
-    void onStart(@Observes StartupEvent start) {
-        Report report = firstReport();
+    private void afterFirstCheck(Report report) {
         if (!interval.isZero() && !interval.isNegative()) {
             long millis = interval.toMillis();
             timer.scheduleWithFixedDelay(this::check, millis, millis, TimeUnit.MILLISECONDS);
@@ -153,7 +158,7 @@ public class RedisDurability {
         }
     }
 
-    /** The first check's report; checks on this thread when the early one did not run or was interrupted. */
+    /** The first check's report: waits for it while it runs; checks on this thread when it did not run. */
     private Report firstReport() {
         if (firstCheck == null) {
             return check();
@@ -184,11 +189,15 @@ public class RedisDurability {
 
     /**
      * Throws {@link RedisDurabilityException} (nothing written, 503) while the last check found an evicting
-     * policy that is not accepted. Costs no round trip: the settings are read at start-up, by readiness probes
-     * and every {@code quarkus.mnemos.redis.check-interval}.
+     * policy that is not accepted. Costs no round trip: the settings are read when the application starts (the
+     * writes that come before that read is done wait for it), by readiness probes and every
+     * {@code quarkus.mnemos.redis.check-interval}.
      */
     public void refuseWritesIfEvicting() {
         Report report = current;
+        if (report == null) {
+            report = firstReport(); // the first check is still running (the first writes after start)
+        }
         if (report != null && refusesWrites(report)) {
             throw new RedisDurabilityException(report.maxmemoryPolicy());
         }
