@@ -6,10 +6,11 @@ import dev.mnemos.session.SessionKeys;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
 import dev.mnemos.support.JtokkitTokenizer;
-import dev.mnemos.support.MessageKeyWriter;
+import dev.mnemos.support.RestApi;
 import dev.mnemos.support.ScriptedChatModel;
-import dev.mnemos.support.Tokens;
-import dev.mnemos.support.TripAi;
+import dev.mnemos.testsupport.MessageKeyWriter;
+import dev.mnemos.testsupport.Tokens;
+import dev.mnemos.testsupport.TripAi;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.QuarkusUnitTest;
 import io.restassured.http.ContentType;
@@ -29,7 +30,7 @@ import static org.hamcrest.Matchers.not;
 class ArchivedTraceTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = Tokens.restApi(new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
+    static final QuarkusUnitTest APP = RestApi.on(new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
             // the server's setting: Mnemos' extraction, reconcile and summaries take their deterministic paths
             .overrideConfigKey("quarkus.mnemos.llm.enabled", "false"),
             jar -> jar.addClasses(TripAi.class, TripAi.Advice.class, MessageKeyWriter.class, ScriptedChatModel.class,

@@ -4,8 +4,9 @@ import dev.langchain4j.data.message.UserMessage;
 import dev.mnemos.injection.chat.RedisChatMemoryStore;
 import dev.mnemos.profile.ProfileRevisions;
 import dev.mnemos.session.SessionKeys;
-import dev.mnemos.support.SqlRows;
-import dev.mnemos.support.Tokens;
+import dev.mnemos.support.RestApi;
+import dev.mnemos.testsupport.Holdings;
+import dev.mnemos.testsupport.SqlRows;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.QuarkusUnitTest;
@@ -20,11 +21,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import static dev.mnemos.erasure.Calls.as;
-import static dev.mnemos.erasure.Calls.end;
-import static dev.mnemos.erasure.Calls.observe;
-import static dev.mnemos.erasure.Calls.service;
-import static dev.mnemos.erasure.Calls.start;
+import static dev.mnemos.testsupport.Calls.as;
+import static dev.mnemos.testsupport.Calls.end;
+import static dev.mnemos.testsupport.Calls.observe;
+import static dev.mnemos.testsupport.Calls.service;
+import static dev.mnemos.testsupport.Calls.start;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
@@ -36,10 +37,9 @@ import static org.hamcrest.Matchers.equalTo;
 class UserErasureTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = Tokens.restApi(new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
+    static final QuarkusUnitTest APP = RestApi.on(new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
             // the server's setting: Mnemos' extraction, reconcile and summaries take their deterministic paths
-            .overrideConfigKey("quarkus.mnemos.llm.enabled", "false"),
-            jar -> jar.addClasses(Calls.class, Holdings.class, SqlRows.class));
+            .overrideConfigKey("quarkus.mnemos.llm.enabled", "false"));
 
     @Inject
     AgroalDataSource db;

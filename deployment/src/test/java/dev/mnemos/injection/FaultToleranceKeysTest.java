@@ -5,7 +5,7 @@ import dev.mnemos.llm.ExtractionModel;
 import dev.mnemos.llm.ExtractionRequest;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.support.ScriptedChatModel;
-import dev.mnemos.support.ScriptedProfileSource;
+import dev.mnemos.testsupport.ScriptedProfileSource;
 import io.quarkus.test.QuarkusUnitTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.AfterEach;

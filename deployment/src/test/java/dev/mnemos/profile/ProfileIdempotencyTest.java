@@ -1,8 +1,9 @@
 package dev.mnemos.profile;
 
 import dev.mnemos.session.Idempotency;
-import dev.mnemos.support.SqlRows;
-import dev.mnemos.support.Tokens;
+import dev.mnemos.support.RestApi;
+import dev.mnemos.testsupport.SqlRows;
+import dev.mnemos.testsupport.Tokens;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.QuarkusUnitTest;
 import io.restassured.http.ContentType;
@@ -39,10 +40,9 @@ import static org.hamcrest.Matchers.nullValue;
 class ProfileIdempotencyTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = Tokens.restApi(new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
+    static final QuarkusUnitTest APP = RestApi.on(new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
             // the server's setting: Mnemos' extraction, reconcile and summaries take their deterministic paths
-            .overrideConfigKey("quarkus.mnemos.llm.enabled", "false"),
-            jar -> jar.addClasses(SqlRows.class));
+            .overrideConfigKey("quarkus.mnemos.llm.enabled", "false"));
 
     private static final String KEY = "Idempotency-Key";
 

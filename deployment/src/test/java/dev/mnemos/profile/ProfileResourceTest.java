@@ -2,8 +2,9 @@ package dev.mnemos.profile;
 
 import dev.mnemos.injection.ProfileLine;
 import dev.mnemos.injection.ProfileSnapshot;
-import dev.mnemos.support.SqlRows;
-import dev.mnemos.support.Tokens;
+import dev.mnemos.support.RestApi;
+import dev.mnemos.testsupport.SqlRows;
+import dev.mnemos.testsupport.Tokens;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.QuarkusUnitTest;
 import io.restassured.http.ContentType;
@@ -29,12 +30,11 @@ import static org.hamcrest.Matchers.nullValue;
 class ProfileResourceTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = Tokens.restApi(new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
+    static final QuarkusUnitTest APP = RestApi.on(new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
             // the server's setting: Mnemos' extraction, reconcile and summaries take their deterministic paths
             .overrideConfigKey("quarkus.mnemos.llm.enabled", "false")
             // the server's setting: an unknown field is refused (400 naming it), not dropped
-            .overrideConfigKey("quarkus.jackson.fail-on-unknown-properties", "true"),
-            jar -> jar.addClasses(SqlRows.class));
+            .overrideConfigKey("quarkus.jackson.fail-on-unknown-properties", "true"));
 
     @Inject
     AgroalDataSource db;

@@ -1,7 +1,7 @@
 package dev.mnemos.promotion;
 
-import dev.mnemos.support.SqlRows;
-import dev.mnemos.support.Tokens;
+import dev.mnemos.support.RestApi;
+import dev.mnemos.testsupport.SqlRows;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.QuarkusUnitTest;
 import io.restassured.path.json.JsonPath;
@@ -14,10 +14,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import static dev.mnemos.promotion.Calls.as;
-import static dev.mnemos.promotion.Calls.end;
-import static dev.mnemos.promotion.Calls.observe;
-import static dev.mnemos.promotion.Calls.start;
+import static dev.mnemos.testsupport.Calls.as;
+import static dev.mnemos.testsupport.Calls.end;
+import static dev.mnemos.testsupport.Calls.observe;
+import static dev.mnemos.testsupport.Calls.start;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -27,10 +27,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PromotionCapTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = Tokens.restApi(new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
+    static final QuarkusUnitTest APP = RestApi.on(new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
             // the server's setting: Mnemos' extraction, reconcile and summaries take their deterministic paths
-            .overrideConfigKey("quarkus.mnemos.llm.enabled", "false"),
-            jar -> jar.addClasses(Calls.class, SqlRows.class));
+            .overrideConfigKey("quarkus.mnemos.llm.enabled", "false"));
 
     @Inject
     AgroalDataSource db;

@@ -1,7 +1,8 @@
 package dev.mnemos.promotion;
 
-import dev.mnemos.support.SqlRows;
-import dev.mnemos.support.Tokens;
+import dev.mnemos.support.RestApi;
+import dev.mnemos.testsupport.SqlRows;
+import dev.mnemos.testsupport.Tokens;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.QuarkusUnitTest;
 import io.restassured.http.ContentType;
@@ -26,10 +27,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import static dev.mnemos.promotion.Calls.as;
-import static dev.mnemos.promotion.Calls.end;
-import static dev.mnemos.promotion.Calls.observe;
-import static dev.mnemos.promotion.Calls.start;
+import static dev.mnemos.testsupport.Calls.as;
+import static dev.mnemos.testsupport.Calls.end;
+import static dev.mnemos.testsupport.Calls.observeInSlot;
+import static dev.mnemos.testsupport.Calls.start;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
@@ -42,10 +43,9 @@ import static org.hamcrest.Matchers.equalTo;
 class PromotionUndoTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = Tokens.restApi(new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
+    static final QuarkusUnitTest APP = RestApi.on(new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
             // the server's setting: Mnemos' extraction, reconcile and summaries take their deterministic paths
-            .overrideConfigKey("quarkus.mnemos.llm.enabled", "false"),
-            jar -> jar.addClasses(Calls.class, SqlRows.class));
+            .overrideConfigKey("quarkus.mnemos.llm.enabled", "false"));
 
     static final String BERLIN = "I live in Berlin";
     static final String PARIS = "I live in Paris";
@@ -94,7 +94,7 @@ class PromotionUndoTest {
     static String session(String user, List<String[]> observations) {
         String s = start(user);
         for (String[] o : observations) {
-            observe(user, s, o[0], o[1], Boolean.parseBoolean(o[2]));
+            observeInSlot(user, s, o[0], o[1], Boolean.parseBoolean(o[2]));
         }
         return s;
     }

@@ -8,10 +8,11 @@ import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
 import dev.mnemos.support.JtokkitTokenizer;
-import dev.mnemos.support.MessageKeyWriter;
+import dev.mnemos.support.RestApi;
 import dev.mnemos.support.ScriptedChatModel;
-import dev.mnemos.support.Tokens;
-import dev.mnemos.support.TripAi;
+import dev.mnemos.testsupport.MessageKeyWriter;
+import dev.mnemos.testsupport.Tokens;
+import dev.mnemos.testsupport.TripAi;
 import io.quarkus.test.QuarkusUnitTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,7 +29,7 @@ import static org.hamcrest.Matchers.is;
 class TraceResourceTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = Tokens.restApi(new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties"),
+    static final QuarkusUnitTest APP = RestApi.on(new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties"),
             jar -> jar.addClasses(TripAi.class, TripAi.Advice.class, MessageKeyWriter.class, ScriptedChatModel.class,
                     JtokkitTokenizer.class));
 

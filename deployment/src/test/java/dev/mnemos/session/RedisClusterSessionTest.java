@@ -1,6 +1,5 @@
 package dev.mnemos.session;
 
-import dev.mnemos.support.FreePorts;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.QuarkusUnitTest;
 import jakarta.inject.Inject;
@@ -22,7 +21,7 @@ class RedisClusterSessionTest {
 
     @RegisterExtension
     static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(TestRedisCluster.class, FreePorts.class))
+            .withApplicationRoot(jar -> jar.addClasses(TestRedisCluster.class))
             .withConfigurationResource("mnemos-test.properties")
             .setBeforeAllCustomizer(() -> CLUSTER.start().forEach(RedisClusterSessionTest.APP::overrideConfigKey))
             .setAfterAllCustomizer(CLUSTER::stop);

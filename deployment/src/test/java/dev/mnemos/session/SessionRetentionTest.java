@@ -1,6 +1,7 @@
 package dev.mnemos.session;
 
-import dev.mnemos.support.Tokens;
+import dev.mnemos.support.RestApi;
+import dev.mnemos.testsupport.Tokens;
 import io.quarkus.test.QuarkusUnitTest;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
@@ -18,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class SessionRetentionTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = Tokens.restApi(new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
+    static final QuarkusUnitTest APP = RestApi.on(new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
             .overrideConfigKey("quarkus.mnemos.session.history-retention", "10")
             .overrideConfigKey("quarkus.mnemos.session.checkpoint-every", "4"));
 

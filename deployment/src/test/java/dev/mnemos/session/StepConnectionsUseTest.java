@@ -1,8 +1,8 @@
 package dev.mnemos.session;
 
-import dev.mnemos.support.MessageKeyWriter;
 import dev.mnemos.support.ScriptedChatModel;
-import dev.mnemos.support.TripAi;
+import dev.mnemos.testsupport.MessageKeyWriter;
+import dev.mnemos.testsupport.TripAi;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.QuarkusUnitTest;
 import jakarta.inject.Inject;

@@ -1,6 +1,6 @@
 package dev.mnemos.session;
 
-import dev.mnemos.support.FreePorts;
+import dev.mnemos.testsupport.FreePorts;
 
 import java.io.IOException;
 import java.net.Socket;

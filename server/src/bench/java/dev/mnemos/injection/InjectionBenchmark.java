@@ -1,6 +1,6 @@
 package dev.mnemos.injection;
 
-import dev.mnemos.server.injection.ScriptedProfileSource;
+import dev.mnemos.testsupport.ScriptedProfileSource;
 import dev.mnemos.injection.block.TokenEstimator;
 import dev.mnemos.injection.step.AiMethod;
 import dev.mnemos.injection.step.StepCycle;

@@ -1,8 +1,8 @@
 package dev.mnemos.agent;
 
 import dev.langchain4j.model.chat.request.ChatRequest;
-import dev.mnemos.server.api.Tokens;
 import dev.mnemos.server.support.ScriptedChatModel;
+import dev.mnemos.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;

@@ -1,7 +1,7 @@
 package dev.mnemos.agent;
 
-import dev.mnemos.server.api.Tokens;
 import dev.mnemos.server.support.ScriptedChatModel;
+import dev.mnemos.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;

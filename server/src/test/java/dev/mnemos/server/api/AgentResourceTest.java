@@ -2,6 +2,7 @@ package dev.mnemos.server.api;
 
 import dev.mnemos.agent.offline.OfflineChatModel;
 import dev.mnemos.server.support.ScriptedChatModel;
+import dev.mnemos.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;

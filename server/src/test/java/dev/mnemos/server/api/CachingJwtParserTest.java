@@ -1,5 +1,6 @@
 package dev.mnemos.server.api;
 
+import dev.mnemos.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.jwt.build.Jwt;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,7 @@
 package dev.mnemos.server.api;
 
 import dev.mnemos.session.SessionKeys;
+import dev.mnemos.testsupport.Tokens;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;

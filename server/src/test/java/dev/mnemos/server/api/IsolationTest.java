@@ -1,6 +1,7 @@
 package dev.mnemos.server.api;
 
 import dev.mnemos.rest.Caller;
+import dev.mnemos.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.ExtractableResponse;

@@ -1,9 +1,10 @@
 package dev.mnemos.server.api;
 
 import dev.mnemos.injection.SessionMemoryUnavailableException;
-import dev.mnemos.server.injection.TripAi;
 import dev.mnemos.server.support.ScriptedChatModel;
 import dev.mnemos.server.support.TestRedis;
+import dev.mnemos.testsupport.Tokens;
+import dev.mnemos.testsupport.TripAi;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;

@@ -4,6 +4,7 @@ import dev.mnemos.server.support.OwnedRedis;
 import dev.mnemos.session.SessionNotFoundException;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
+import dev.mnemos.testsupport.Tokens;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;

@@ -1,5 +1,6 @@
 package dev.mnemos.server.api;
 
+import dev.mnemos.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;

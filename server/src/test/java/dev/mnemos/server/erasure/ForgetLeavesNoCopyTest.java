@@ -9,6 +9,7 @@ import dev.mnemos.session.SessionKeys;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
 import dev.mnemos.session.StepWrite;
+import dev.mnemos.testsupport.Holdings;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -22,10 +23,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import static dev.mnemos.server.erasure.Calls.as;
-import static dev.mnemos.server.erasure.Calls.end;
-import static dev.mnemos.server.erasure.Calls.observe;
-import static dev.mnemos.server.erasure.Calls.start;
+import static dev.mnemos.testsupport.Calls.as;
+import static dev.mnemos.testsupport.Calls.end;
+import static dev.mnemos.testsupport.Calls.observe;
+import static dev.mnemos.testsupport.Calls.start;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

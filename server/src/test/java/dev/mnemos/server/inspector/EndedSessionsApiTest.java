@@ -1,6 +1,6 @@
 package dev.mnemos.server.inspector;
 
-import dev.mnemos.server.api.Tokens;
+import dev.mnemos.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;

@@ -1,7 +1,7 @@
 package dev.mnemos.server.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.mnemos.server.api.Tokens;
+import dev.mnemos.testsupport.Tokens;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;

@@ -1,6 +1,6 @@
 package dev.mnemos.server.mcp;
 
-import dev.mnemos.server.api.Tokens;
+import dev.mnemos.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import org.junit.jupiter.api.AfterEach;

@@ -1,6 +1,6 @@
 package dev.mnemos.server.mcp;
 
-import dev.mnemos.server.api.Tokens;
+import dev.mnemos.testsupport.Tokens;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;

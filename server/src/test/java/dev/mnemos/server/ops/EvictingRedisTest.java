@@ -1,7 +1,7 @@
 package dev.mnemos.server.ops;
 
-import dev.mnemos.server.api.Tokens;
 import dev.mnemos.server.support.OwnedRedis;
+import dev.mnemos.testsupport.Tokens;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;

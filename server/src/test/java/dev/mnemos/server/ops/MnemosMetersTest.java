@@ -1,7 +1,7 @@
 package dev.mnemos.server.ops;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.mnemos.server.api.Tokens;
+import dev.mnemos.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;

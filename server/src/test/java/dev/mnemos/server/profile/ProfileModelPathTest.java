@@ -1,10 +1,10 @@
 package dev.mnemos.server.profile;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.mnemos.server.api.Tokens;
 import dev.mnemos.server.support.ModelConfigured;
 import dev.mnemos.server.support.Prompts;
 import dev.mnemos.server.support.ScriptedChatModel;
+import dev.mnemos.testsupport.Tokens;
 import io.agroal.api.AgroalDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;

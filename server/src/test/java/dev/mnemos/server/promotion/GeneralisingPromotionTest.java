@@ -1,6 +1,6 @@
 package dev.mnemos.server.promotion;
 
-import dev.mnemos.server.support.SqlRows;
+import dev.mnemos.testsupport.SqlRows;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;

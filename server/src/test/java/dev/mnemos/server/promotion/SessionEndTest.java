@@ -1,8 +1,8 @@
 package dev.mnemos.server.promotion;
 
-import dev.mnemos.server.api.Tokens;
-import dev.mnemos.server.support.SqlRows;
 import dev.mnemos.session.SessionKeys;
+import dev.mnemos.testsupport.SqlRows;
+import dev.mnemos.testsupport.Tokens;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.junit.QuarkusTest;

@@ -1,6 +1,6 @@
 package dev.mnemos.server.promotion;
 
-import dev.mnemos.server.support.FreePorts;
+import dev.mnemos.testsupport.FreePorts;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 import java.io.IOException;

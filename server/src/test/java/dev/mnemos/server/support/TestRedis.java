@@ -1,5 +1,6 @@
 package dev.mnemos.server.support;
 
+import dev.mnemos.testsupport.FreePorts;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 import java.util.Map;

@@ -1,12 +1,12 @@
 package dev.mnemos.server.tracing;
 
-import dev.mnemos.server.api.Tokens;
-import dev.mnemos.server.injection.TripAi;
 import dev.mnemos.server.support.ScriptedChatModel;
 import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
+import dev.mnemos.testsupport.Tokens;
+import dev.mnemos.testsupport.TripAi;
 import dev.mnemos.tracing.MnemosSpans;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.SpanKind;

@@ -1,7 +1,6 @@
-package dev.mnemos.erasure;
+package dev.mnemos.testsupport;
 
 import dev.mnemos.session.SessionKeys;
-import dev.mnemos.support.SqlRows;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.stream.StreamMessage;
 import io.quarkus.redis.datasource.stream.StreamRange;
@@ -18,20 +17,20 @@ import javax.sql.DataSource;
  * schema as its text ({@code row::text}, so a column added later is searched too), and every value of every key of
  * a session (hash fields, stream entries, strings).
  */
-final class Holdings {
+public final class Holdings {
 
     private Holdings() {
     }
 
     /** The tables of Mnemos' schema, Flyway's history left out. */
-    static List<String> tables(DataSource db) throws Exception {
+    public static List<String> tables(DataSource db) throws Exception {
         return SqlRows.rows(db, "select table_name from information_schema.tables where table_schema = current_schema()"
                 + " and table_type = 'BASE TABLE' and table_name not like 'flyway%' order by 1").stream()
                 .map(r -> r.get(0)).toList();
     }
 
     /** Rows, per table, whose text holds {@code text} anywhere; only tables with hits are named. */
-    static Map<String, Long> dbHits(DataSource db, String text) throws Exception {
+    public static Map<String, Long> dbHits(DataSource db, String text) throws Exception {
         Map<String, Long> hits = new LinkedHashMap<>();
         for (String table : tables(db)) {
             long n = SqlRows.count(db, "select count(*) from \"" + table + "\" x where strpos(x::text, ?) > 0", text);
@@ -43,7 +42,7 @@ final class Holdings {
     }
 
     /** Rows, per table with a {@code user_id} column, that belong to {@code userId}; only tables with rows are named. */
-    static Map<String, Long> dbRows(DataSource db, String userId) throws Exception {
+    public static Map<String, Long> dbRows(DataSource db, String userId) throws Exception {
         Map<String, Long> rows = new LinkedHashMap<>();
         List<String> owned = SqlRows.rows(db, "select table_name from information_schema.columns where table_schema ="
                 + " current_schema() and column_name = 'user_id' order by 1").stream().map(r -> r.get(0)).toList();
@@ -57,7 +56,7 @@ final class Holdings {
     }
 
     /** The Redis keys of these sessions (every family, the ended marker too). */
-    static List<String> sessionKeys(RedisDataSource redis, List<String> sessions) {
+    public static List<String> sessionKeys(RedisDataSource redis, List<String> sessions) {
         List<String> keys = new ArrayList<>();
         for (String session : sessions) {
             keys.addAll(redis.key().keys(SessionKeys.state(session).replace(":state", ":*")));
@@ -66,7 +65,7 @@ final class Holdings {
     }
 
     /** Keys of these sessions, named with the number of their values that hold {@code text}; only keys with hits. */
-    static Map<String, Long> redisHits(RedisDataSource redis, List<String> sessions, String text) {
+    public static Map<String, Long> redisHits(RedisDataSource redis, List<String> sessions, String text) {
         Map<String, Long> hits = new LinkedHashMap<>();
         for (String key : sessionKeys(redis, sessions)) {
             long n = values(redis, key).stream().filter(v -> v.contains(text)).count();
@@ -78,7 +77,7 @@ final class Holdings {
     }
 
     /** Every value of a key as text (a checkpoint's MessagePack keeps its strings' bytes as they are). */
-    static List<String> values(RedisDataSource redis, String key) {
+    public static List<String> values(RedisDataSource redis, String key) {
         String type = redis.key().type(key).name();
         List<String> values = new ArrayList<>();
         switch (type) {

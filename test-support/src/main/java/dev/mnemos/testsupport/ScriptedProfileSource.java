@@ -1,4 +1,4 @@
-package dev.mnemos.server.injection;
+package dev.mnemos.testsupport;
 
 import dev.mnemos.injection.ProfileLine;
 import dev.mnemos.injection.ProfileSnapshot;
@@ -16,7 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The profile source of {@code @QuarkusTest}s: facts a test set per user, or a failure or delay on
+ * The profile source of the extension's and the server's test applications: facts a test set per user, or a failure or delay on
  * demand. Users a test did not set are read from the application's real profile (Postgres), so
  * end-to-end tests see what the profile API wrote.
  */

@@ -1,4 +1,4 @@
-package dev.mnemos.server.injection;
+package dev.mnemos.testsupport;
 
 import dev.langchain4j.service.MemoryId;
 import dev.langchain4j.service.SystemMessage;
@@ -15,22 +15,22 @@ import jakarta.enterprise.context.ApplicationScoped;
 public interface TripAi {
 
     /** The answer of a step, as a record. */
-    public record Advice(String city, int days) {
+    record Advice(String city, int days) {
     }
 
     @SessionMemory(step = "chat")
     @SystemMessage("#prompt: trip\nYou help plan trips.\n{inject:memory.block}")
-    public String chat(@MemoryId String sessionId, @UserMessage String message);
+    String chat(@MemoryId String sessionId, @UserMessage String message);
 
     @SessionMemory(step = "plan", output = StepOutput.PLAN)
     @SystemMessage("#prompt: trip-plan\nYou write plans.\n{inject:memory.block(sessionId)}")
-    public String plan(@MemoryId String sessionId, @UserMessage String message);
+    String plan(@MemoryId String sessionId, @UserMessage String message);
 
     @SessionMemory(step = "advise")
     @SystemMessage("#prompt: trip-advise\nAnswer as JSON.\n{inject:memory.block}")
-    public Advice advise(@MemoryId String sessionId, @UserMessage String message);
+    Advice advise(@MemoryId String sessionId, @UserMessage String message);
 
     @SessionMemory(step = "note", writer = MessageKeyWriter.class)
     @SystemMessage("#prompt: trip-note\n{inject:memory.block}")
-    public String note(@MemoryId String sessionId, @UserMessage String message);
+    String note(@MemoryId String sessionId, @UserMessage String message);
 }

@@ -1,4 +1,4 @@
-package dev.mnemos.server.injection;
+package dev.mnemos.testsupport;
 
 import io.quarkus.security.Authenticated;
 import jakarta.ws.rs.Consumes;

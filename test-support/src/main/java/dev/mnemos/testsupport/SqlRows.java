@@ -1,4 +1,4 @@
-package dev.mnemos.server.support;
+package dev.mnemos.testsupport;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,4 +1,4 @@
-package dev.mnemos.server.support;
+package dev.mnemos.testsupport;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

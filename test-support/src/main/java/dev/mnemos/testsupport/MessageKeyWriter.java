@@ -1,4 +1,4 @@
-package dev.mnemos.server.injection;
+package dev.mnemos.testsupport;
 
 import dev.mnemos.injection.StepCall;
 import dev.mnemos.injection.StepWriter;

@@ -1,0 +1,71 @@
+package dev.mnemos.testsupport;
+
+import dev.mnemos.rest.Caller;
+import io.smallrye.jwt.build.Jwt;
+import io.smallrye.jwt.util.KeyUtils;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.PrivateKey;
+import java.time.Duration;
+import java.util.Set;
+
+/**
+ * Bearer tokens for a test application's REST API, signed with the test key pair of this jar
+ * ({@code test-keys/} on the classpath, {@link #PUBLIC_KEY} to verify them): the private key is read here, so
+ * signing needs no {@code smallrye.jwt.sign.key.location}.
+ */
+public final class Tokens {
+
+    /** The issuer of every token, which {@code mp.jwt.verify.issuer} names. */
+    public static final String ISSUER = "mnemos";
+    /** The classpath location of the public key, for {@code mp.jwt.verify.publickey.location}. */
+    public static final String PUBLIC_KEY = "test-keys/publicKey.pem";
+    private static final String PRIVATE_KEY = "test-keys/privateKey.pem";
+
+    private Tokens() {
+    }
+
+    /** A token whose subject is {@code userId}, with the {@code user} role. */
+    public static String user(String userId) {
+        return sign(userId, Set.of("user"));
+    }
+
+    /** A token for a trusted backend that may act for any user named in the path. */
+    public static String service(String name) {
+        return sign(name, Set.of("user", Caller.SERVICE_ROLE));
+    }
+
+    /** A token whose {@code upn} names someone else than its subject (a claim a user may choose). */
+    public static String userWithUpn(String userId, String upn) {
+        return Jwt.issuer(ISSUER).subject(userId).upn(upn).claim("preferred_username", upn)
+                .groups(Set.of("user")).expiresIn(Duration.ofHours(1)).sign(privateKey());
+    }
+
+    private static String sign(String subject, Set<String> groups) {
+        return Jwt.issuer(ISSUER).subject(subject).upn(subject).groups(groups)
+                .expiresIn(Duration.ofHours(1)).sign(privateKey());
+    }
+
+    private static PrivateKey privateKey() {
+        try {
+            return KeyUtils.decodePrivateKey(pem(PRIVATE_KEY));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(PRIVATE_KEY + " is no private key", e);
+        }
+    }
+
+    private static String pem(String location) {
+        try (InputStream in = Tokens.class.getResourceAsStream("/" + location)) {
+            if (in == null) {
+                throw new IllegalStateException(location + " is not on the classpath (quarkus-mnemos-test-support holds it)");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
