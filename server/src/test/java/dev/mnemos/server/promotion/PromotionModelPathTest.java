@@ -22,10 +22,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import static dev.mnemos.server.promotion.SessionEndTest.as;
-import static dev.mnemos.server.promotion.SessionEndTest.end;
-import static dev.mnemos.server.promotion.SessionEndTest.observe;
-import static dev.mnemos.server.promotion.SessionEndTest.start;
+import static dev.mnemos.testsupport.Calls.as;
+import static dev.mnemos.testsupport.Calls.end;
+import static dev.mnemos.testsupport.Calls.observe;
+import static dev.mnemos.testsupport.Calls.start;
 import static org.assertj.core.api.Assertions.assertThat;
 
 @QuarkusTest

@@ -21,9 +21,9 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
 
-import static dev.mnemos.server.promotion.SessionEndTest.end;
-import static dev.mnemos.server.promotion.SessionEndTest.observe;
-import static dev.mnemos.server.promotion.SessionEndTest.start;
+import static dev.mnemos.testsupport.Calls.end;
+import static dev.mnemos.testsupport.Calls.observe;
+import static dev.mnemos.testsupport.Calls.start;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -21,9 +21,9 @@ import java.util.UUID;
 import static dev.mnemos.server.promotion.PromotionTableTest.chat;
 import static dev.mnemos.server.promotion.PromotionTableTest.profile;
 import static dev.mnemos.server.promotion.PromotionTableTest.record;
-import static dev.mnemos.server.promotion.SessionEndTest.end;
-import static dev.mnemos.server.promotion.SessionEndTest.observe;
-import static dev.mnemos.server.promotion.SessionEndTest.start;
+import static dev.mnemos.testsupport.Calls.end;
+import static dev.mnemos.testsupport.Calls.observe;
+import static dev.mnemos.testsupport.Calls.start;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

@@ -1,12 +1,19 @@
-package dev.mnemos.server.promotion;
+package dev.mnemos.promotion;
 
-import dev.mnemos.session.Idempotency;
+import dev.mnemos.support.JtokkitTokenizer;
+import dev.mnemos.support.RestApi;
+import dev.mnemos.support.ScriptedChatModel;
+import dev.mnemos.testsupport.MessageKeyWriter;
+import dev.mnemos.testsupport.Tokens;
+import dev.mnemos.testsupport.TripAi;
+import dev.mnemos.testsupport.TripChatResource;
 import io.agroal.api.AgroalDataSource;
-import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.TestProfile;
+import io.quarkus.test.QuarkusUnitTest;
+import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.sql.Connection;
 import java.util.ArrayList;
@@ -23,9 +30,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntSupplier;
 
-import static dev.mnemos.server.promotion.SessionEndTest.as;
-import static dev.mnemos.server.promotion.SessionEndTest.observe;
-import static dev.mnemos.server.promotion.SessionEndTest.start;
+import static dev.mnemos.testsupport.Calls.as;
+import static dev.mnemos.testsupport.Calls.observe;
+import static dev.mnemos.testsupport.Calls.start;
+import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
@@ -37,9 +45,20 @@ import static org.hamcrest.Matchers.notNullValue;
  * again (requests meet "the database system is starting up", 57P03), shuts it down ({@code -m fast}, 57P01),
  * exhausts the pool, all while pooled connections are open and profile writes are in flight.
  */
-@QuarkusTest
-@TestProfile(OwnedPostgres.class)
 class PostgresFaultTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = RestApi.on(new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
+            // the server's settings: Mnemos' extraction, reconcile and summaries take their deterministic paths, and
+            // near duplicates are found with the in-process embedding model
+            .overrideConfigKey("quarkus.mnemos.llm.enabled", "false")
+            .overrideConfigKey("quarkus.mnemos.profile.embeddings", "AUTO")
+            // the application's datasource is the test's own Postgres, started before the application
+            .setBeforeAllCustomizer(() -> TestPostgres.start().forEach(PostgresFaultTest.APP::overrideConfigKey))
+            .setAfterAllCustomizer(TestPostgres::stop),
+            // an AI service with session memory, of the kind a user writes, called over HTTP
+            jar -> jar.addClasses(TestPostgres.class, TripAi.class, TripAi.Advice.class, MessageKeyWriter.class,
+                    ScriptedChatModel.class, JtokkitTokenizer.class, TripChatResource.class));
 
     /** One answer: what a client sees. */
     record Answer(String op, int status, String retryAfter, String contentType) {
@@ -47,6 +66,9 @@ class PostgresFaultTest {
 
     @Inject
     AgroalDataSource pool;
+    /** The AI service's chat model (injected here, so the application keeps the bean). */
+    @Inject
+    ScriptedChatModel model;
 
     final Queue<Answer> answers = new ConcurrentLinkedQueue<>();
     final Map<String, Set<String>> acknowledged = new ConcurrentHashMap<>();
@@ -83,10 +105,14 @@ class PostgresFaultTest {
                 .post("/v1/sessions");
         assertThat(keyed.statusCode()).as("a keyed create while Postgres is down").isEqualTo(503);
         assertThat(keyed.header("Retry-After")).isNotNull();
-        as(user).body(Map.of("goal", "g")).post("/v1/sessions").then().statusCode(201);
+        String created = as(user).body(Map.of("goal", "g")).post("/v1/sessions").then().statusCode(201).extract()
+                .path("sessionId");
         as(user).get("/v1/sessions/{id}", session).then().statusCode(200).body("status", equalTo("ACTIVE"));
-        as(user).body(Map.of("message", "I want to plan a trip to Lisbon")).post("/v1/agent/chat").then()
-                .statusCode(200); // the agent's step goes on without the profile
+        // an AI service's step (@SessionMemory) in the session just created, as the server's agent creates its session
+        // and steps, goes on without the profile
+        given().auth().oauth2(Tokens.user(user)).contentType(ContentType.TEXT).body("I want to plan a trip to Lisbon")
+                .post("/test/trip-chat/{id}", created).then().statusCode(200);
+        assertThat(model.requests()).as("the step reached the model").hasSize(1);
 
         TestPostgres.startServer(false); // requests now meet a server that is starting up
         await("writes acknowledged after the restart", acks::get, acks.get() + 10);

@@ -1,4 +1,4 @@
-package dev.mnemos.server.profile;
+package dev.mnemos.profile;
 
 import io.quarkus.hibernate.orm.PersistenceUnitExtension;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,11 +1,13 @@
-package dev.mnemos.server.profile;
+package dev.mnemos.profile;
 
+import dev.mnemos.support.RestApi;
 import dev.mnemos.testsupport.Tokens;
-import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.QuarkusUnitTest;
 import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;
 import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,8 +26,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  * promotion operation over HTTP, records the SQL Hibernate sends, and fails on a statement without the key. The one
  * documented exception is reading an ended session by its id (the caller knows only the id).
  */
-@QuarkusTest
 class UserKeyedSqlTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = RestApi.on(new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
+            // the server's settings: Mnemos' extraction, reconcile and summaries take their deterministic paths, and
+            // near duplicates (rewordings) are found with the in-process embedding model
+            .overrideConfigKey("quarkus.mnemos.llm.enabled", "false")
+            .overrideConfigKey("quarkus.mnemos.profile.embeddings", "AUTO"),
+            jar -> jar.addClass(RecordedSql.class));
 
     private static final Pattern USER_TABLES = Pattern
             .compile("\\b(profile_fact|profile_event|profile_owner|profile_request|promotion_candidate|session_archive)\\b");

@@ -1,36 +1,49 @@
-package dev.mnemos.server.promotion;
+package dev.mnemos.promotion;
 
 import dev.mnemos.session.SessionKeys;
+import dev.mnemos.support.RestApi;
 import dev.mnemos.testsupport.SqlRows;
-import dev.mnemos.testsupport.Tokens;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.redis.datasource.RedisDataSource;
-import io.quarkus.test.junit.QuarkusTest;
-import io.restassured.http.ContentType;
+import io.quarkus.test.QuarkusUnitTest;
 import io.restassured.path.json.JsonPath;
-import io.restassured.specification.RequestSpecification;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.sql.Connection;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import static io.restassured.RestAssured.given;
+import static dev.mnemos.testsupport.Calls.as;
+import static dev.mnemos.testsupport.Calls.end;
+import static dev.mnemos.testsupport.Calls.observe;
+import static dev.mnemos.testsupport.Calls.observeInSlot;
+import static dev.mnemos.testsupport.Calls.start;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasSize;
 
-@QuarkusTest
+/**
+ * A session's end: its observations promoted, rejected with reasons or left pending, the session archived and
+ * cleared from Redis and still replayable, only by its owner, concurrent ends of one user's sessions, and the
+ * owner's answer to pending candidates.
+ */
 class SessionEndTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = RestApi.on(new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
+            // the server's settings: Mnemos' extraction, reconcile and summaries take their deterministic paths, and
+            // near duplicates (rewordings) are found with the in-process embedding model
+            .overrideConfigKey("quarkus.mnemos.llm.enabled", "false")
+            .overrideConfigKey("quarkus.mnemos.profile.embeddings", "AUTO"));
 
     @Inject
     RedisDataSource redis;
@@ -43,27 +56,6 @@ class SessionEndTest {
     @BeforeEach
     void user() {
         alice = "alice-" + UUID.randomUUID();
-    }
-
-    static RequestSpecification as(String user) {
-        return given().auth().oauth2(Tokens.user(user)).contentType(ContentType.JSON);
-    }
-
-    static String start(String user) {
-        return as(user).body(Map.of("goal", "plan a trip")).post("/v1/sessions").then().statusCode(201)
-                .extract().path("sessionId");
-    }
-
-    static void observe(String user, String session, String text, String slot, boolean explicit) {
-        Map<String, Object> body = new HashMap<>(Map.of("text", text, "kind", "PREFERENCE", "explicit", explicit));
-        if (slot != null) {
-            body.put("slot", slot);
-        }
-        as(user).body(body).post("/v1/sessions/{id}/observations", session).then().statusCode(200);
-    }
-
-    static JsonPath end(String user, String session) {
-        return as(user).post("/v1/sessions/{id}/end", session).then().statusCode(200).extract().jsonPath();
     }
 
     private List<String> profile() {
@@ -96,7 +88,7 @@ class SessionEndTest {
         as(alice).body(Map.of("text", "Always reply in Chinese", "slot", "output.language"))
                 .post("/v1/profile/facts").then().statusCode(201);
         String s = start(alice);
-        observe(alice, s, "Reply in English this time", "output.language", true);
+        observeInSlot(alice, s, "Reply in English this time", "output.language", true);
         as(alice).get("/v1/sessions/{id}", s).then().statusCode(200)
                 .body("observations.text", hasItem("Reply in English this time"));
         JsonPath report = end(alice, s);

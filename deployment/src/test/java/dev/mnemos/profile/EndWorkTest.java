@@ -1,12 +1,13 @@
-package dev.mnemos.server.profile;
+package dev.mnemos.profile;
 
-import dev.mnemos.profile.FactEmbeddings;
+import dev.mnemos.support.RestApi;
 import dev.mnemos.testsupport.Tokens;
-import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.QuarkusUnitTest;
 import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.List;
 import java.util.Locale;
@@ -26,8 +27,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  * task-only one that is rejected, an inferred one left pending). The counts are printed and held under bounds,
  * so a change that sends more statements or embeds more texts per end fails here.
  */
-@QuarkusTest
 class EndWorkTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = RestApi.on(new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
+            // the server's settings: Mnemos' extraction, reconcile and summaries take their deterministic paths, and
+            // near duplicates (rewordings) are found with the in-process embedding model
+            .overrideConfigKey("quarkus.mnemos.llm.enabled", "false")
+            .overrideConfigKey("quarkus.mnemos.profile.embeddings", "AUTO"),
+            jar -> jar.addClass(RecordedSql.class));
 
     /** Statements Hibernate sends for the measured end, at most (29 before the end's work was cut). */
     static final int MAX_STATEMENTS = 22;

@@ -1,4 +1,4 @@
-package dev.mnemos.server.erasure;
+package dev.mnemos.erasure;
 
 import dev.langchain4j.data.message.UserMessage;
 import dev.mnemos.injection.ProfileSnapshot;
@@ -9,14 +9,16 @@ import dev.mnemos.session.SessionKeys;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
 import dev.mnemos.session.StepWrite;
+import dev.mnemos.support.RestApi;
 import dev.mnemos.testsupport.Holdings;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.redis.datasource.RedisDataSource;
-import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.QuarkusUnitTest;
 import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Instant;
 import java.util.List;
@@ -34,8 +36,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * key of the user's sessions finds the forgotten text, its earlier versions, its rewordings and the evidence beside
  * them 0 times, while the sessions keep their versions and their compare-and-set.
  */
-@QuarkusTest
 class ForgetLeavesNoCopyTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = RestApi.on(new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
+            // the server's settings: Mnemos' extraction, reconcile and summaries take their deterministic paths, and
+            // near duplicates (rewordings) are found with the in-process embedding model
+            .overrideConfigKey("quarkus.mnemos.llm.enabled", "false")
+            .overrideConfigKey("quarkus.mnemos.profile.embeddings", "AUTO"));
 
     @Inject
     AgroalDataSource db;

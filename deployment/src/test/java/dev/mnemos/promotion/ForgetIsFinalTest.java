@@ -1,30 +1,38 @@
-package dev.mnemos.server.promotion;
+package dev.mnemos.promotion;
 
+import dev.mnemos.support.RestApi;
 import dev.mnemos.testsupport.SqlRows;
 import io.agroal.api.AgroalDataSource;
-import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.QuarkusUnitTest;
 import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import static dev.mnemos.server.promotion.SessionEndTest.as;
-import static dev.mnemos.server.promotion.SessionEndTest.end;
-import static dev.mnemos.server.promotion.SessionEndTest.observe;
-import static dev.mnemos.server.promotion.SessionEndTest.start;
+import static dev.mnemos.testsupport.Calls.as;
+import static dev.mnemos.testsupport.Calls.end;
+import static dev.mnemos.testsupport.Calls.observe;
+import static dev.mnemos.testsupport.Calls.start;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Forget is final: a forgotten text, and its rewordings, never come back from a session end, a pending
  * candidate or an import; only the user's own statement after the forget brings it back.
  */
-@QuarkusTest
 class ForgetIsFinalTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = RestApi.on(new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
+            // the server's settings: Mnemos' extraction, reconcile and summaries take their deterministic paths, and
+            // near duplicates (rewordings) are found with the in-process embedding model
+            .overrideConfigKey("quarkus.mnemos.llm.enabled", "false")
+            .overrideConfigKey("quarkus.mnemos.profile.embeddings", "AUTO"));
 
     private static final String CAPTAIN = "From now on call me Captain";
     /** Rewordings of {@link #CAPTAIN}: one with the same normalised text, one near by embedding. */

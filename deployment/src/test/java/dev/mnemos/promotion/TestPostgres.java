@@ -1,7 +1,6 @@
-package dev.mnemos.server.promotion;
+package dev.mnemos.promotion;
 
 import dev.mnemos.testsupport.FreePorts;
-import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -16,53 +15,63 @@ import java.util.stream.Stream;
 /**
  * A Postgres cluster owned by one test: initdb into a temporary directory as the {@code postgres} OS user, run
  * on its own port with pg_ctl, stopped ({@code immediate} = a crash, {@code fast} = an admin shutdown) and
- * started again while the application's pool holds connections. Stopped, and its directory deleted, when the
- * test's Quarkus instance shuts down.
+ * started again while the application's pool holds connections. {@link #start()} runs before the test's application
+ * starts and {@link #stop()} after it stopped (the {@code QuarkusUnitTest}'s customizers). The test class is loaded
+ * twice, once to configure the application and once inside it, and so is this class: its port and directory are
+ * system properties, which both copies read.
  */
-public class TestPostgres implements QuarkusTestResourceLifecycleManager {
+public final class TestPostgres {
 
-    static final int PORT = FreePorts.one();
-    private static Path dir;
+    private static final String PORT = "mnemos.test-postgres.port";
+    private static final String DIR = "mnemos.test-postgres.dir";
 
-    @Override
-    public Map<String, String> start() {
+    private TestPostgres() {
+    }
+
+    /** Initialises and starts the cluster, with a database {@code test}; answers the application's datasource settings. */
+    static Map<String, String> start() {
+        int port = FreePorts.one();
         try {
-            dir = Files.createTempDirectory("mnemos-pg-");
+            Path dir = Files.createTempDirectory("mnemos-pg-");
+            System.setProperty(PORT, Integer.toString(port));
+            System.setProperty(DIR, dir.toString());
             run("chown", "postgres:postgres", dir.toString());
             asPostgres(bin("initdb"), "-D", data(), "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8");
             startServer(true);
-            asPostgres(bin("createdb"), "-h", "127.0.0.1", "-p", Integer.toString(PORT), "-U", "postgres", "test");
+            asPostgres(bin("createdb"), "-h", "127.0.0.1", "-p", Integer.toString(port), "-U", "postgres", "test");
         } catch (IOException e) {
             throw new IllegalStateException("cannot set up the test's Postgres", e);
         }
         return Map.of("quarkus.datasource.jdbc.url",
-                "jdbc:postgresql://127.0.0.1:" + PORT + "/test?currentSchema=mnemos&connectTimeout=2&socketTimeout=10",
+                "jdbc:postgresql://127.0.0.1:" + port + "/test?currentSchema=mnemos&connectTimeout=2&socketTimeout=10",
                 "quarkus.datasource.jdbc.acquisition-timeout", "1s",
                 "quarkus.datasource.jdbc.max-size", "8",
                 "quarkus.datasource.jdbc.background-validation-interval", "1s");
     }
 
-    @Override
-    public void stop() {
+    /** Stops the cluster and deletes its directory. */
+    static void stop() {
+        String dir = System.getProperty(DIR);
         if (dir == null) {
             return;
         }
         try {
             stopServer("immediate");
         } finally {
-            try (Stream<Path> files = Files.walk(dir)) {
+            try (Stream<Path> files = Files.walk(Path.of(dir))) {
                 files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             } catch (IOException e) {
                 // a leftover temporary directory is harmless
             }
-            dir = null;
+            System.clearProperty(DIR);
+            System.clearProperty(PORT);
         }
     }
 
     /** Starts the server; with {@code wait} returns once it accepts connections, else at once (it is still starting up). */
     static synchronized void startServer(boolean wait) {
-        asPostgres(bin("pg_ctl"), "-D", data(), "-l", dir.resolve("log").toString(), wait ? "-w" : "-W", "-o",
-                "-p " + PORT + " -k " + dir + " -c listen_addresses=127.0.0.1 -c max_connections=40", "start");
+        asPostgres(bin("pg_ctl"), "-D", data(), "-l", dir().resolve("log").toString(), wait ? "-w" : "-W", "-o",
+                "-p " + port() + " -k " + dir() + " -c listen_addresses=127.0.0.1 -c max_connections=40", "start");
     }
 
     /**
@@ -77,14 +86,22 @@ public class TestPostgres implements QuarkusTestResourceLifecycleManager {
     static boolean ready() {
         try {
             return new ProcessBuilder("runuser", "-u", "postgres", "--", bin("pg_isready"), "-h", "127.0.0.1", "-p",
-                    Integer.toString(PORT)).start().waitFor() == 0;
+                    Integer.toString(port())).start().waitFor() == 0;
         } catch (IOException | InterruptedException e) {
             return false;
         }
     }
 
+    private static int port() {
+        return Integer.parseInt(System.getProperty(PORT));
+    }
+
+    private static Path dir() {
+        return Path.of(System.getProperty(DIR));
+    }
+
     private static String data() {
-        return dir.resolve("data").toString();
+        return dir().resolve("data").toString();
     }
 
     private static String bin(String tool) {
