@@ -332,6 +332,8 @@ class InjectionBenchmark {
         ClassLoadingMXBean classes = ManagementFactory.getClassLoadingMXBean();
         long classesBefore = classes.getTotalLoadedClassCount();
         long[] jiffiesBefore = cpuJiffies();
+        double[] phasesBefore = phaseTotals();
+        double[] aheadBefore = aheadOutcomes();
         long passStart = System.nanoTime();
         for (int s = 0; s < sessions; s++) {
             chainedSession(ids[warmup + s], steps, nanos, phases, cpu, s * steps, modelNanos);
@@ -360,6 +362,13 @@ class InjectionBenchmark {
         }
         line("step overhead            : %s", Percentiles.of(nanos));
         line("CPU of the calling thread: mean %.3f ms a step", Arrays.stream(cpu).average().orElse(0) / 1e6);
+        double[] phasesAfter = phaseTotals();
+        double[] aheadAfter = aheadOutcomes();
+        int measured = sessions * steps;
+        line("mean per phase           : load %.3f ms, render %.3f ms, write %.3f ms; blocks found rendered ahead %d of %d",
+                (phasesAfter[0] - phasesBefore[0]) / measured, (phasesAfter[1] - phasesBefore[1]) / measured,
+                (phasesAfter[2] - phasesBefore[2]) / measured, Math.round(aheadAfter[0] - aheadBefore[0]),
+                Math.round(aheadAfter[0] - aheadBefore[0] + aheadAfter[1] - aheadBefore[1]));
         slowestByKind(nanos, phases, cpu, steps);
         line("garbage collections      : %d in %.1f s, %d ms of pauses (each pause stops a step in flight)",
                 gc[0] - gcBefore[0],
@@ -644,6 +653,12 @@ class InjectionBenchmark {
             nanos[i] = System.nanoTime() - start;
         }
         return nanos;
+    }
+
+    /** Steps so far whose block was found rendered ahead, and those that rendered their own: {used, unused}. */
+    private double[] aheadOutcomes() {
+        return Stream.of("used", "unused")
+                .mapToDouble(o -> meters.counter("mnemos.block.rendered.ahead", "outcome", o).count()).toArray();
     }
 
     private double[] phaseTotals() {
