@@ -23,12 +23,13 @@ import java.util.regex.Pattern;
  * ({@link Http}): the JDK's HttpClient adds about 0.4 ms per request on this machine (its health
  * probe is printed too, for comparison), which would be measured as the server's time.
  * Figures are of a warmed-up server (see WARMUP_ROUNDS in main).
- * Usage: java [-Dwarmup.rounds=3] [-Dbench.token=<JWT>] HttpSessionBench.java [url] [steps]; without a token it
- * asks the dev profile's /dev/token for one.
+ * Usage: java [-Dwarmup.rounds=3] [-Dbench.reads=300] [-Dbench.token=<JWT>] HttpSessionBench.java [url] [steps];
+ * without a token it asks the dev profile's /dev/token for one. Each read figure times {@code bench.reads} requests
+ * of its kind: with the default 300, the server's read paths are not compiled by the JIT's last tier yet.
  */
 public class HttpSessionBench {
 
-    static final int READS = 300;
+    static final int READS = Integer.getInteger("bench.reads", 300);
     static Http http;
     static String url;
     static String token;
