@@ -29,11 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class UserKeyedSqlTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = RestApi.on(new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
-            // the server's settings: Mnemos' extraction, reconcile and summaries take their deterministic paths, and
-            // near duplicates (rewordings) are found with the in-process embedding model
-            .overrideConfigKey("quarkus.mnemos.llm.enabled", "false")
-            .overrideConfigKey("quarkus.mnemos.profile.embeddings", "AUTO"),
+    static final QuarkusUnitTest APP = RestApi.on(RestApi.withServerSettings(),
             jar -> jar.addClass(RecordedSql.class));
 
     private static final Pattern USER_TABLES = Pattern

@@ -28,11 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ForgetIsFinalTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = RestApi.on(new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
-            // the server's settings: Mnemos' extraction, reconcile and summaries take their deterministic paths, and
-            // near duplicates (rewordings) are found with the in-process embedding model
-            .overrideConfigKey("quarkus.mnemos.llm.enabled", "false")
-            .overrideConfigKey("quarkus.mnemos.profile.embeddings", "AUTO"));
+    static final QuarkusUnitTest APP = RestApi.on(RestApi.withServerSettings());
 
     private static final String CAPTAIN = "From now on call me Captain";
     /** Rewordings of {@link #CAPTAIN}: one with the same normalised text, one near by embedding. */

@@ -48,11 +48,7 @@ import static org.hamcrest.Matchers.notNullValue;
 class PostgresFaultTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = RestApi.on(new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
-            // the server's settings: Mnemos' extraction, reconcile and summaries take their deterministic paths, and
-            // near duplicates are found with the in-process embedding model
-            .overrideConfigKey("quarkus.mnemos.llm.enabled", "false")
-            .overrideConfigKey("quarkus.mnemos.profile.embeddings", "AUTO")
+    static final QuarkusUnitTest APP = RestApi.on(RestApi.withServerSettings()
             // the application's datasource is the test's own Postgres, started before the application
             .setBeforeAllCustomizer(() -> TestPostgres.start().forEach(PostgresFaultTest.APP::overrideConfigKey))
             .setAfterAllCustomizer(TestPostgres::stop),

@@ -39,11 +39,7 @@ import static org.hamcrest.Matchers.hasSize;
 class SessionEndTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = RestApi.on(new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
-            // the server's settings: Mnemos' extraction, reconcile and summaries take their deterministic paths, and
-            // near duplicates (rewordings) are found with the in-process embedding model
-            .overrideConfigKey("quarkus.mnemos.llm.enabled", "false")
-            .overrideConfigKey("quarkus.mnemos.profile.embeddings", "AUTO"));
+    static final QuarkusUnitTest APP = RestApi.on(RestApi.withServerSettings());
 
     @Inject
     RedisDataSource redis;

@@ -17,6 +17,17 @@ public final class RestApi {
     private RestApi() {
     }
 
+    /**
+     * A new application with {@code mnemos-test.properties} and the server's settings for the profile: Mnemos'
+     * extraction, reconcile and summaries take their deterministic paths (no model), and near duplicates
+     * (rewordings) are found with the in-process embedding model.
+     */
+    public static QuarkusUnitTest withServerSettings() {
+        return new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
+                .overrideConfigKey("quarkus.mnemos.llm.enabled", "false")
+                .overrideConfigKey("quarkus.mnemos.profile.embeddings", "AUTO");
+    }
+
     /** {@code app} with the extension's REST API on. */
     public static QuarkusUnitTest on(QuarkusUnitTest app) {
         return on(app, jar -> {
