@@ -70,7 +70,8 @@ public final class FakeSessionStore implements SessionStore {
         return state;
     }
 
-    private AppliedPatch write(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion) {
+    private AppliedPatch write(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion,
+            Instant time) {
         beforeWrite.run();
         SessionState current = get(sessionId);
         if (owner != null && !owner.equals(current.userId())) {
@@ -81,7 +82,7 @@ public final class FakeSessionStore implements SessionStore {
         }
         written.add(patch);
         SessionPatch withIds = patch.withIds(() -> "id" + written.size());
-        Instant at = Instant.now();
+        Instant at = time != null ? time : Instant.now();
         SessionState next = withIds.applyTo(current, current.version() + 1, at);
         states.put(sessionId, next);
         return new AppliedPatch(next.version(), withIds, at);
@@ -97,7 +98,7 @@ public final class FakeSessionStore implements SessionStore {
             return new AppliedPatch(keys.get(idem.key()), write.patch(), null);
         }
         // applied with its trace, as one write: afterWrite (a lost answer) comes after both
-        AppliedPatch applied = write(write.sessionId(), write.owner(), write.patch(), write.expectedVersion());
+        AppliedPatch applied = write(write.sessionId(), write.owner(), write.patch(), write.expectedVersion(), write.at());
         if (write.trace() != null) {
             traces.add(write.trace());
         }
