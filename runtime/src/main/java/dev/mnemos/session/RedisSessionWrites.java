@@ -84,7 +84,7 @@ final class RedisSessionWrites {
             throw new InvalidPatchException("expectedVersion", "a version of 1 or more");
         }
         SessionPatch withIds = write.patch().withIds(SessionIds::newId);
-        Instant at = write.at() != null ? write.at() : now();
+        Instant at = now();
         // the plan's content is stored once, as its body; the log entry refers to it (session-patch.lua)
         SessionEvent event = new SessionEvent(0, SessionEvent.Type.PATCH, at, write.actor(), write.note(),
                 withIds.withoutPlanContent(), null, null);

@@ -64,11 +64,8 @@ public record SessionPatch(
                 && answerOpenQuestions.isEmpty() && addObservations.isEmpty();
     }
 
-    /** The same patch with an id on every constraint and observation that lacked one; this patch when none lacked one. */
+    /** The same patch with an id on every constraint and observation that lacked one. */
     public SessionPatch withIds(Supplier<String> ids) {
-        if (addConstraints.stream().allMatch(c -> c.id() != null) && addObservations.stream().allMatch(o -> o.id() != null)) {
-            return this;
-        }
         List<Constraint> constraints = addConstraints.stream()
                 .map(c -> c.id() == null ? new Constraint(ids.get(), c.text(), c.scope(), c.source()) : c).toList();
         List<Observation> observations = addObservations.stream()

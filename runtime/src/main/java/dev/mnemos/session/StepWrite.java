@@ -1,7 +1,5 @@
 package dev.mnemos.session;
 
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.Objects;
 import java.util.OptionalLong;
 
@@ -16,28 +14,25 @@ import java.util.OptionalLong;
  * first result.</li>
  * <li>{@code trace}: stored as the trace of the version the write produces, in the same atomic write; null
  * stores none.</li>
- * <li>{@code at}: the write's time, to the millisecond, chosen by the caller so that it can tell the state the
- * write produces before the write's round trip; null takes the store's clock.</li>
  * </ul>
  * Start with {@link #of} and add what the write needs.
  */
 public record StepWrite(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion, String note,
-        String actor, Idempotency idempotency, StepTraceEntry trace, Instant at) {
+        String actor, Idempotency idempotency, StepTraceEntry trace) {
 
     public StepWrite {
         Objects.requireNonNull(sessionId, "sessionId");
         Objects.requireNonNull(patch, "patch");
         Objects.requireNonNull(expectedVersion, "expectedVersion");
-        at = at == null ? null : at.truncatedTo(ChronoUnit.MILLIS);
     }
 
     /** A write of {@code patch} to any current version, with no owner check, key, note, actor or trace. */
     public static StepWrite of(String sessionId, SessionPatch patch) {
-        return new StepWrite(sessionId, null, patch, OptionalLong.empty(), null, null, null, null, null);
+        return new StepWrite(sessionId, null, patch, OptionalLong.empty(), null, null, null, null);
     }
 
     public StepWrite ownedBy(String owner) {
-        return new StepWrite(sessionId, owner, patch, expectedVersion, note, actor, idempotency, trace, at);
+        return new StepWrite(sessionId, owner, patch, expectedVersion, note, actor, idempotency, trace);
     }
 
     public StepWrite expecting(long version) {
@@ -45,26 +40,22 @@ public record StepWrite(String sessionId, String owner, SessionPatch patch, Opti
     }
 
     public StepWrite expecting(OptionalLong version) {
-        return new StepWrite(sessionId, owner, patch, version, note, actor, idempotency, trace, at);
+        return new StepWrite(sessionId, owner, patch, version, note, actor, idempotency, trace);
     }
 
     public StepWrite noting(String note) {
-        return new StepWrite(sessionId, owner, patch, expectedVersion, note, actor, idempotency, trace, at);
+        return new StepWrite(sessionId, owner, patch, expectedVersion, note, actor, idempotency, trace);
     }
 
     public StepWrite by(String actor) {
-        return new StepWrite(sessionId, owner, patch, expectedVersion, note, actor, idempotency, trace, at);
+        return new StepWrite(sessionId, owner, patch, expectedVersion, note, actor, idempotency, trace);
     }
 
     public StepWrite keyed(Idempotency idempotency) {
-        return new StepWrite(sessionId, owner, patch, expectedVersion, note, actor, idempotency, trace, at);
+        return new StepWrite(sessionId, owner, patch, expectedVersion, note, actor, idempotency, trace);
     }
 
     public StepWrite traced(StepTraceEntry trace) {
-        return new StepWrite(sessionId, owner, patch, expectedVersion, note, actor, idempotency, trace, at);
-    }
-
-    public StepWrite at(Instant at) {
-        return new StepWrite(sessionId, owner, patch, expectedVersion, note, actor, idempotency, trace, at);
+        return new StepWrite(sessionId, owner, patch, expectedVersion, note, actor, idempotency, trace);
     }
 }

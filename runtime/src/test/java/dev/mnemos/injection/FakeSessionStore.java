@@ -70,8 +70,7 @@ public final class FakeSessionStore implements SessionStore {
         return state;
     }
 
-    private AppliedPatch write(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion,
-            Instant time) {
+    private AppliedPatch write(String sessionId, String owner, SessionPatch patch, OptionalLong expectedVersion) {
         beforeWrite.run();
         SessionState current = get(sessionId);
         if (owner != null && !owner.equals(current.userId())) {
@@ -82,7 +81,7 @@ public final class FakeSessionStore implements SessionStore {
         }
         written.add(patch);
         SessionPatch withIds = patch.withIds(() -> "id" + written.size());
-        Instant at = time != null ? time : Instant.now();
+        Instant at = Instant.now();
         SessionState next = withIds.applyTo(current, current.version() + 1, at);
         states.put(sessionId, next);
         return new AppliedPatch(next.version(), withIds, at);
@@ -98,7 +97,7 @@ public final class FakeSessionStore implements SessionStore {
             return new AppliedPatch(keys.get(idem.key()), write.patch(), null);
         }
         // applied with its trace, as one write: afterWrite (a lost answer) comes after both
-        AppliedPatch applied = write(write.sessionId(), write.owner(), write.patch(), write.expectedVersion(), write.at());
+        AppliedPatch applied = write(write.sessionId(), write.owner(), write.patch(), write.expectedVersion());
         if (write.trace() != null) {
             traces.add(write.trace());
         }

@@ -18,10 +18,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Memo renders ({@link MemoStepBlocks}), plus the block of a session's next step rendered as soon as a step
- * sends its write: the state that write produces when it wins is the one the next step reads unless another
- * writer came in between. That render runs on one daemon thread of Mnemos' own (a bounded queue: when it is
- * full a render ahead is dropped) while the write is on its way and the application goes on to its next call. A step given
- * exactly what the render ahead rendered from
+ * has written: the state it wrote is the one the next step reads unless another writer came in between. That
+ * render runs on one daemon thread of Mnemos' own (a bounded queue: when it is full a render ahead is dropped)
+ * while the application goes on to its next call. A step given exactly what the render ahead rendered from
  * (that state, no overrides, its facts in the same order) is shown that block; any other step renders its own
  * from the memo, which the render ahead left with every changed line counted. A render ahead is only a memo:
  * one that did not happen, came late or guessed wrong costs time, never a different block. A step whose render
@@ -68,7 +67,10 @@ public final class AheadStepBlocks implements StepBlocks, AutoCloseable {
     }
 
     @Override
-    public void writing(String sessionId, SessionState next, List<ProfileLine> facts, String message) {
+    public void written(String sessionId, SessionState next, List<ProfileLine> facts, String message) {
+        if (next == null) {
+            return;
+        }
         try {
             thread.execute(() -> renderAhead(sessionId, next, facts, message));
         } catch (RejectedExecutionException e) {

@@ -31,10 +31,11 @@ public interface StepBlocks {
             String message);
 
     /**
-     * A step of the session is sending its write: {@code next} is the state the session's next step reads when
-     * that write wins, {@code facts} and {@code message} the step's own. This default does nothing.
+     * A step of the session wrote: {@code next} is the state the session's next step should read (null when
+     * that cannot be told without a read), {@code facts} and {@code message} the step's own. This default
+     * does nothing.
      */
-    default void writing(String sessionId, SessionState next, List<ProfileLine> facts, String message) {
+    default void written(String sessionId, SessionState next, List<ProfileLine> facts, String message) {
     }
 
     /**

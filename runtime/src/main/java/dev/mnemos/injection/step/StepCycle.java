@@ -255,15 +255,14 @@ public class StepCycle {
             written = spans.in("mnemos.step.write", loaded.sessionId(),
                     () -> writeBack.write(loaded, method, args, result, ran == null ? List.of() : ran,
                             (patch, basedOn, version, retries, writeNanos) -> trace(method, loaded, patch, basedOn,
-                                    version, retries, modelNanos, firstTokenNanos, writeNanos, ran),
-                            wins -> loader.writing(loaded, wins)));
+                                    version, retries, modelNanos, firstTokenNanos, writeNanos, ran)));
         } catch (RuntimeException e) {
             metrics.writeFailed(e);
             throw e;
         }
         metrics.write(System.nanoTime() - writeStart);
         metrics.written(written.retries());
-        loader.written(loaded, written.state());
+        loader.written(loaded, written.applied().applyTo(written.basis()).orElse(null));
         return written;
     }
 

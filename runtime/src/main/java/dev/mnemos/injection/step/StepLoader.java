@@ -95,19 +95,13 @@ class StepLoader {
     }
 
     /**
-     * A step is sending a write that produces {@code wins} when it wins its compare-and-set: the state the session's
-     * next step reads then, whose block can be rendered while the write is on its way.
-     */
-    void writing(LoadedStep step, SessionState wins) {
-        blocks.writing(step.sessionId(), wins.newestPlans(plansShown + 1), step.profile().facts(), step.userMessage());
-    }
-
-    /**
-     * A step wrote {@code written} (null when the state it produced cannot be told without a read): the state the
+     * A step wrote {@code written} (rebuilt on the state it read; null when it could not be): the state the
      * session's next step should read, for the speed-ups that keep it.
      */
     void written(LoadedStep step, SessionState written) {
-        sessions.written(step.sessionId(), written == null ? null : written.newestPlans(plansShown + 1)); // a read's plans
+        SessionState next = written == null ? null : written.newestPlans(plansShown + 1); // a read's plans
+        sessions.written(step.sessionId(), next);
+        blocks.written(step.sessionId(), next, step.profile().facts(), step.userMessage());
     }
 
     @PreDestroy

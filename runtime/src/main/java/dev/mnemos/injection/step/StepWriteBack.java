@@ -27,14 +27,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 import org.jboss.logging.Logger;
 
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.Consumer;
 
 /**
  * The write half of a step: the writer's patch plus this turn's override observations and any
@@ -78,12 +75,8 @@ class StepWriteBack {
         this.summary = summary;
     }
 
-    /**
-     * The written patch, the version it produced and the version it was based on (the state {@code basis}), and
-     * the state it produced ({@code state}; null when that cannot be told without a read).
-     */
-    record Result(SessionPatch patch, long basedOn, long version, int retries, SessionState basis, AppliedPatch applied,
-            SessionState state) {
+    /** The written patch, the version it produced and the version it was based on (the state {@code basis}). */
+    record Result(SessionPatch patch, long basedOn, long version, int retries, SessionState basis, AppliedPatch applied) {
     }
 
     /** The trace of a write about to be sent: that write stores it, so it is made before the write's round trip. */
@@ -96,12 +89,7 @@ class StepWriteBack {
         StepTrace trace(SessionPatch patch, long basedOn, long version, int retries, long writeNanos);
     }
 
-    /**
-     * @param sending told, before each attempt's round trip, the state that attempt produces when it wins its
-     *        compare-and-set (not told when that cannot be known ahead)
-     */
-    Result write(LoadedStep loaded, AiMethod method, Object[] args, Object result, List<ToolRun> tools, Tracer tracer,
-            Consumer<SessionState> sending) {
+    Result write(LoadedStep loaded, AiMethod method, Object[] args, Object result, List<ToolRun> tools, Tracer tracer) {
         long start = System.nanoTime();
         StepWriter writer = writers.get(method.binding().writer());
         SessionState basis = loaded.state();
@@ -114,20 +102,11 @@ class StepWriteBack {
             try {
                 StepTraceEntry trace = traces.entry(
                         tracer.trace(patch, basis.version(), basis.version() + 1, attempt, System.nanoTime() - start));
-                // ids and time chosen here, not by the store: the state a winning write produces is known before it is sent
-                SessionPatch sent = patch.withIds(SessionIds::newId);
-                Instant at = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-                SessionState wins = new AppliedPatch(basis.version() + 1, sent, at).applyTo(basis).orElse(null);
-                if (wins != null) {
-                    sending.accept(wins);
-                }
-                AppliedPatch applied = writeOnce(loaded, StepWrite.of(loaded.sessionId(), sent).at(at), basis.version(),
-                        method.step(), idem, trace);
+                AppliedPatch applied = writeOnce(loaded, patch, basis.version(), method.step(), idem, trace);
                 long version = applied.version();
                 LOG.debugf("step %s of session %s: wrote version %d on %d after %d retries", method.step(),
                         loaded.sessionId(), version, basis.version(), attempt);
-                return new Result(patch, basis.version(), version, attempt, basis, applied,
-                        applied.at() == null ? null : wins);
+                return new Result(patch, basis.version(), version, attempt, basis, applied);
             } catch (InvalidPatchException e) {
                 throw new StepWriteRejectedException(loaded.sessionId(), e.field(), e.getMessage());
             } catch (SessionNotFoundException e) {
@@ -153,19 +132,19 @@ class StepWriteBack {
     }
 
     /** One write; when its outcome is unknown, retried once with the same key (applied at most once). */
-    private AppliedPatch writeOnce(LoadedStep loaded, StepWrite patch, long basedOn, String step, Idempotency idem,
+    private AppliedPatch writeOnce(LoadedStep loaded, SessionPatch patch, long basedOn, String step, Idempotency idem,
             StepTraceEntry trace) {
-        StepWrite write = patch.ownedBy(loaded.state().userId()).expecting(basedOn).noting("step " + step).by(ACTOR)
-                .keyed(idem).traced(trace);
         try {
-            return store.apply(write);
+            return store.apply(StepWrite.of(loaded.sessionId(), patch).ownedBy(loaded.state().userId()).expecting(basedOn)
+                    .noting("step " + step).by(ACTOR).keyed(idem).traced(trace));
         } catch (TimeoutException | SessionStoreUnavailableException e) {
             if (e instanceof SessionStoreUnavailableException u && !u.outcomeUnknown()) {
                 throw e;
             }
             LOG.warnf("step %s of session %s: the write's outcome is unknown (%s); retrying it once with its key",
                     step, loaded.sessionId(), e.getMessage());
-            return store.apply(write);
+            return store.apply(StepWrite.of(loaded.sessionId(), patch).ownedBy(loaded.state().userId()).expecting(basedOn)
+                    .noting("step " + step).by(ACTOR).keyed(idem).traced(trace));
         }
     }
 

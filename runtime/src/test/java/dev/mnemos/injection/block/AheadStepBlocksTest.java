@@ -52,7 +52,7 @@ class AheadStepBlocksTest {
             }
 
             assertThat(block.text()).as("step %d", step).isEqualTo(renderer.render(s, profile, List.of(), message).text());
-            blocks.writing("s-ahead", GrowingSessions.state(step + 1), profile, message);
+            blocks.written("s-ahead", GrowingSessions.state(step + 1), profile, message);
             awaitRenderedAhead("s-ahead", step + 1);
         }
         assertThat(countedByTheSteps).as("texts the steps counted themselves").isZero();
@@ -61,7 +61,7 @@ class AheadStepBlocksTest {
     @Test
     void aGuessThatMissedAChangeStillGivesTheBlockOfTheStateRead() {
         blocks.render("s-guess", GrowingSessions.state(40), profile, List.of(), null);
-        blocks.writing("s-guess", GrowingSessions.state(41), profile, null);
+        blocks.written("s-guess", GrowingSessions.state(41), profile, null);
         awaitRenderedAhead("s-guess", 41);
         SessionState changed = GrowingSessions.withCollected(GrowingSessions.state(41), Map.of("hotel", "ryokan"));
 
@@ -75,7 +75,7 @@ class AheadStepBlocksTest {
     @Test
     void aStepWithOverridesGetsThemInItsBlockThoughTheRestWasRenderedAhead() {
         blocks.render("s-override", GrowingSessions.state(40), profile, List.of(), null);
-        blocks.writing("s-override", GrowingSessions.state(41), profile, null);
+        blocks.written("s-override", GrowingSessions.state(41), profile, null);
         awaitRenderedAhead("s-override", 41);
         List<TurnOverride> overrides = List.of(new TurnOverride("seat", "aisle", "window"));
 
@@ -90,8 +90,8 @@ class AheadStepBlocksTest {
         blocks.render("s-late", GrowingSessions.state(41), profile, List.of(), null);
         counted.clear();
 
-        blocks.writing("s-late", GrowingSessions.state(41), profile, null);
-        blocks.writing("s-other", GrowingSessions.state(12), profile, null);
+        blocks.written("s-late", GrowingSessions.state(41), profile, null);
+        blocks.written("s-other", GrowingSessions.state(12), profile, null);
         awaitRenderedAhead("s-other", 12);
 
         assertThat(counted).as("version 41 not rendered again").noneMatch(c -> c.contains("version 41"));
