@@ -332,7 +332,6 @@ class InjectionBenchmark {
         ClassLoadingMXBean classes = ManagementFactory.getClassLoadingMXBean();
         long classesBefore = classes.getTotalLoadedClassCount();
         long[] jiffiesBefore = cpuJiffies();
-        double[] phasesBefore = phaseTotals();
         double[] aheadBefore = aheadOutcomes();
         long passStart = System.nanoTime();
         for (int s = 0; s < sessions; s++) {
@@ -362,12 +361,11 @@ class InjectionBenchmark {
         }
         line("step overhead            : %s", Percentiles.of(nanos));
         line("CPU of the calling thread: mean %.3f ms a step", Arrays.stream(cpu).average().orElse(0) / 1e6);
-        double[] phasesAfter = phaseTotals();
         double[] aheadAfter = aheadOutcomes();
-        int measured = sessions * steps;
+        double[] mean = IntStream.range(0, 3).mapToDouble(p -> Arrays.stream(phases).mapToDouble(step -> step[p]).average()
+                .orElse(0)).toArray();
         line("mean per phase           : load %.3f ms, render %.3f ms, write %.3f ms; blocks found rendered ahead %d of %d",
-                (phasesAfter[0] - phasesBefore[0]) / measured, (phasesAfter[1] - phasesBefore[1]) / measured,
-                (phasesAfter[2] - phasesBefore[2]) / measured, Math.round(aheadAfter[0] - aheadBefore[0]),
+                mean[0], mean[1], mean[2], Math.round(aheadAfter[0] - aheadBefore[0]),
                 Math.round(aheadAfter[0] - aheadBefore[0] + aheadAfter[1] - aheadBefore[1]));
         slowestByKind(nanos, phases, cpu, steps);
         line("garbage collections      : %d in %.1f s, %d ms of pauses (each pause stops a step in flight)",
