@@ -32,6 +32,11 @@ final class JedisScriptTransport implements ScriptTransport {
     }
 
     @Override
+    public Sent<ReadAndGet> sendReadAndGet(LuaScript script, List<String> keys, List<String> argv, String key) {
+        return connections.sendEvalAndGet(script.script(), keys, argv, key);
+    }
+
+    @Override
     public String get(String key) {
         return connections.get(key).orElse(null);
     }

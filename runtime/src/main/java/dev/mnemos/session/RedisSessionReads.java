@@ -59,9 +59,27 @@ final class RedisSessionReads {
 
     /** {@link #recentIfChanged(String, int, SessionState)} and the string at {@code key}, in one round trip. */
     SessionStore.ReadAlong recentIfChanged(String sessionId, int latestPlans, SessionState known, String key) {
-        ScriptTransport.ReadAndGet both = transport.readAndGet(LuaScript.LOAD, LuaScript.LOAD.keys(sessionId),
+        try (Sent<SessionStore.ReadAlong> sent = sendRecentIfChanged(sessionId, latestPlans, known, key)) {
+            return sent.reply();
+        }
+    }
+
+    /** {@link #recentIfChanged(String, int, SessionState, String)} sent now, its reply read by {@link Sent#reply}. */
+    Sent<SessionStore.ReadAlong> sendRecentIfChanged(String sessionId, int latestPlans, SessionState known, String key) {
+        Sent<ScriptTransport.ReadAndGet> sent = transport.sendReadAndGet(LuaScript.LOAD, LuaScript.LOAD.keys(sessionId),
                 loadArgs(latestPlans, known), key);
-        return new SessionStore.ReadAlong(loaded(sessionId, both.reply(), known), true, both.value());
+        return new Sent<>() {
+            @Override
+            public SessionStore.ReadAlong reply() {
+                ScriptTransport.ReadAndGet both = sent.reply();
+                return new SessionStore.ReadAlong(loaded(sessionId, both.reply(), known), true, both.value());
+            }
+
+            @Override
+            public void close() {
+                sent.close();
+            }
+        };
     }
 
     /** The current state without blocking, with its newest {@code latestPlans} plan versions (negative: all). */

@@ -126,6 +126,11 @@ public class RedisSessionStore implements SessionStore {
     }
 
     @Override
+    public Sent<ReadAlong> sendRecentIfChanged(String sessionId, int latestPlans, SessionState known, String key) {
+        return reads.sendRecentIfChanged(sessionId, latestPlans, known, key);
+    }
+
+    @Override
     public Uni<SessionState> recentAsync(String sessionId, int latestPlans) {
         return reads.recentAsync(sessionId, latestPlans);
     }

@@ -39,4 +39,12 @@ public interface ScriptTransport {
     default ReadAndGet readAndGet(LuaScript script, List<String> keys, List<String> argv, String key) {
         return new ReadAndGet(read(script, keys, argv), get(key));
     }
+
+    /**
+     * {@link #readAndGet} in two halves: sent now, its replies read by {@link Sent#reply}, where the transport can
+     * write commands before reading replies; this default sends both when the reply is asked for.
+     */
+    default Sent<ReadAndGet> sendReadAndGet(LuaScript script, List<String> keys, List<String> argv, String key) {
+        return () -> readAndGet(script, keys, argv, key);
+    }
 }

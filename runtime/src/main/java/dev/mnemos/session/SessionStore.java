@@ -71,6 +71,15 @@ public interface SessionStore {
     }
 
     /**
+     * {@link #recentIfChanged(String, int, SessionState, String)} sent now, its reply read by {@link Sent#reply}:
+     * what the caller does in between overlaps the round trip, where the transport can write a command before
+     * reading its reply. This default reads when the reply is asked for.
+     */
+    default Sent<ReadAlong> sendRecentIfChanged(String sessionId, int latestPlans, SessionState known, String key) {
+        return () -> recentIfChanged(sessionId, latestPlans, known, key);
+    }
+
+    /**
      * The current state's plan versions from version {@code from} on, at most {@code limit}, oldest
      * first. @throws SessionNotFoundException when there is no live session of that id
      */

@@ -10,13 +10,10 @@ import org.apache.commons.pool2.impl.GenericObjectPool;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 import org.jboss.logging.Logger;
-import redis.clients.jedis.ClientSetInfoConfig;
 import redis.clients.jedis.CommandObject;
 import redis.clients.jedis.CommandObjects;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.ConnectionPool;
-import redis.clients.jedis.ConnectionPoolConfig;
-import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
@@ -24,7 +21,6 @@ import redis.clients.jedis.util.JedisURIHelper;
 
 import java.net.SocketTimeoutException;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -63,7 +59,7 @@ public class StepConnections {
             this.pool = null;
             return;
         }
-        String unusable = unusable(quarkus);
+        String unusable = StepPool.unusable(quarkus);
         if (unusable != null) {
             throw new IllegalStateException("quarkus.mnemos.session.step-pool.enabled=true, but Mnemos' blocking step"
                     + " connections cannot reach Redis as the Quarkus client does (" + unusable + "): set"
@@ -73,7 +69,10 @@ public class StepConnections {
         // read here, so a database index that is not a number fails the start like the checks above
         int database = JedisURIHelper.getDBIndex(uri);
         Optional<String> password = quarkus.getOptionalValue("quarkus.redis.password", String.class);
-        this.pool = CompletableFuture.supplyAsync(() -> open(uri, database, password, config), StepConnections::setUp);
+        this.pool = CompletableFuture.supplyAsync(() -> {
+            Objects.requireNonNull(Commands.OBJECTS); // Jedis' command builders load with the pool, off the start-up path
+            return StepPool.open(uri, database, password, config);
+        }, StepConnections::setUp);
         gauges(registry);
         LOG.debugf("steps reach Redis %s over up to %d blocking connections", JedisURIHelper.getHostAndPort(uri),
                 config.stepPool().maxSize());
@@ -102,82 +101,6 @@ public class StepConnections {
         return pool.isDone() && !pool.isCompletedExceptionally() ? gauge.applyAsInt(pool.join()) : 0;
     }
 
-    /**
-     * Why the pool cannot mirror the Quarkus client's Redis, or null when it can. Reads the default
-     * Redis client's settings only.
-     */
-    static String unusable(Config quarkus) {
-        Optional<String> type = quarkus.getOptionalValue("quarkus.redis.client-type", String.class);
-        if (type.isPresent() && !type.get().equalsIgnoreCase("standalone")) {
-            return "not used with client-type " + type.get();
-        }
-        if (quarkus.getOptionalValue("quarkus.redis.hosts-provider-name", String.class).isPresent()) {
-            return "not used with a hosts provider";
-        }
-        if (quarkus.getOptionalValue("quarkus.redis.tls-configuration-name", String.class).isPresent()) {
-            return "not used with a named TLS configuration";
-        }
-        if (quarkus.getOptionalValue("quarkus.redis.tcp.proxy-options.host", String.class).isPresent()) {
-            return "not used through a proxy (quarkus.redis.tcp.proxy-options)";
-        }
-        Optional<String> hosts = quarkus.getOptionalValue("quarkus.redis.hosts", String.class);
-        if (hosts.isEmpty() || hosts.get().isBlank()) {
-            return "not used without quarkus.redis.hosts";
-        }
-        if (hosts.get().contains(",")) {
-            return "not used with several hosts";
-        }
-        try {
-            URI uri = new URI(hosts.get().trim());
-            if (!JedisURIHelper.isValid(uri) || uri.getScheme() == null || !uri.getScheme().startsWith("redis")) {
-                return "not used with " + uri.getScheme() + " URLs";
-            }
-            if (JedisURIHelper.isRedisSSLScheme(uri) && tlsSettings(quarkus)) {
-                return "not used with TLS settings (quarkus.tls.*, quarkus.redis.tls.*): they trust only the JVM's default"
-                        + " trust store";
-            }
-        } catch (URISyntaxException e) {
-            return "not used: quarkus.redis.hosts is not a URL";
-        }
-        return null;
-    }
-
-    /** Whether Quarkus' TLS registry or the Redis client's own TLS options are configured. */
-    private static boolean tlsSettings(Config quarkus) {
-        for (String name : quarkus.getPropertyNames()) {
-            if (name.startsWith("quarkus.tls.") || name.startsWith("quarkus.redis.tls")) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** The pool (it opens no connection), with Jedis' command builders loaded for the first call. */
-    private static ConnectionPool open(URI uri, int database, Optional<String> password, SessionConfig config) {
-        Objects.requireNonNull(Commands.OBJECTS);
-        int millis = (int) Math.min(Integer.MAX_VALUE, config.redisTimeout().toMillis());
-        DefaultJedisClientConfig.Builder client = DefaultJedisClientConfig.builder()
-                .connectionTimeoutMillis(millis).socketTimeoutMillis(millis)
-                .database(database).ssl(JedisURIHelper.isRedisSSLScheme(uri))
-                .clientName(config.stepPool().clientName()).clientSetInfoConfig(ClientSetInfoConfig.DISABLED);
-        String user = JedisURIHelper.getUser(uri);
-        String secret = Optional.ofNullable(JedisURIHelper.getPassword(uri)).or(() -> password).orElse(null);
-        if (user != null) {
-            client.user(user);
-        }
-        if (secret != null) {
-            client.password(secret);
-        }
-        ConnectionPoolConfig pool = new ConnectionPoolConfig();
-        pool.setMaxTotal(config.stepPool().maxSize());
-        pool.setMaxIdle(config.stepPool().maxSize());
-        pool.setMinIdle(0);
-        pool.setMaxWait(config.redisTimeout());
-        pool.setBlockWhenExhausted(true);
-        pool.setJmxEnabled(false);
-        return new ConnectionPool(JedisURIHelper.getHostAndPort(uri), client.build(), pool);
-    }
-
     /** Whether steps use these connections (else the Quarkus client). */
     public boolean enabled() {
         return pool != null;
@@ -199,6 +122,79 @@ public class StepConnections {
      */
     ScriptTransport.ReadAndGet evalAndGet(SessionScripts script, List<String> keys, List<String> args, String key) {
         return call(connection -> runAndGet(connection, script, keys, args, key), true);
+    }
+
+    /**
+     * {@link #evalAndGet} in two halves: both commands are written to Redis now and both replies read by
+     * {@link Sent#reply}, so that what the calling thread does between overlaps the round trip.
+     * The connection stays with the read until then; a read whose replies were never read closes its connection.
+     */
+    Sent<ScriptTransport.ReadAndGet> sendEvalAndGet(SessionScripts script, List<String> keys,
+            List<String> args, String key) {
+        Connection connection = borrow();
+        CommandObject<Object> eval;
+        CommandObject<String> get;
+        try {
+            if (script.sha() == null) {
+                script.loaded(connection.executeCommand(Commands.OBJECTS.scriptLoad(script.source())));
+            }
+            eval = Commands.OBJECTS.evalsha(script.sha(), keys, args);
+            get = Commands.OBJECTS.get(key);
+            connection.sendCommand(eval.getArguments());
+            connection.sendCommand(get.getArguments());
+            ((StepPool.Sending) connection).send();
+        } catch (JedisException e) {
+            connection.close();
+            if (failed(e) instanceof Broken) {
+                // a read: sent again, on a new connection, when its reply is asked for
+                return () -> evalAndGet(script, keys, args, key);
+            }
+            throw failed(e);
+        }
+        return new SentRead(connection, script, keys, args, eval, get, key);
+    }
+
+    /** A script and a GET written on {@link #connection}, their replies not read yet. */
+    private final class SentRead implements Sent<ScriptTransport.ReadAndGet> {
+
+        private final Connection connection;
+        private final SessionScripts script;
+        private final List<String> keys;
+        private final List<String> args;
+        private final CommandObject<Object> eval;
+        private final CommandObject<String> get;
+        private final String key;
+        private boolean read;
+
+        SentRead(Connection connection, SessionScripts script, List<String> keys, List<String> args,
+                CommandObject<Object> eval, CommandObject<String> get, String key) {
+            this.connection = connection;
+            this.script = script;
+            this.keys = keys;
+            this.args = args;
+            this.eval = eval;
+            this.get = get;
+            this.key = key;
+        }
+
+        @Override
+        public ScriptTransport.ReadAndGet reply() {
+            read = true;
+            try {
+                return on(connection, c -> replies(c, script, keys, args, eval, get));
+            } catch (Broken e) {
+                return retriedOnce(c -> runAndGet(c, script, keys, args, key));
+            }
+        }
+
+        /** Its replies never read: the connection, holding them, is closed rather than given to another call. */
+        @Override
+        public void close() {
+            if (!read) {
+                connection.setBroken();
+                connection.close();
+            }
+        }
     }
 
     private static ScriptTransport.ReadAndGet runAndGet(Connection connection, SessionScripts script, List<String> keys,

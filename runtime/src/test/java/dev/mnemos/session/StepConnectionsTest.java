@@ -75,30 +75,30 @@ class StepConnectionsTest {
 
     @Test
     void usedForOneStandaloneRedisNamedByAUrl() {
-        assertThat(StepConnections.unusable(quarkus(Map.of("quarkus.redis.hosts", REDIS)))).isNull();
-        assertThat(StepConnections.unusable(quarkus(Map.of("quarkus.redis.hosts", "rediss://user:secret@redis.example:6380/2",
+        assertThat(StepPool.unusable(quarkus(Map.of("quarkus.redis.hosts", REDIS)))).isNull();
+        assertThat(StepPool.unusable(quarkus(Map.of("quarkus.redis.hosts", "rediss://user:secret@redis.example:6380/2",
                 "quarkus.redis.client-type", "standalone")))).isNull();
     }
 
     @Test
     void notUsedWhereItCannotReachRedisTheWayTheQuarkusClientDoes() {
-        assertThat(StepConnections.unusable(quarkus(Map.of("quarkus.redis.hosts", REDIS, "quarkus.redis.client-type",
+        assertThat(StepPool.unusable(quarkus(Map.of("quarkus.redis.hosts", REDIS, "quarkus.redis.client-type",
                 "cluster")))).contains("cluster");
-        assertThat(StepConnections.unusable(quarkus(Map.of("quarkus.redis.hosts", REDIS + ",redis://127.0.0.1:6380"))))
+        assertThat(StepPool.unusable(quarkus(Map.of("quarkus.redis.hosts", REDIS + ",redis://127.0.0.1:6380"))))
                 .contains("several hosts");
-        assertThat(StepConnections.unusable(quarkus(Map.of("quarkus.redis.hosts", REDIS,
+        assertThat(StepPool.unusable(quarkus(Map.of("quarkus.redis.hosts", REDIS,
                 "quarkus.redis.tls-configuration-name", "mine")))).contains("TLS");
-        assertThat(StepConnections.unusable(quarkus(Map.of("quarkus.redis.hosts", REDIS,
+        assertThat(StepPool.unusable(quarkus(Map.of("quarkus.redis.hosts", REDIS,
                 "quarkus.redis.hosts-provider-name", "mine")))).contains("hosts provider");
-        assertThat(StepConnections.unusable(quarkus(Map.of("quarkus.redis.hosts", REDIS,
+        assertThat(StepPool.unusable(quarkus(Map.of("quarkus.redis.hosts", REDIS,
                 "quarkus.redis.tcp.proxy-options.host", "proxy.example")))).contains("proxy");
-        assertThat(StepConnections.unusable(quarkus(Map.of("quarkus.redis.hosts", "rediss://redis.example:6380",
+        assertThat(StepPool.unusable(quarkus(Map.of("quarkus.redis.hosts", "rediss://redis.example:6380",
                 "quarkus.tls.trust-store.pem.certs", "ca.pem")))).contains("TLS settings");
-        assertThat(StepConnections.unusable(quarkus(Map.of("quarkus.redis.hosts", "rediss://redis.example:6380",
+        assertThat(StepPool.unusable(quarkus(Map.of("quarkus.redis.hosts", "rediss://redis.example:6380",
                 "quarkus.redis.tls.trust-all", "true")))).contains("TLS settings");
-        assertThat(StepConnections.unusable(quarkus(Map.of("quarkus.redis.hosts", "unix:///run/redis.sock"))))
+        assertThat(StepPool.unusable(quarkus(Map.of("quarkus.redis.hosts", "unix:///run/redis.sock"))))
                 .contains("unix");
-        assertThat(StepConnections.unusable(quarkus(Map.of()))).contains("without quarkus.redis.hosts");
+        assertThat(StepPool.unusable(quarkus(Map.of()))).contains("without quarkus.redis.hosts");
         assertThatThrownBy(() -> open(REDIS + ",redis://127.0.0.1:6380", true, 4)).as("refused at boot")
                 .hasMessageContaining("several hosts").hasMessageContaining("quarkus.mnemos.session.step-pool.enabled=false");
         assertThat(open(REDIS, false, 4).enabled()).as("turned off").isFalse();
@@ -150,6 +150,42 @@ class StepConnectionsTest {
         } finally {
             try (Jedis redis = new Jedis("127.0.0.1", 6379)) {
                 redis.del(other);
+            }
+        }
+    }
+
+    @Test
+    void aReadSentBeforeItsReplyIsReadIsOnRedisMeanwhileAndOneNeverReadLeavesThePoolInStep() throws Exception {
+        StepConnections connections = open(REDIS, true, 1);
+        String other = key + ":other";
+        // the script records that it ran: its reply is not read yet when the record is looked at
+        SessionScripts read = SessionScripts.of(
+                "redis.call('INCR', KEYS[1] .. ':ran') return {'value', redis.call('GET', KEYS[1]) or 'none'}");
+        try (Jedis redis = new Jedis("127.0.0.1", 6379)) {
+            redis.set(key, "7");
+            redis.set(other, "revision-3");
+        }
+        try (Jedis redis = new Jedis("127.0.0.1", 6379)) {
+            try (Sent<ScriptTransport.ReadAndGet> sent = connections.sendEvalAndGet(read, List.of(key), List.of(), other)) {
+                long deadline = System.nanoTime() + TIMEOUT.toNanos();
+                while (redis.get(key + ":ran") == null) {
+                    assertThat(System.nanoTime()).as("the script ran before its reply was asked for").isLessThan(deadline);
+                    Thread.onSpinWait();
+                }
+                ScriptTransport.ReadAndGet both = sent.reply();
+                assertThat(SessionScripts.plainPairs(both.reply())).isEqualTo(Map.of("value", "7"));
+                assertThat(both.value()).isEqualTo("revision-3");
+            }
+            // a read whose replies were never read: its connection (the pool's only one) is not given to the next call
+            connections.sendEvalAndGet(read, List.of(key), List.of(), other).close();
+            assertThat(connections.get(other)).as("the next call reads its own reply").contains("revision-3");
+            redis.set(key, "8");
+            try (Sent<ScriptTransport.ReadAndGet> sent = connections.sendEvalAndGet(read, List.of(key), List.of(), other)) {
+                assertThat(SessionScripts.plainPairs(sent.reply().reply())).isEqualTo(Map.of("value", "8"));
+            }
+        } finally {
+            try (Jedis redis = new Jedis("127.0.0.1", 6379)) {
+                redis.del(other, key + ":ran");
             }
         }
     }

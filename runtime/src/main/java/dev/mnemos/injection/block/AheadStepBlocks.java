@@ -2,7 +2,6 @@ package dev.mnemos.injection.block;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import dev.mnemos.injection.MemoryBlock;
 import dev.mnemos.injection.ProfileLine;
 import dev.mnemos.injection.TurnOverride;
 import dev.mnemos.session.SessionState;
@@ -15,6 +14,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Memo renders ({@link MemoStepBlocks}), plus the block of a session's next step rendered as soon as a step
@@ -34,12 +34,14 @@ public final class AheadStepBlocks implements StepBlocks, AutoCloseable {
     /** How long a step waits for its render ahead when that is running. */
     private static final long WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
-    /** A block rendered ahead, with what it was rendered from. */
-    private record Made(SessionState state, List<ProfileLine> ordered, MemoryBlock block) {
+    /** A block rendered ahead (and hashed), with what it was rendered from. */
+    private record Made(SessionState state, List<ProfileLine> ordered, Block block) {
     }
 
     private final MemoStepBlocks memo;
     private final Cache<String, Made> ahead = Caffeine.newBuilder().maximumSize(10_000).executor(Runnable::run).build();
+    /** Renders ahead waiting for the thread, by session: the thread or the session's next step runs each. */
+    private final ConcurrentHashMap<String, Queued> queued = new ConcurrentHashMap<>();
     /** Sessions whose render ahead is running now, with what tells its end. */
     private final ConcurrentHashMap<String, CountDownLatch> running = new ConcurrentHashMap<>();
     private final ThreadPoolExecutor thread = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
@@ -61,9 +63,10 @@ public final class AheadStepBlocks implements StepBlocks, AutoCloseable {
         if (made != null && overrides.isEmpty() && made.state().equals(state)
                 && made.ordered().equals(ProfileRelevance.order(facts, state.goal(), message))) {
             // a render is a function of what it rendered from: the very block of this step
-            return new Block(made.block(), Ahead.FOUND);
+            return new Block(made.block().block(), made.block().sha256(), Ahead.FOUND);
         }
-        return new Block(memo.render(sessionId, state, facts, overrides, message).block(), Ahead.NOT_FOUND);
+        Block rendered = memo.render(sessionId, state, facts, overrides, message);
+        return new Block(rendered.block(), rendered.sha256(), Ahead.NOT_FOUND);
     }
 
     @Override
@@ -71,10 +74,55 @@ public final class AheadStepBlocks implements StepBlocks, AutoCloseable {
         if (next == null) {
             return;
         }
+        Queued task = new Queued(sessionId, next, facts, message);
+        queued.put(sessionId, task);
         try {
-            thread.execute(() -> renderAhead(sessionId, next, facts, message));
+            thread.execute(task);
         } catch (RejectedExecutionException e) {
+            queued.remove(sessionId, task);
             LOG.debugf("render ahead of session %s dropped (queue full); its next step renders on its own", sessionId);
+        }
+    }
+
+    /**
+     * The session's render ahead when the thread has not started it yet runs here, while the step's read is on its
+     * way: with steps back to back the render overlaps that round trip instead of waiting for the thread.
+     */
+    @Override
+    public void whileReading(String sessionId) {
+        Queued task = queued.remove(sessionId);
+        if (task != null) {
+            task.runOnce();
+        }
+    }
+
+    /** A render ahead waiting for the thread: whichever of the thread and the session's next step comes first runs it. */
+    private final class Queued implements Runnable {
+
+        private final String sessionId;
+        private final SessionState next;
+        private final List<ProfileLine> facts;
+        private final String message;
+        private final AtomicBoolean taken = new AtomicBoolean();
+
+        Queued(String sessionId, SessionState next, List<ProfileLine> facts, String message) {
+            this.sessionId = sessionId;
+            this.next = next;
+            this.facts = facts;
+            this.message = message;
+        }
+
+        /** On the thread. */
+        @Override
+        public void run() {
+            queued.remove(sessionId, this);
+            runOnce();
+        }
+
+        void runOnce() {
+            if (taken.compareAndSet(false, true)) {
+                renderAhead(sessionId, next, facts, message);
+            }
         }
     }
 
@@ -85,7 +133,7 @@ public final class AheadStepBlocks implements StepBlocks, AutoCloseable {
         CountDownLatch done = new CountDownLatch(1);
         running.put(sessionId, done);
         try {
-            MemoryBlock block = memo.render(sessionId, next, facts, List.of(), message).block();
+            Block block = memo.render(sessionId, next, facts, List.of(), message);
             ahead.put(sessionId, new Made(next, ProfileRelevance.order(facts, next.goal(), message), block));
         } catch (RuntimeException e) {
             LOG.debugf(e, "render ahead of session %s failed; its next step renders on its own", sessionId);

@@ -23,12 +23,27 @@ public interface StepBlocks {
         NOT_FOUND
     }
 
-    /** A step's block, and whether it was found rendered ahead. */
-    record Block(MemoryBlock block, Ahead ahead) {
+    /**
+     * A step's block, its SHA-256 ({@link MemoryBlock#sha256()}, hashed where it was rendered: a block rendered
+     * ahead comes hashed) and whether it was found rendered ahead.
+     */
+    record Block(MemoryBlock block, String sha256, Ahead ahead) {
+
+        /** A block just rendered, hashed on this thread. */
+        Block(MemoryBlock block, Ahead ahead) {
+            this(block, block.sha256(), ahead);
+        }
     }
 
     Block render(String sessionId, SessionState state, List<ProfileLine> facts, List<TurnOverride> overrides,
             String message);
+
+    /**
+     * The read of a step of the session is on its way to the store: work for that step's block that can overlap
+     * the round trip runs here, on the step's thread. This default does nothing.
+     */
+    default void whileReading(String sessionId) {
+    }
 
     /**
      * A step of the session wrote: {@code next} is the state the session's next step should read (null when

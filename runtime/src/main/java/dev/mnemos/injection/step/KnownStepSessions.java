@@ -3,6 +3,7 @@ package dev.mnemos.injection.step;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.mnemos.injection.StepProfiles;
+import dev.mnemos.session.Sent;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
 
@@ -35,16 +36,27 @@ final class KnownStepSessions implements StepSessions {
     }
 
     @Override
-    public Read read(String sessionId) {
+    public Sent<Read> send(String sessionId) {
         SessionState last = known.getIfPresent(sessionId);
         Optional<String> key = last == null ? Optional.empty() : profiles.knownBy(last.userId());
         if (key.isEmpty()) {
-            SessionState state = store.recentIfChanged(sessionId, plansShown + 1, last);
-            return new Read(SummaryFolder.needed(store, sessionId, plansShown, state), null);
+            return () -> new Read(SummaryFolder.needed(store, sessionId, plansShown,
+                    store.recentIfChanged(sessionId, plansShown + 1, last)), null);
         }
-        SessionStore.ReadAlong read = store.recentIfChanged(sessionId, plansShown + 1, last, key.get());
-        SessionState state = SummaryFolder.needed(store, sessionId, plansShown, read.state());
-        return new Read(state, read.read() ? new StepProfiles.Along(last.userId(), read.value()) : null);
+        Sent<SessionStore.ReadAlong> sent = store.sendRecentIfChanged(sessionId, plansShown + 1, last, key.get());
+        return new Sent<>() {
+            @Override
+            public Read reply() {
+                SessionStore.ReadAlong read = sent.reply();
+                SessionState state = SummaryFolder.needed(store, sessionId, plansShown, read.state());
+                return new Read(state, read.read() ? new StepProfiles.Along(last.userId(), read.value()) : null);
+            }
+
+            @Override
+            public void close() {
+                sent.close();
+            }
+        };
     }
 
     @Override

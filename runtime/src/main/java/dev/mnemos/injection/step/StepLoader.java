@@ -12,6 +12,7 @@ import dev.mnemos.injection.block.StepBlocks;
 import dev.mnemos.injection.block.TurnOverrideDetector;
 import dev.mnemos.session.InvalidPatchException;
 import dev.mnemos.session.NewSession;
+import dev.mnemos.session.Sent;
 import dev.mnemos.session.SessionArchive;
 import dev.mnemos.session.SessionEndedException;
 import dev.mnemos.session.SessionIds;
@@ -69,7 +70,8 @@ class StepLoader {
     }
 
     /**
-     * The session, then its owner's profile, then this turn's overrides, then the block.
+     * The session, then its owner's profile, then this turn's overrides, then the block. While the session's read
+     * is on its way, the session's blocks do what they can for this step ({@link StepBlocks#whileReading}).
      *
      * @throws SessionMemoryUnavailableException when the session store (or, for a first call, the archive) cannot be read
      * @throws SessionNotFoundException when the session belongs to another user
@@ -78,7 +80,11 @@ class StepLoader {
     LoadedStep load(AiMethod method, Object[] args) {
         long start = System.nanoTime();
         String sessionId = SessionIds.require("sessionId", method.sessionId(args));
-        StepSessions.Read read = session(sessionId);
+        StepSessions.Read read;
+        try (Sent<StepSessions.Read> reading = guarded(sessionId, () -> sessions.send(sessionId))) {
+            blocks.whileReading(sessionId);
+            read = session(sessionId, reading);
+        }
         SessionState state = read.state();
         ProfileSnapshot profile = profiles.load(state.userId(), read.along());
         long loaded = System.nanoTime();
@@ -90,7 +96,7 @@ class StepLoader {
                 state.version(), profile.status(), profile.facts().size(), profile.cache());
         LOG.debugf("step %s of session %s: rendered %d tokens of %d, plans %s, %d overrides", method.step(), sessionId,
                 block.block().tokens(), block.block().budget(), block.block().plansShown(), overrides.size());
-        return new LoadedStep(sessionId, state, profile, overrides, block.block(), block.block().sha256(), block.ahead(),
+        return new LoadedStep(sessionId, state, profile, overrides, block.block(), block.sha256(), block.ahead(),
                 message, loaded - start, rendered - loaded);
     }
 
@@ -111,10 +117,10 @@ class StepLoader {
         }
     }
 
-    /** The live session the caller may step, or the one this first call starts. */
-    private StepSessions.Read session(String sessionId) {
+    /** The live session the caller may step (its read {@code reading} on its way), or the one this first call starts. */
+    private StepSessions.Read session(String sessionId, Sent<StepSessions.Read> reading) {
         Optional<String> restricted = actingUser.restrictedTo();
-        StepSessions.Read read = readOrStart(sessionId, restricted);
+        StepSessions.Read read = readOrStart(sessionId, reading, restricted);
         SessionGuard.checkRead(read.state(), restricted);
         if (read.state().status() == SessionState.Status.ENDED) {
             throw new SessionEndedException(sessionId);
@@ -123,9 +129,9 @@ class StepLoader {
     }
 
     /** The live session, or the one this first call starts. */
-    private StepSessions.Read readOrStart(String sessionId, Optional<String> restricted) {
+    private StepSessions.Read readOrStart(String sessionId, Sent<StepSessions.Read> reading, Optional<String> restricted) {
         try {
-            return read(sessionId);
+            return guarded(sessionId, reading::reply);
         } catch (SessionNotFoundException e) {
             // no live session of that id: this is its first call, unless it ended and was archived
         }

@@ -2,6 +2,7 @@ package dev.mnemos.injection.step;
 
 import dev.mnemos.injection.InjectionConfig;
 import dev.mnemos.injection.StepProfiles;
+import dev.mnemos.session.Sent;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
 
@@ -19,7 +20,17 @@ interface StepSessions {
     }
 
     /** @throws dev.mnemos.session.SessionNotFoundException when there is no live session of that id */
-    Read read(String sessionId);
+    default Read read(String sessionId) {
+        try (Sent<Read> sent = send(sessionId)) {
+            return sent.reply();
+        }
+    }
+
+    /**
+     * The read sent now, answered by {@link Sent#reply} ({@link #read}'s failures): what the caller does in between
+     * overlaps the round trip.
+     */
+    Sent<Read> send(String sessionId);
 
     /** A step of the session wrote {@code written} (null: the state it wrote cannot be told without a read). */
     default void written(String sessionId, SessionState written) {
@@ -27,6 +38,6 @@ interface StepSessions {
 
     static StepSessions of(SessionStore store, int plansShown, boolean known, long maxChars, StepProfiles profiles) {
         return known ? new KnownStepSessions(store, plansShown, maxChars, profiles)
-                : sessionId -> new Read(SummaryFolder.loadForFold(store, sessionId, plansShown), null);
+                : sessionId -> () -> new Read(SummaryFolder.loadForFold(store, sessionId, plansShown), null);
     }
 }

@@ -11,6 +11,8 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -19,8 +21,19 @@ class AheadStepBlocksTest {
 
     /** One token per word; every text it counts is recorded with the thread that asked. */
     private final ConcurrentLinkedQueue<String> counted = new ConcurrentLinkedQueue<>();
+    /** Released to let the render-ahead thread go on past a text with "hold-the-thread" in it. */
+    private final CountDownLatch release = new CountDownLatch(1);
+    private final CountDownLatch held = new CountDownLatch(1);
     private final TokenCounter words = text -> {
         counted.add(Thread.currentThread().getName() + ": " + text);
+        if (text.contains("hold-the-thread")) {
+            held.countDown();
+            try {
+                release.await(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         return text.isBlank() ? 0 : text.trim().split("\\s+").length;
     };
     private final MemoryBlockRenderer renderer = new MemoryBlockRenderer(1000, 2, 20, words);
@@ -32,7 +45,36 @@ class AheadStepBlocksTest {
 
     @AfterEach
     void close() {
+        release.countDown();
         blocks.close();
+    }
+
+    @Test
+    void aRenderAheadTheThreadHasNotStartedRunsOnTheStepsThreadWhileItsReadIsOnItsWay() throws Exception {
+        String thread = Thread.currentThread().getName();
+        // the render-ahead thread is busy with another session
+        blocks.written("s-busy", GrowingSessions.withCollected(GrowingSessions.state(5), Map.of("x", "hold-the-thread")),
+                profile, null);
+        assertThat(held.await(5, TimeUnit.SECONDS)).isTrue();
+        blocks.render("s-next", GrowingSessions.state(40), profile, List.of(), null);
+        blocks.written("s-next", GrowingSessions.state(41), profile, null);
+        counted.clear();
+
+        blocks.whileReading("s-next");
+
+        assertThat(counted).as("rendered here").anyMatch(c -> c.startsWith(thread + ": "));
+        counted.clear();
+        StepBlocks.Block rendered = blocks.render("s-next", GrowingSessions.state(41), profile, List.of(), null);
+        assertThat(rendered.ahead()).isEqualTo(StepBlocks.Ahead.FOUND);
+        assertThat(counted).as("nothing counted by the step's render").isEmpty();
+        assertThat(rendered.block().text())
+                .isEqualTo(renderer.render(GrowingSessions.state(41), profile, List.of(), null).text());
+        assertThat(rendered.sha256()).isEqualTo(rendered.block().sha256());
+        counted.clear();
+        release.countDown();
+        blocks.written("s-other", GrowingSessions.state(12), profile, null);
+        awaitRenderedAhead("s-other", 12);
+        assertThat(counted).as("the thread did not render it again").noneMatch(c -> c.contains("version 41"));
     }
 
     @Test
