@@ -41,6 +41,16 @@ public final class FakeSessionStore implements SessionStore {
     /** Idempotency key → the version its write produced, as RedisSessionStore records them. */
     public final Map<String, Long> keys = new ConcurrentHashMap<>();
 
+    @Override
+    public SessionState recentIfChanged(String sessionId, int latestPlans, SessionState known) {
+        return recent(sessionId, latestPlans);
+    }
+
+    @Override
+    public ReadAlong recentIfChanged(String sessionId, int latestPlans, SessionState known, String key) {
+        return new ReadAlong(recent(sessionId, latestPlans), false, null);
+    }
+
     /** "sent" and "replied", with the session, for every read sent before its reply is read ({@link #sendRecentIfChanged}). */
     public final List<String> reads = new CopyOnWriteArrayList<>();
 
