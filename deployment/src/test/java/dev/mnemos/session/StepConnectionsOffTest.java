@@ -61,5 +61,26 @@ class StepConnectionsOffTest {
         assertThat(store.recentIfChanged(id, 3, known)).isSameAs(known);
         SessionState older = store.at(id, 2);
         assertThat(store.recentIfChanged(id, 3, older)).isNotSameAs(older).isEqualTo(known);
+        // a read sent before its reply is read: Redis answers it as it was when sent
+        String along = "mnemos-test:along:" + id;
+        redis.value(String.class).set(along, "when sent");
+        try (Sent<SessionStore.ReadAlong> sent = store.sendRecentIfChanged(id, 3, known, along)) {
+            sleep(500);
+            redis.value(String.class).set(along, "later");
+            SessionStore.ReadAlong read = sent.reply();
+            assertThat(read.state()).isSameAs(known);
+            assertThat(read.read()).isTrue();
+            assertThat(read.value()).isEqualTo("when sent");
+        } finally {
+            redis.key().del(along);
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -194,6 +194,7 @@ class InjectionBenchmark {
         long aheadBefore = aheadCpu(threads);
         long[] jiffiesBefore = cpuJiffies();
         long cpu = 0;
+        long[] countersBefore = threadCounters();
         for (int s = 0; s < sessions; s++) {
             String id = ids[s];
             bySession[s] = new long[steps];
@@ -218,6 +219,7 @@ class InjectionBenchmark {
             }
             store.delete(id);
         }
+        long[] countersAfter = threadCounters();
         long aheadSpent = aheadCpu(threads) - aheadBefore;
         String cores = coreUse(jiffiesBefore, cpuJiffies());
         long[] all = Arrays.stream(bySession).flatMapToLong(Arrays::stream).toArray();
@@ -248,6 +250,12 @@ class InjectionBenchmark {
                 (after[0] - phases[0]) / all.length, (after[1] - phases[1]) / all.length, (after[2] - phases[2]) / all.length);
         line("CPU of the calling thread: mean %.3f ms per step (the rest of a step is waiting for Redis and thread hand-offs)",
                 cpu / 1e6 / all.length);
+        line("the calling thread's syscalls: %.2f reads, %.2f writes a step; context switches %.2f voluntary, %.2f involuntary",
+                (countersAfter[0] - countersBefore[0]) / (double) all.length,
+                (countersAfter[1] - countersBefore[1]) / (double) all.length,
+                (countersAfter[2] - countersBefore[2]) / (double) all.length,
+                (countersAfter[3] - countersBefore[3]) / (double) all.length);
+        line("                           (from /proc: what a step asks of the kernel, the same however fast the machine is)");
         line("CPU rendering ahead      : mean %.3f ms per step, on Mnemos' render-ahead thread (not in the step's time;",
                 aheadSpent / 1e6 / all.length);
         line("                           a step's whole CPU is the sum of the two lines above)");
@@ -722,6 +730,31 @@ class InjectionBenchmark {
 
     private void line(String format, Object... args) {
         report.append(String.format(format, args)).append('\n');
+    }
+
+
+    /**
+     * {read-like syscalls, write-like syscalls, voluntary, involuntary context switches} of the calling thread so far,
+     * from /proc ({0, 0, 0, 0} where there is none): what a step asks of the kernel, which the machine's speed does
+     * not change.
+     */
+    private static long[] threadCounters() {
+        long[] counters = new long[4];
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/thread-self/io"))) {
+                counters[0] = line.startsWith("syscr:") ? Long.parseLong(line.substring(6).trim()) : counters[0];
+                counters[1] = line.startsWith("syscw:") ? Long.parseLong(line.substring(6).trim()) : counters[1];
+            }
+            for (String line : Files.readAllLines(Path.of("/proc/thread-self/status"))) {
+                counters[2] = line.startsWith("voluntary_ctxt_switches:") ? Long.parseLong(line.substring(24).trim())
+                        : counters[2];
+                counters[3] = line.startsWith("nonvoluntary_ctxt_switches:") ? Long.parseLong(line.substring(27).trim())
+                        : counters[3];
+            }
+        } catch (IOException | RuntimeException e) {
+            return new long[4];
+        }
+        return counters;
     }
 
 }

@@ -15,6 +15,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Memo renders ({@link MemoStepBlocks}), plus the block of a session's next step rendered as soon as a step
@@ -24,13 +25,21 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * (that state, no overrides, its facts in the same order) is shown that block; any other step renders its own
  * from the memo, which the render ahead left with every changed line counted. A render ahead is only a memo:
  * one that did not happen, came late or guessed wrong costs time, never a different block. A step whose render
- * ahead is running waits for it a little rather than doing the same work beside it.
+ * ahead is running waits for it a little rather than doing the same work beside it; a step that comes while
+ * its render ahead still waits for the thread runs it itself while its session's read is on its way
+ * ({@link #whileReading}).
  */
 public final class AheadStepBlocks implements StepBlocks, AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(AheadStepBlocks.class);
     /** Renders ahead waiting for the thread; beyond that they are dropped. */
     private static final int QUEUE = 256;
+    /**
+     * How long a render ahead waits for the thread after it was queued: a step that follows at once (an agent
+     * chaining calls) takes it over while its read is on its way ({@link #whileReading}), where the thread would
+     * render beside that step on the same cores.
+     */
+    private static final long GRACE_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
     /** How long a step waits for its render ahead when that is running. */
     private static final long WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
@@ -104,6 +113,7 @@ public final class AheadStepBlocks implements StepBlocks, AutoCloseable {
         private final List<ProfileLine> facts;
         private final String message;
         private final AtomicBoolean taken = new AtomicBoolean();
+        private final long queuedAt = System.nanoTime();
 
         Queued(String sessionId, SessionState next, List<ProfileLine> facts, String message) {
             this.sessionId = sessionId;
@@ -112,9 +122,13 @@ public final class AheadStepBlocks implements StepBlocks, AutoCloseable {
             this.message = message;
         }
 
-        /** On the thread. */
+        /** On the thread, once the grace since it was queued has passed: a next step that came at once takes it over. */
         @Override
         public void run() {
+            long left = queuedAt + GRACE_NANOS - System.nanoTime();
+            if (left > 0 && !taken.get()) {
+                LockSupport.parkNanos(left);
+            }
             queued.remove(sessionId, this);
             runOnce();
         }
