@@ -145,11 +145,12 @@ public class StepConnections {
             ((StepPool.Sending) connection).send();
         } catch (JedisException e) {
             connection.close();
-            if (failed(e) instanceof Broken) {
+            RuntimeException failure = failed(e);
+            if (failure instanceof Broken) {
                 // a read: sent again, on a new connection, when its reply is asked for
                 return () -> evalAndGet(script, keys, args, key);
             }
-            throw failed(e);
+            throw failure;
         }
         return new SentRead(connection, script, keys, args, eval, get, key);
     }
