@@ -1,5 +1,6 @@
 package dev.mnemos.archive;
 
+import dev.mnemos.injection.ActingAs;
 import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionKeys;
@@ -65,7 +66,7 @@ class ArchivedTraceTest {
                 .sessionId();
         model.reset();
         model.script(request -> "a first outline");
-        ai.chat(id, "start please");
+        ActingAs.user(user).call(() -> ai.chat(id, "start please"));
 
         given().auth().oauth2(token).post("/v1/sessions/{id}/end", id).then().statusCode(200);
         assertThat(redis.key().exists(SessionKeys.trace(id))).isFalse();

@@ -41,7 +41,10 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The first call with a {@code @MemoryId} that names no session starts it, owned by the caller, or by "anonymous". */
+/**
+ * The first call with a {@code @MemoryId} that names no session starts it, owned by the caller; in this application,
+ * which authenticates its callers, a call off any request names its user or is refused.
+ */
 class FirstCallStartsSessionTest {
 
     @RegisterExtension
@@ -52,6 +55,8 @@ class FirstCallStartsSessionTest {
                     JtokkitTokenizer.class, TripChatResource.class, Requests.class));
 
     private static final int THREADS = 8;
+    /** The user the calls made off any request name ({@link ActingAs}). */
+    private static final String OWNER = "owner-first-call";
 
     @Inject
     TripAi ai;
@@ -101,13 +106,32 @@ class FirstCallStartsSessionTest {
     }
 
     @Test
-    void firstCallWithoutAnAuthenticatedCallerStartsTheSessionOwnedByAnonymous() {
+    void firstCallOffAnyRequestIsRefusedAndStartsNothing() {
         String id = freshId();
-        assertThat(ai.chat(id, "hello")).isEqualTo("fine");
+        assertThatThrownBy(() -> ai.chat(id, "hello")).isInstanceOf(ActingUserUnknownException.class)
+                .hasMessageContaining("ActingAs.user");
+        assertThatThrownBy(() -> store.get(id)).isInstanceOf(SessionNotFoundException.class);
+        assertThat(model.requests()).isEmpty();
+    }
+
+    @Test
+    void firstCallOffAnyRequestThatNamesItsUserStartsTheSessionOwnedByThem() {
+        String id = freshId();
+        String carol = "carol-" + SessionIds.newId();
+        assertThat(ActingAs.user(carol).call(() -> ai.chat(id, "hello"))).isEqualTo("fine");
         SessionState after = store.get(id);
-        assertThat(after.userId()).isEqualTo("anonymous");
+        assertThat(after.userId()).isEqualTo(carol);
         assertThat(after.version()).isEqualTo(2);
         assertThat(traces.find(id, 2).orElseThrow().read().sessionVersion()).isEqualTo(1);
+    }
+
+    @Test
+    void theSystemActorStartsNoSession() {
+        String id = freshId();
+        assertThatThrownBy(() -> ActingAs.system("test").call(() -> ai.chat(id, "hello")))
+                .isInstanceOf(SessionNotFoundException.class);
+        assertThatThrownBy(() -> store.get(id)).isInstanceOf(SessionNotFoundException.class);
+        assertThat(model.requests()).isEmpty();
     }
 
     @Test
@@ -132,7 +156,7 @@ class FirstCallStartsSessionTest {
 
     @Test
     void malformedIdIsRefusedAndNothingIsCreated() {
-        assertThatThrownBy(() -> ai.chat("no spaces allowed", "hello"))
+        assertThatThrownBy(() -> ActingAs.user("dave").call(() -> ai.chat("no spaces allowed", "hello")))
                 .isInstanceOfSatisfying(InvalidPatchException.class, e -> assertThat(e.field()).isEqualTo("sessionId"));
         assertThat(model.requests()).isEmpty();
     }
@@ -165,7 +189,7 @@ class FirstCallStartsSessionTest {
             calls.add(pool.submit(() -> {
                 thread.set(n);
                 start.await();
-                return ai.note(id, "t" + n);
+                return ActingAs.user(OWNER).call(() -> ai.note(id, "t" + n));
             }));
         }
         start.countDown();
@@ -175,7 +199,7 @@ class FirstCallStartsSessionTest {
         pool.shutdown();
 
         SessionState after = store.get(id);
-        assertThat(after.userId()).isEqualTo("anonymous");
+        assertThat(after.userId()).isEqualTo(OWNER);
         assertThat(after.version()).isEqualTo(1L + THREADS);
         for (int t = 0; t < THREADS; t++) {
             assertThat(after.collected()).containsEntry("m.t" + t, "ok");
@@ -186,7 +210,7 @@ class FirstCallStartsSessionTest {
         assertThat(traces.all(id)).hasSize(THREADS)
                 .allSatisfy(
                         trace -> assertThat(trace.read().sessionVersion()).as("every call read the new session").isEqualTo(1));
-        assertThat(store.liveSessions("anonymous")).contains(id);
+        assertThat(store.liveSessions(OWNER)).contains(id);
     }
 
     @Test
@@ -250,18 +274,20 @@ class FirstCallStartsSessionTest {
     @Test
     void anEndedSessionStaysEndedAndIsNotStartedAgain() {
         String live = freshId();
-        ai.chat(live, "hello");
+        ActingAs.user(OWNER).call(() -> ai.chat(live, "hello"));
         store.end(live, "test");
-        assertThatThrownBy(() -> ai.chat(live, "again")).isInstanceOf(SessionEndedException.class);
+        assertThatThrownBy(() -> ActingAs.user(OWNER).call(() -> ai.chat(live, "again")))
+                .isInstanceOf(SessionEndedException.class);
         assertThat(store.get(live).version()).isEqualTo(3);
 
         String archived = freshId();
-        ai.chat(archived, "hello");
+        ActingAs.user(OWNER).call(() -> ai.chat(archived, "hello"));
         promotion.end(archived, "test");
         assertThatThrownBy(() -> store.get(archived)).isInstanceOf(SessionNotFoundException.class);
         int requests = model.requests().size();
 
-        assertThatThrownBy(() -> ai.chat(archived, "again")).isInstanceOf(SessionEndedException.class);
+        assertThatThrownBy(() -> ActingAs.user(OWNER).call(() -> ai.chat(archived, "again")))
+                .isInstanceOf(SessionEndedException.class);
         assertThatThrownBy(() -> store.get(archived)).as("not started again").isInstanceOf(SessionNotFoundException.class);
         assertThat(model.requests()).hasSize(requests);
         // another user learns nothing about the archived session

@@ -1,5 +1,6 @@
 package dev.mnemos.promotion;
 
+import dev.mnemos.injection.ActingAs;
 import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionPatch;
@@ -55,8 +56,8 @@ class ThisTurnBeatsProfileTest {
         model.reset();
         model.script(request -> "Sure, here is the plan in English.");
 
-        ai.chat(id, "Reply in English this time, please");
-        ai.chat(id, "What about food?");
+        ActingAs.user(user).call(() -> ai.chat(id, "Reply in English this time, please"));
+        ActingAs.user(user).call(() -> ai.chat(id, "What about food?"));
 
         String first = Requests.system(model.requests().get(0));
         String second = Requests.system(model.requests().get(1));

@@ -2,6 +2,7 @@ package dev.mnemos.rest;
 
 import dev.langchain4j.model.openai.OpenAiChatModelName;
 import dev.langchain4j.model.openai.OpenAiTokenCountEstimator;
+import dev.mnemos.injection.ActingAs;
 import dev.mnemos.injection.block.TokenEstimator;
 import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionIds;
@@ -49,7 +50,7 @@ class TraceResourceTest {
         model.script(request -> "traced answer");
         user = "u-" + SessionIds.newId();
         id = store.create(NewSession.of(user, SessionPatch.builder().goal("trace me").build()).by("test")).sessionId();
-        ai.chat(id, "hello");
+        ActingAs.user(user).call(() -> ai.chat(id, "hello"));
     }
 
     @Test

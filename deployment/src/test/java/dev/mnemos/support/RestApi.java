@@ -44,6 +44,7 @@ public final class RestApi {
             jar.addClass(RestApi.class);
         })
                 .overrideConfigKey("quarkus.mnemos.rest.enabled", "true")
+                .overrideConfigKey("quarkus.smallrye-jwt.enabled", "true")
                 .overrideConfigKey("mp.jwt.verify.publickey.location", Tokens.PUBLIC_KEY)
                 .overrideConfigKey("mp.jwt.verify.issuer", Tokens.ISSUER);
     }

@@ -1,5 +1,6 @@
 package org.acme.trips;
 
+import dev.mnemos.injection.ActingAs;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -10,12 +11,13 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * Questions the application answers in the background: queued by whoever asks, answered by a
- * scheduled job, off any HTTP request.
+ * scheduled job, off any HTTP request. The job names who each answer acts for ({@link ActingAs}): the
+ * user who asked.
  */
 @ApplicationScoped
 public class BackgroundQuestions {
 
-    private record Question(String sessionId, String text, CompletableFuture<String> answer) {
+    private record Question(String userId, String sessionId, String text, CompletableFuture<String> answer) {
     }
 
     private final Queue<Question> queue = new ConcurrentLinkedQueue<>();
@@ -26,9 +28,9 @@ public class BackgroundQuestions {
     }
 
     /** Queues a question for the next run of the job; the answer completes there. */
-    public CompletionStage<String> ask(String sessionId, String text) {
+    public CompletionStage<String> ask(String userId, String sessionId, String text) {
         CompletableFuture<String> answer = new CompletableFuture<>();
-        queue.add(new Question(sessionId, text, answer));
+        queue.add(new Question(userId, sessionId, text, answer));
         return answer;
     }
 
@@ -36,7 +38,9 @@ public class BackgroundQuestions {
     void answerQueued() {
         for (Question q = queue.poll(); q != null; q = queue.poll()) {
             try {
-                q.answer().complete(planner.suggest(q.sessionId(), q.text()));
+                Question question = q;
+                q.answer().complete(
+                        ActingAs.user(q.userId()).call(() -> planner.suggest(question.sessionId(), question.text())));
             } catch (RuntimeException e) {
                 q.answer().completeExceptionally(e);
             }

@@ -1,6 +1,7 @@
 package org.acme.trips;
 
 import dev.langchain4j.agentic.scope.AgenticScope;
+import dev.mnemos.injection.ActingAs;
 import dev.mnemos.injection.agentic.SessionAgenticScopeStore;
 import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionPatch;
@@ -42,7 +43,8 @@ class AgenticWorkflowRestTest {
         String owner = "traveller-" + UUID.randomUUID();
         String id = sessions.create(NewSession.of(owner, SessionPatch.builder().goal("A week in Madeira").build()).by("test"))
                 .sessionId();
-        breakdown.breakDown(id, "A week in Madeira");
+        // the test calls the workflow off any request, in an application that authenticates: it names its user
+        ActingAs.user(owner).run(() -> breakdown.breakDown(id, "A week in Madeira"));
         List<Map<String, Object>> history = as(owner).get("/v1/sessions/{id}/versions", id).then().statusCode(200)
                 .extract().jsonPath().getList("$");
         long afterDraft = versionNoted(history, "step draft") + 1;
@@ -55,13 +57,14 @@ class AgenticWorkflowRestTest {
                 .post("/v1/sessions/{id}/fork", id).then().statusCode(201).extract().path("sessionId");
 
         assertThat(rolledBack.getMap("collected")).containsKey("answer.draft").doesNotContainKey("answer.review");
-        AgenticScope scope = breakdown.getAgenticScope(id);
+        AgenticScope scope = ActingAs.user(owner).call(() -> breakdown.getAgenticScope(id));
         assertThat(scope.readState("draft", "")).isEqualTo(OpenAiStub.ANSWER);
         assertThat(scope.readState("review", "")).isEmpty();
-        assertThat(breakdown.getAgenticScope(forkId).readState("review", "")).isEqualTo(OpenAiStub.ANSWER);
+        assertThat(ActingAs.user(owner).call(() -> breakdown.getAgenticScope(forkId)).readState("review", ""))
+                .isEqualTo(OpenAiStub.ANSWER);
 
-        breakdown.breakDown(id, "A week in Madeira, on foot");
-        breakdown.breakDown(forkId, "A week in Madeira, by bus");
+        ActingAs.user(owner).run(() -> breakdown.breakDown(id, "A week in Madeira, on foot"));
+        ActingAs.user(owner).run(() -> breakdown.breakDown(forkId, "A week in Madeira, by bus"));
 
         assertThat(sessions.get(id).collected().get(SCOPE_KEY)).contains("on foot").doesNotContain("by bus");
         assertThat(sessions.get(forkId).collected().get(SCOPE_KEY)).contains("by bus", forkId).doesNotContain("on foot");

@@ -42,6 +42,10 @@ public class OpenAiStub implements QuarkusTestResourceLifecycleManager {
     static final String STREAMED_ANSWER = String.join("", TOKENS);
     static final String FAIL = "[fail-midway]";
     static final String SLOW = "[slow]";
+    /** A stream whose third chunk is not JSON, then {@code [DONE]}: no finish reason ever comes. */
+    static final String MALFORMED = "[malformed]";
+    /** A stream that ends with {@code [DONE]} but never sends a finish reason. */
+    static final String UNFINISHED = "[unfinished]";
     static final int SLOW_CHUNKS = 30;
     static final String TOOL = "forecast";
     static final String TOOL_ANSWER = "Stub planner: the forecasts are in; pack for sun.";
@@ -181,6 +185,17 @@ public class OpenAiStub implements QuarkusTestResourceLifecycleManager {
                 OUTCOMES.put(message, Outcome.BROKEN);
                 // thrown out of the handler, this makes the server drop the connection without ending the chunked body
                 throw new IOException("the stub drops the connection mid-stream");
+            }
+            if (message.contains(MALFORMED) || message.contains(UNFINISHED)) {
+                send(out, chunk(null, TOKENS.get(0), null));
+                send(out, chunk(null, TOKENS.get(1), null));
+                if (message.contains(MALFORMED)) {
+                    write(out, "data: {\"id\":\"chatcmpl-2\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\n\n");
+                }
+                write(out, "data: [DONE]\n\n");
+                OUTCOMES.put(message, Outcome.COMPLETED);
+                exchange.close();
+                return;
             }
             if (message.contains(SLOW)) {
                 for (int i = 0; i < SLOW_CHUNKS; i++) {

@@ -1,5 +1,6 @@
 package org.acme.trips;
 
+import dev.mnemos.injection.IncompleteStreamException;
 import dev.mnemos.injection.StepTrace;
 import dev.mnemos.injection.StepTraceStore;
 import dev.mnemos.session.SessionStore;
@@ -111,6 +112,32 @@ class StreamedStepTest {
         assertThat(OpenAiStub.outcome(message)).isEqualTo(OpenAiStub.Outcome.BROKEN);
         assertThat(String.join("", received)).isEqualTo(OpenAiStub.TOKENS.get(0) + OpenAiStub.TOKENS.get(1));
         assertThat(sessions.get(id).version()).isEqualTo(2);
+        assertThat(traces.find(id, 3)).isEmpty();
+    }
+
+    @Test
+    void streamCutOffByAMalformedChunkWritesNothingAndFails() {
+        assertAnIncompleteStreamWritesNothing(OpenAiStub.MALFORMED);
+    }
+
+    @Test
+    void streamWithoutAFinishReasonWritesNothingAndFails() {
+        assertAnIncompleteStreamWritesNothing(OpenAiStub.UNFINISHED);
+    }
+
+    private void assertAnIncompleteStreamWritesNothing(String mode) {
+        String id = freshId();
+        planner.suggest(id, "Three days in Porto");
+        String message = "Where do I eat? " + mode + " " + UUID.randomUUID();
+        List<String> received = new CopyOnWriteArrayList<>();
+
+        assertThatThrownBy(() -> planner.stream(id, message).onItem().invoke(received::add).collect().asList().await()
+                .atMost(WAIT)).isInstanceOf(IncompleteStreamException.class).hasMessageContaining(id);
+
+        assertThat(OpenAiStub.outcome(message)).isEqualTo(OpenAiStub.Outcome.COMPLETED);
+        assertThat(String.join("", received)).startsWith(OpenAiStub.TOKENS.get(0));
+        assertThat(sessions.get(id).version()).isEqualTo(2);
+        assertThat(sessions.get(id).collected()).doesNotContainValue(OpenAiStub.TOKENS.get(0) + OpenAiStub.TOKENS.get(1));
         assertThat(traces.find(id, 3)).isEmpty();
     }
 

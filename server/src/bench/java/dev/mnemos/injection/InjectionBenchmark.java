@@ -1,6 +1,7 @@
 package dev.mnemos.injection;
 
 import dev.mnemos.testsupport.ScriptedProfileSource;
+import dev.mnemos.injection.ActingAs;
 import dev.mnemos.injection.block.TokenEstimator;
 import dev.mnemos.injection.step.AiMethod;
 import dev.mnemos.injection.step.StepCycle;
@@ -41,6 +42,9 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -97,6 +101,7 @@ class InjectionBenchmark {
     private static final boolean PROFILE_IN_MEMORY = "memory".equals(System.getProperty("bench.profile"));
 
     private final StringBuilder report = new StringBuilder();
+    private final Map<String, String> owners = new ConcurrentHashMap<>();
     private AiMethod answer;
     private AiMethod plan;
     /** The floor of the run (Redis and Postgres round trips), measured before the warm-up. */
@@ -617,11 +622,11 @@ class InjectionBenchmark {
         String own = id.substring(0, 4);
         String result = i % 10 == 0 ? own + PLAN.substring(4) + "(v" + i + ")" : own + ANSWER.substring(4) + i;
         if (modelNanos == 0) {
-            cycle.run(method, new Object[] { id, "step " + i + ": what is next?" }, () -> result);
+            run(owners.get(id), method, new Object[] { id, "step " + i + ": what is next?" }, () -> result);
             return 0;
         }
         long[] took = new long[1];
-        cycle.run(method, new Object[] { id, "step " + i + ": what is next?" }, () -> {
+        run(owners.get(id), method, new Object[] { id, "step " + i + ": what is next?" }, () -> {
             long start = System.nanoTime();
             LockSupport.parkNanos(modelNanos);
             took[0] = System.nanoTime() - start;
@@ -648,7 +653,20 @@ class InjectionBenchmark {
                 .context("two adults, first visit");
         IntStream.rangeClosed(1, 5).forEach(
                 i -> patch.addConstraint(new Constraint(null, "constraint " + i + " of the trip", Scope.TASK, "user")));
-        return store.create(NewSession.of(user, patch.build()).by("bench")).sessionId();
+        String id = store.create(NewSession.of(user, patch.build()).by("bench")).sessionId();
+        owners.put(id, user);
+        return id;
+    }
+
+    /** A step of {@code user}'s session, named as the user it acts for (the benchmark's threads carry no request). */
+    private Object run(String user, AiMethod method, Object[] args, Callable<Object> model) {
+        return ActingAs.user(user).call(() -> {
+            try {
+                return cycle.run(method, args, model);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
     }
 
     private long[] reads(String id, int count) {
@@ -714,7 +732,7 @@ class InjectionBenchmark {
             for (int i = 0; i < task.turns().size(); i++) {
                 String line = task.turns().get(i).line();
                 String[] injected = new String[1];
-                cycle.run(turn, new Object[] { id, line }, () -> {
+                run(user, turn, new Object[] { id, line }, () -> {
                     injected[0] = memory.block();
                     return "ok";
                 });

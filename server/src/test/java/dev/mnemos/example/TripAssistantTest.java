@@ -1,6 +1,7 @@
 package dev.mnemos.example;
 
 import dev.langchain4j.data.message.SystemMessage;
+import dev.mnemos.injection.ActingAs;
 import dev.mnemos.promotion.PromotionReport;
 import dev.mnemos.promotion.PromotionService;
 import dev.mnemos.server.support.ScriptedChatModel;
@@ -53,8 +54,9 @@ class TripAssistantTest {
                 .build()).by(userId));
 
         // 2. Call your AI service as usual: Mnemos injects the memory block and writes the step back.
-        String advice = assistant.advise(session.sessionId(), "When should I go?");
-        String plan = assistant.itinerary(session.sessionId(), "Plan the days.");
+        // a test calls the service off any request: it names the user it acts for, as a job would
+        String advice = ActingAs.user(userId).call(() -> assistant.advise(session.sessionId(), "When should I go?"));
+        String plan = ActingAs.user(userId).call(() -> assistant.itinerary(session.sessionId(), "Plan the days."));
 
         // 3. What was sent, and what the session holds now.
         String firstPrompt = ((SystemMessage) model.requests().get(0).messages().get(0)).text();

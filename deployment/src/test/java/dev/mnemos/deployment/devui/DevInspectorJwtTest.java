@@ -21,6 +21,7 @@ class DevInspectorJwtTest {
             .withConfigurationResource("mnemos-test.properties")
             .overrideConfigKey("quarkus.mnemos.rest.enabled", "true")
             .overrideConfigKey("quarkus.arc.unremovable-types", RecordingChatModel.class.getName())
+            .overrideConfigKey("quarkus.smallrye-jwt.enabled", "true")
             .overrideConfigKey("mp.jwt.verify.publickey", publicKey())
             .overrideConfigKey("mp.jwt.verify.issuer", "devui-test")
             .addBuildChainCustomizer(DevTools.builtIn());

@@ -1,5 +1,6 @@
 package dev.mnemos.deployment.devui;
 
+import dev.mnemos.injection.ActingAs;
 import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
@@ -33,7 +34,7 @@ public class PageSeedResource {
         return CompletableFuture.supplyAsync(() -> {
             String sessionId = sessions.create(NewSession.of(user, SessionPatch.builder().goal(GOAL).build()).by(user))
                     .sessionId();
-            assistant.advise(sessionId, "What will the weather be?");
+            ActingAs.user(user).call(() -> assistant.advise(sessionId, "What will the weather be?"));
             return sessionId;
         }).join();
     }
@@ -42,6 +43,6 @@ public class PageSeedResource {
     @POST
     @Path("/{user}/{session}")
     public void step(@PathParam("user") String user, @PathParam("session") String sessionId) {
-        CompletableFuture.runAsync(() -> assistant.advise(sessionId, "And tomorrow?")).join();
+        CompletableFuture.runAsync(() -> ActingAs.user(user).call(() -> assistant.advise(sessionId, "And tomorrow?"))).join();
     }
 }

@@ -1,5 +1,6 @@
 package dev.mnemos.deployment.devui;
 
+import dev.mnemos.injection.ActingAs;
 import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
@@ -23,7 +24,7 @@ public class SeedResource {
         this.assistant = assistant;
     }
 
-    /** Seeds as a background job would, outside the request: this anonymous caller may not act for {@code user}. */
+    /** Seeds as a background job would, outside the request, naming the user it acts for. */
     @POST
     @Path("/{user}")
     public String seed(@PathParam("user") String user) {
@@ -31,7 +32,7 @@ public class SeedResource {
             String sessionId = sessions
                     .create(NewSession.of(user, SessionPatch.builder().goal("A dev-mode trip to Kyoto").build()).by(user))
                     .sessionId();
-            assistant.advise(sessionId, "When should I go?");
+            ActingAs.user(user).call(() -> assistant.advise(sessionId, "When should I go?"));
             return sessionId;
         }).join();
     }

@@ -1,5 +1,6 @@
 package dev.mnemos.deployment.devui;
 
+import dev.mnemos.injection.ActingAs;
 import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
@@ -30,7 +31,7 @@ public class ToolSeedResource {
             String sessionId = sessions
                     .create(NewSession.of(user, SessionPatch.builder().goal("Kyoto in spring").build()).by(user))
                     .sessionId();
-            assistant.advise(sessionId, "What will the weather be?");
+            ActingAs.user(user).call(() -> assistant.advise(sessionId, "What will the weather be?"));
             return sessionId;
         }).join();
     }

@@ -12,7 +12,6 @@ import dev.langchain4j.agentic.scope.AgenticScopeSerializer;
 import dev.langchain4j.agentic.scope.AgenticScopeStore;
 import dev.langchain4j.agentic.scope.DefaultAgenticScope;
 import dev.mnemos.injection.ActingUser;
-import dev.mnemos.injection.InjectionConfig;
 import dev.mnemos.injection.SessionMemory;
 import dev.mnemos.injection.block.MemoryBlockRenderer;
 import dev.mnemos.injection.chat.SessionChatMemoryProvider;
@@ -43,7 +42,7 @@ import java.util.stream.Stream;
  * the memory block). Every save is one versioned write of the session, so the scope has the session's history:
  * rolling the session back rolls the scope back, and a fork carries the scope as it was at the forked version (loaded
  * under the fork's id). A session that does not exist yet is started by the first save, owned like one started by a
- * step ({@link InjectionConfig#anonymousUser()} without an authenticated caller).
+ * step (by the user the call acts for, {@link ActingUser.Actor#owner()}).
  * <p>
  * Scopes without a memory id (ephemeral, one call long) and memory ids that are not session ids are not stored, nor are
  * the scopes of workflows annotated {@code @WorkflowScope(CALL)}: their calls neither read nor write the session for
@@ -68,7 +67,6 @@ public class SessionAgenticScopeStore implements AgenticScopeStore {
 
     private final SessionStore store;
     private final ActingUser actingUser;
-    private final String anonymousUser;
     /** Where each workflow (by class name, LangChain4j agentic's agent id of its scopes) keeps its scope. */
     private final Map<String, WorkflowScope.Kept> kept = new ConcurrentHashMap<>();
     /** The workflows whose agents {@link AgentSteps} listens to. */
@@ -82,10 +80,9 @@ public class SessionAgenticScopeStore implements AgenticScopeStore {
     private final Cache<Object, Boolean> persistent = Caffeine.newBuilder().maximumSize(100_000)
             .expireAfterAccess(Duration.ofHours(12)).executor(Runnable::run).build();
 
-    public SessionAgenticScopeStore(SessionStore store, ActingUser actingUser, InjectionConfig config) {
+    public SessionAgenticScopeStore(SessionStore store, ActingUser actingUser) {
         this.store = store;
         this.actingUser = actingUser;
-        this.anonymousUser = config.anonymousUser();
     }
 
     /** The collected key a workflow's scope is kept under. */
@@ -223,14 +220,15 @@ public class SessionAgenticScopeStore implements AgenticScopeStore {
 
     /** One versioned write on whatever is current; starts the session when it does not exist yet. */
     private void write(String sessionId, SessionPatch patch, String note) {
-        String owner = actingUser.restrictedTo().orElse(null);
+        ActingUser.Actor actor = actingUser.actor();
+        String owner = actor.restrictedTo().orElse(null);
         try {
             store.apply(StepWrite.of(sessionId, patch).ownedBy(owner).noting(note).by(ACTOR));
             return;
         } catch (SessionNotFoundException e) {
             // a workflow's first save: its session starts here, unless a concurrent call started it
         }
-        String creator = actingUser.authenticated().orElse(anonymousUser);
+        String creator = actor.owner().orElseThrow(() -> new SessionNotFoundException(sessionId));
         if (store.createIfAbsent(sessionId, NewSession.of(creator, patch).by(ACTOR)).isEmpty()) {
             store.apply(StepWrite.of(sessionId, patch).ownedBy(owner).noting(note).by(ACTOR));
         }

@@ -1,10 +1,14 @@
 package dev.mnemos.injection.step;
 
+import dev.mnemos.injection.ActingAs;
 import dev.mnemos.injection.ActingUser;
+import dev.mnemos.injection.ActingUserUnknownException;
 import dev.mnemos.injection.InjectionConfig;
 import dev.mnemos.injection.ToolingMechanism;
+import dev.mnemos.session.SessionIds;
 import io.quarkus.arc.Arc;
 import io.quarkus.runtime.StartupEvent;
+import io.quarkus.security.identity.IdentityProvider;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import io.quarkus.vertx.http.runtime.security.HttpAuthenticationMechanism;
@@ -15,17 +19,23 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.jboss.logging.Logger;
 
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
- * The authenticated principal of the current request (a JWT's subject, else the principal's name).
+ * Who a step acts for, in this order:
  * <ul>
- * <li>Callers with the {@code service} role (see docs/http-api.md) and calls outside an HTTP request
- * (a pool, a scheduled job, a consumer) are not restricted.</li>
- * <li>An anonymous HTTP caller of an application that has an authentication mechanism reaches only the
- * sessions of {@link InjectionConfig#anonymousUser()}, unless {@link InjectionConfig#anonymousAccess()}
- * is {@code UNRESTRICTED}.</li>
- * <li>In an application without any authentication mechanism every caller is anonymous and not
- * restricted.</li>
+ * <li>an {@link ActingAs} scope of the calling thread: the user it names, or the system actor (any user's sessions;
+ * it starts none);</li>
+ * <li>the request's authenticated principal (a JWT's subject, else the principal's name), wherever context
+ * propagation carried the request (a {@code ManagedExecutor}, Mutiny, virtual threads). Callers with the
+ * {@code service} role (see docs/http-api.md) are not restricted;</li>
+ * <li>an anonymous HTTP caller of an application that has an authentication mechanism reaches only the sessions of
+ * {@link InjectionConfig#anonymousUser()}, unless {@link InjectionConfig#anonymousAccess()} is
+ * {@code UNRESTRICTED};</li>
+ * <li>anything else in such an application (a thread of its own, a pool without context propagation, a scheduled job)
+ * fails closed with {@link ActingUserUnknownException};</li>
+ * <li>in an application without any authentication mechanism every caller is anonymous and not restricted.</li>
  * </ul>
  */
 @ApplicationScoped
@@ -35,21 +45,32 @@ class SecurityActingUser implements ActingUser {
     static final String SERVICE_ROLE = "service";
 
     private final Instance<SecurityIdentity> identity;
+    private final boolean authenticating;
     private final boolean anonymousRestricted;
     private final String anonymousUser;
 
     public SecurityActingUser(Instance<SecurityIdentity> identity, Instance<HttpAuthenticationMechanism> mechanisms,
-            InjectionConfig config) {
+            Instance<IdentityProvider<?>> providers, InjectionConfig config) {
         this.identity = identity;
-        this.anonymousUser = config.anonymousUser();
-        this.anonymousRestricted = hasOwnMechanism(mechanisms)
+        this.anonymousUser = SessionIds.require("quarkus.mnemos.injection.anonymous-user", config.anonymousUser());
+        this.authenticating = authenticates(mechanisms, providers);
+        this.anonymousRestricted = authenticating
                 && config.anonymousAccess() == InjectionConfig.AnonymousAccess.OWN_SESSIONS;
     }
 
-    /** The application's own mechanisms: Mnemos' dev-mode user switch is none, so dev mode restricts as production does. */
-    private static boolean hasOwnMechanism(Instance<HttpAuthenticationMechanism> mechanisms) {
+    /**
+     * Whether the application authenticates its callers: one of its own mechanisms can authenticate someone. Mnemos'
+     * dev-mode user switch is none, so dev mode restricts as production does; Quarkus' default HTTP Basic mechanism,
+     * present wherever Quarkus Security is, counts only when an identity provider takes user names and passwords.
+     */
+    private static boolean authenticates(Instance<HttpAuthenticationMechanism> mechanisms,
+            Instance<IdentityProvider<?>> providers) {
+        Set<Class<?>> accepted = providers.stream().map(IdentityProvider::getRequestType).collect(Collectors.toSet());
         return mechanisms.handlesStream()
-                .anyMatch(m -> !ToolingMechanism.class.isAssignableFrom(m.getBean().getBeanClass()));
+                .filter(m -> !ToolingMechanism.class.isAssignableFrom(m.getBean().getBeanClass()))
+                .map(Instance.Handle::get)
+                .anyMatch(
+                        m -> m.getCredentialTypes().isEmpty() || m.getCredentialTypes().stream().anyMatch(accepted::contains));
     }
 
     void onStart(@Observes StartupEvent start, InjectionConfig config) {
@@ -60,20 +81,24 @@ class SecurityActingUser implements ActingUser {
     }
 
     @Override
-    public Optional<String> restrictedTo() {
+    public Actor actor() {
+        Optional<ActingAs> named = ActingAs.current();
+        if (named.isPresent()) {
+            return named.get().userId().map(Actor::user).orElse(new Actor(Optional.empty(), Optional.empty()));
+        }
         Optional<SecurityIdentity> current = current();
-        if (current.isEmpty()) {
-            return Optional.empty();
+        if (current.isPresent() && !current.get().isAnonymous()) {
+            SecurityIdentity caller = current.get();
+            String userId = userId(caller);
+            return caller.hasRole(SERVICE_ROLE) ? Actor.unrestricted(userId) : Actor.user(userId);
         }
-        if (current.get().isAnonymous()) {
-            return anonymousRestricted && inHttpRequest() ? Optional.of(anonymousUser) : Optional.empty();
+        if (!authenticating) {
+            return Actor.unrestricted(anonymousUser);
         }
-        return current.filter(caller -> !caller.hasRole(SERVICE_ROLE)).map(SecurityActingUser::userId);
-    }
-
-    @Override
-    public Optional<String> authenticated() {
-        return current().filter(caller -> !caller.isAnonymous()).map(SecurityActingUser::userId);
+        if (current.isPresent() && inHttpRequest()) {
+            return anonymousRestricted ? Actor.user(anonymousUser) : Actor.unrestricted(anonymousUser);
+        }
+        throw new ActingUserUnknownException("a @SessionMemory step");
     }
 
     /** The identity of the current request context, or empty outside one. */

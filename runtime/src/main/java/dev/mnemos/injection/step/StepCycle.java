@@ -1,5 +1,7 @@
 package dev.mnemos.injection.step;
 
+import dev.mnemos.injection.ActingUser;
+import dev.mnemos.injection.ActingUserUnknownException;
 import dev.mnemos.injection.MemoryBlock;
 import dev.mnemos.injection.MemoryContext;
 import dev.mnemos.injection.StepResults;
@@ -85,11 +87,13 @@ public class StepCycle {
      * The start of a step whose answer arrives after the call returns ({@link StreamedSteps}): loads, makes the block
      * current while {@code call} runs (the AI service renders its system message then) and returns what the call
      * returned, the stream whose end {@link #finish} writes.
+     *
+     * @param actor who the step acts for, established where the AI service was called ({@link #actor})
      */
-    <T> Started<T> start(AiMethod method, Object[] args, Callable<T> call) throws Exception {
+    <T> Started<T> start(AiMethod method, Object[] args, ActingUser.Actor actor, Callable<T> call) throws Exception {
         try (MnemosSpans.Active step = spans.start("mnemos.step", null).attribute(MnemosSpans.STEP, method.step())) {
             try {
-                LoadedStep loaded = load(method, args, step);
+                LoadedStep loaded = load(method, args, actor, step);
                 try (MemoryContext.Scope ignored = memory.enter(loaded.active().inChatWindow(chatWindow(method)))) {
                     long modelStart = System.nanoTime();
                     return new Started<>(loaded, model(loaded, call, modelStart), modelStart);
@@ -207,12 +211,31 @@ public class StepCycle {
         metrics.model(modelNanos, false);
     }
 
-    /** The read half of a step, with its metrics and spans. */
+    /**
+     * Who a step of {@code method} called on this thread acts for.
+     *
+     * @throws ActingUserUnknownException when it cannot be established in an application that authenticates
+     */
+    ActingUser.Actor actor(AiMethod method) {
+        try {
+            return loader.actor(method);
+        } catch (RuntimeException e) {
+            metrics.loadFailed(e);
+            throw e;
+        }
+    }
+
+    /** The read half of a step, for the actor of the calling thread. */
     private LoadedStep load(AiMethod method, Object[] args, MnemosSpans.Active step) {
+        return load(method, args, actor(method), step);
+    }
+
+    /** The read half of a step, with its metrics and spans. */
+    private LoadedStep load(AiMethod method, Object[] args, ActingUser.Actor actor, MnemosSpans.Active step) {
         Instant loadStart = Instant.now();
         LoadedStep loaded;
         try {
-            loaded = loader.load(method, args);
+            loaded = loader.load(method, args, actor);
         } catch (RuntimeException e) {
             metrics.loadFailed(e);
             throw e;

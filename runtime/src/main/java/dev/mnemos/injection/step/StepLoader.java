@@ -1,6 +1,7 @@
 package dev.mnemos.injection.step;
 
 import dev.mnemos.injection.ActingUser;
+import dev.mnemos.injection.ActingUserUnknownException;
 import dev.mnemos.injection.InjectionConfig;
 import dev.mnemos.injection.ProfileSnapshot;
 import dev.mnemos.injection.SessionMemoryUnavailableException;
@@ -35,8 +36,8 @@ import java.util.function.Supplier;
  * <p>
  * The first call with a {@code @MemoryId} that names no session starts that session, the way
  * LangChain4j's chat memory appears on first use: it is created with exactly that id, owned by the
- * authenticated caller ({@link ActingUser#authenticated()}) or, without one, by
- * {@link InjectionConfig#anonymousUser()}. Creation is create-if-absent in one atomic store call, so
+ * user the step acts for ({@link ActingUser.Actor#owner()}); an actor that may own none (the system actor) cannot
+ * start one. Creation is create-if-absent in one atomic store call, so
  * concurrent first calls create it once and all proceed; an id that exists is never taken over (a
  * session of another user still answers not found). An ended session stays ended: while its keys
  * live, and after it was archived ({@link SessionArchive}); only an id whose session expired or was
@@ -52,7 +53,6 @@ class StepLoader {
     private final StepProfiles profiles;
     private final ActingUser actingUser;
     private final int plansShown;
-    private final String anonymousUser;
     private final StepSessions sessions;
     private final StepBlocks blocks;
 
@@ -66,7 +66,26 @@ class StepLoader {
         this.sessions = StepSessions.of(store, plansShown, ahead, config.tokenCountCacheChars(), profiles);
         this.blocks = StepBlocks.of(MemoryBlockRenderer.from(config, tokens), config.tokenCountCacheChars(), ahead);
         this.actingUser = actingUser;
-        this.anonymousUser = SessionIds.require("quarkus.mnemos.injection.anonymous-user", config.anonymousUser());
+    }
+
+    /** {@link #load(AiMethod, Object[], ActingUser.Actor)} for the actor of the calling thread. */
+    LoadedStep load(AiMethod method, Object[] args) {
+        return load(method, args, actor(method));
+    }
+
+    /**
+     * Who a step of {@code method} called on this thread acts for, before anything is read.
+     *
+     * @throws ActingUserUnknownException when it cannot be established in an application that authenticates
+     */
+    ActingUser.Actor actor(AiMethod method) {
+        try {
+            return actingUser.actor();
+        } catch (ActingUserUnknownException e) {
+            LOG.debugf("step %s refused: %s", method.step(), e.getMessage());
+            throw new ActingUserUnknownException(
+                    method.method().getDeclaringClass().getSimpleName() + "#" + method.method().getName());
+        }
     }
 
     /**
@@ -77,13 +96,13 @@ class StepLoader {
      * @throws SessionNotFoundException when the session belongs to another user
      * @throws SessionEndedException when the session has ended
      */
-    LoadedStep load(AiMethod method, Object[] args) {
+    LoadedStep load(AiMethod method, Object[] args, ActingUser.Actor actor) {
         long start = System.nanoTime();
         String sessionId = SessionIds.require("sessionId", method.sessionId(args));
         StepSessions.Read read;
         try (Sent<StepSessions.Read> reading = guarded(sessionId, () -> sessions.send(sessionId))) {
             blocks.whileReading(sessionId);
-            read = session(sessionId, reading);
+            read = session(sessionId, reading, actor);
         }
         SessionState state = read.state();
         ProfileSnapshot profile = profiles.load(state.userId(), read.along());
@@ -96,7 +115,7 @@ class StepLoader {
                 state.version(), profile.status(), profile.facts().size(), profile.cache());
         LOG.debugf("step %s of session %s: rendered %d tokens of %d, plans %s, %d overrides", method.step(), sessionId,
                 block.block().tokens(), block.block().budget(), block.block().plansShown(), overrides.size());
-        return new LoadedStep(sessionId, state, profile, overrides, block.block(), block.sha256(), block.ahead(),
+        return new LoadedStep(sessionId, actor, state, profile, overrides, block.block(), block.sha256(), block.ahead(),
                 message, loaded - start, rendered - loaded);
     }
 
@@ -118,9 +137,9 @@ class StepLoader {
     }
 
     /** The live session the caller may step (its read {@code reading} on its way), or the one this first call starts. */
-    private StepSessions.Read session(String sessionId, Sent<StepSessions.Read> reading) {
-        Optional<String> restricted = actingUser.restrictedTo();
-        StepSessions.Read read = readOrStart(sessionId, reading, restricted);
+    private StepSessions.Read session(String sessionId, Sent<StepSessions.Read> reading, ActingUser.Actor actor) {
+        Optional<String> restricted = actor.restrictedTo();
+        StepSessions.Read read = readOrStart(sessionId, reading, actor);
         SessionGuard.checkRead(read.state(), restricted);
         if (read.state().status() == SessionState.Status.ENDED) {
             throw new SessionEndedException(sessionId);
@@ -129,7 +148,8 @@ class StepLoader {
     }
 
     /** The live session, or the one this first call starts. */
-    private StepSessions.Read readOrStart(String sessionId, Sent<StepSessions.Read> reading, Optional<String> restricted) {
+    private StepSessions.Read readOrStart(String sessionId, Sent<StepSessions.Read> reading, ActingUser.Actor actor) {
+        Optional<String> restricted = actor.restrictedTo();
         try {
             return guarded(sessionId, reading::reply);
         } catch (SessionNotFoundException e) {
@@ -141,7 +161,7 @@ class StepLoader {
                     ? new SessionEndedException(sessionId)
                     : new SessionNotFoundException(sessionId);
         }
-        String owner = actingUser.authenticated().orElse(anonymousUser);
+        String owner = actor.owner().orElseThrow(() -> new SessionNotFoundException(sessionId));
         Optional<SessionState> created = guarded(sessionId,
                 () -> store.createIfAbsent(sessionId,
                         NewSession.of(owner, SessionPatch.builder().build()).by(StepWriteBack.ACTOR)));

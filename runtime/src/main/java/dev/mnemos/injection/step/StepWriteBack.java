@@ -1,6 +1,5 @@
 package dev.mnemos.injection.step;
 
-import dev.mnemos.injection.ActingUser;
 import dev.mnemos.injection.InjectionConfig;
 import dev.mnemos.injection.MemoryContext;
 import dev.mnemos.injection.SessionMixUpException;
@@ -59,18 +58,16 @@ class StepWriteBack {
 
     private final SessionStore store;
     private final InjectionConfig config;
-    private final ActingUser actingUser;
     private final MemoryContext memory;
     private final RollingSummary summary;
     private final StepTraceStore traces;
     private final StepWriters writers = new StepWriters();
 
-    public StepWriteBack(SessionStore store, InjectionConfig config, ActingUser actingUser, MemoryContext memory,
+    public StepWriteBack(SessionStore store, InjectionConfig config, MemoryContext memory,
             RollingSummary summary, StepTraceStore traces) {
         this.store = store;
         this.traces = traces;
         this.config = config;
-        this.actingUser = actingUser;
         this.memory = memory;
         this.summary = summary;
     }
@@ -95,7 +92,8 @@ class StepWriteBack {
         SessionState basis = loaded.state();
         Idempotency idem = new Idempotency("step:" + SessionIds.newId(), "internal");
         for (int attempt = 0;; attempt++) {
-            SessionGuard.checkWrite(loaded.state(), method.sessionId(args), basis, memory.current(), actingUser.restrictedTo());
+            SessionGuard.checkWrite(loaded.state(), method.sessionId(args), basis, memory.current(),
+                    loaded.actor().restrictedTo());
             SessionPatch patch = complete(writer.patch(call(method, args, result, basis, loaded.userMessage(), tools)), basis,
                     loaded,
                     method.step());

@@ -55,7 +55,7 @@ class StepCycleTest {
         chat = AiMethod.of(TripAi.class.getMethod("chat", String.class, String.class));
         store.put(States.state("goal", List.of(new Constraint("c1", "keep me", Scope.TASK, null)), List.of(), null));
         InjectionConfig config = new TestInjectionConfig();
-        ActingUser acting = () -> actingUser;
+        ActingUser acting = () -> actingUser.map(ActingUser.Actor::user).orElse(ActingUser.Actor.unrestricted("anonymous"));
         // the fake store keeps the entries of applied writes; each entry's content names the trace it was made from
         StepTraceStore traceStore = new StepTraceStore() {
             @Override
@@ -78,7 +78,7 @@ class StepCycleTest {
                 new StepLoader(store, new NoSessionArchive(),
                         StepProfiles.unguarded(userId -> ProfileSnapshot.missing()), config, acting,
                         TokenCounter.estimate()),
-                new StepWriteBack(store, config, acting, memory, new RollingSummary(config, false, (a, b, c) -> "unused"),
+                new StepWriteBack(store, config, memory, new RollingSummary(config, false, (a, b, c) -> "unused"),
                         traceStore),
                 memory,
                 new InjectionMetrics(new SimpleMeterRegistry()), MnemosSpans.noop(), results);

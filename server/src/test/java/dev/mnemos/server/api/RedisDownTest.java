@@ -1,5 +1,6 @@
 package dev.mnemos.server.api;
 
+import dev.mnemos.injection.ActingAs;
 import dev.mnemos.injection.SessionMemoryUnavailableException;
 import dev.mnemos.server.support.ScriptedChatModel;
 import dev.mnemos.server.support.TestRedis;
@@ -63,7 +64,7 @@ class RedisDownTest {
         given().auth().oauth2(token).get("/v1/sessions/{id}", id).then().statusCode(503)
                 .header("Retry-After", notNullValue());
         model.reset();
-        assertThatThrownBy(() -> ai.chat(id, "anything while Redis is down"))
+        assertThatThrownBy(() -> ActingAs.user(user).call(() -> ai.chat(id, "anything while Redis is down")))
                 .isInstanceOf(SessionMemoryUnavailableException.class);
         assertThat(model.requests()).as("no model call without memory").isEmpty();
 

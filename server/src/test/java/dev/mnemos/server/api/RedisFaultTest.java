@@ -1,6 +1,7 @@
 package dev.mnemos.server.api;
 
 import dev.langchain4j.data.message.SystemMessage;
+import dev.mnemos.injection.ActingAs;
 import dev.mnemos.injection.SessionMemoryUnavailableException;
 import dev.mnemos.profile.ProfileRevisions;
 import dev.mnemos.server.support.OwnedRedis;
@@ -217,7 +218,7 @@ class RedisFaultTest {
             during.count("paused-probe", step(id, "paused-probe"));
             // an AI-service step: its session load waits at most redis-timeout, then fails before the model
             model.reset();
-            assertThatThrownBy(() -> ai.chat(id, "anything while Redis is paused"))
+            assertThatThrownBy(() -> ActingAs.user(user).call(() -> ai.chat(id, "anything while Redis is paused")))
                     .isInstanceOf(SessionMemoryUnavailableException.class);
             assertThat(model.requests()).as("no model call without memory").isEmpty();
         } finally {
@@ -272,7 +273,7 @@ class RedisFaultTest {
         String id = createSession();
         model.reset();
         model.script(request -> "noted");
-        ai.chat(id, "hello");
+        ActingAs.user(user).call(() -> ai.chat(id, "hello"));
         double missedBefore = missedCopies();
         FaultRedis.redis.pause();
         try {
@@ -291,7 +292,7 @@ class RedisFaultTest {
             copy = redis.value(String.class).get(ProfileRevisions.key(user));
         }
         assertThat(copy).isEqualTo("2");
-        ai.chat(id, "what do you know about me?");
+        ActingAs.user(user).call(() -> ai.chat(id, "what do you know about me?"));
         String block = ((SystemMessage) model.requests().get(model.requests().size() - 1)
                 .messages().get(0)).text();
         assertThat(block).contains("travels with a bicycle").contains("prefers window seats");
@@ -336,7 +337,7 @@ class RedisFaultTest {
         try {
             List<Future<String>> steps = new ArrayList<>();
             for (String id : ids) {
-                steps.add(pool.submit(() -> ai.chat(id, "before the restart")));
+                steps.add(pool.submit(() -> ActingAs.user(user).call(() -> ai.chat(id, "before the restart"))));
             }
             for (Future<String> step : steps) {
                 assertThat(step.get()).isEqualTo("answered");
@@ -349,7 +350,7 @@ class RedisFaultTest {
         FaultRedis.redis.kill();
         FaultRedis.redis.start();
         for (String id : ids) {
-            assertThat(ai.chat(id, "after the restart")).isEqualTo("answered");
+            assertThat(ActingAs.user(user).call(() -> ai.chat(id, "after the restart"))).isEqualTo("answered");
         }
         for (String id : ids) {
             assertThat(given().auth().oauth2(Tokens.user(user)).get("/v1/sessions/{id}", id).then().statusCode(200)
@@ -377,7 +378,7 @@ class RedisFaultTest {
         // service is back for steps too
         model.reset();
         model.script(request -> "back");
-        assertThat(ai.chat(other, "after the restart")).isEqualTo("back");
+        assertThat(ActingAs.user(user).call(() -> ai.chat(other, "after the restart"))).isEqualTo("back");
         assertThat(during.otherServerErrors).as("answers >= 500 other than 503").isZero();
         assertThat(during.withoutRetryAfter).as("503s without Retry-After").isZero();
         assertThat(during.acknowledged).as("nothing is acknowledged while Redis is down").isEmpty();

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import dev.langchain4j.model.chat.ChatModel;
+import dev.mnemos.injection.ActingAs;
 import dev.mnemos.injection.ProfileLine;
 import dev.mnemos.injection.ProfileSource;
 import dev.mnemos.injection.block.MemoryBlockRenderer;
@@ -120,7 +121,7 @@ class OpenAiStubInjectionTest {
         String id = store.create(NewSession.of(user, SessionPatch.builder().goal("two days in Nara 奈良")
                 .addConstraint(new Constraint(null, "no car rental", Scope.TASK, "user")).build()).by("test")).sessionId();
 
-        String answer = ai.chat(id, "what first?");
+        String answer = ActingAs.user(user).call(() -> ai.chat(id, "what first?"));
 
         assertThat(answer).isEqualTo("stub says: book the ryokan");
         assertThat(bodies).hasSize(1);

@@ -1,5 +1,6 @@
 package dev.mnemos.server.tracing;
 
+import dev.mnemos.injection.ActingAs;
 import dev.mnemos.server.support.ScriptedChatModel;
 import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionIds;
@@ -53,7 +54,7 @@ class TracingTest {
         String user = "u-" + SessionIds.newId();
         String id = store.create(NewSession.of(user, SessionPatch.builder().goal("trace me").build()).by("test")).sessionId();
 
-        ai.chat(id, "hello");
+        ActingAs.user(user).call(() -> ai.chat(id, "hello"));
 
         Map<String, SpanData> spans = awaitSpans(id, List.of("mnemos.step", "mnemos.step.load", "mnemos.step.render",
                 "mnemos.step.model", "mnemos.step.write"));
@@ -79,7 +80,7 @@ class TracingTest {
         String id = store.create(NewSession.of(user, SessionPatch.builder().goal("fail me").build()).by("test")).sessionId();
 
         try {
-            ai.chat(id, "hello");
+            ActingAs.user(user).call(() -> ai.chat(id, "hello"));
         } catch (RuntimeException expected) {
             // the step fails and nothing is written
         }
