@@ -62,6 +62,16 @@ class MnemosProcessor {
         defaults.produce(new RunTimeConfigurationDefaultBuildItem(prefix + "metrics-enabled", "true"));
     }
 
+    /**
+     * The wait queue of the Quarkus Redis client's pool: its own default (24 waiting for one of 6 connections) refuses a
+     * burst of concurrent steps with {@code ConnectionPoolTooBusyException} long before a step's timeout. An
+     * application's own setting wins.
+     */
+    @BuildStep
+    RunTimeConfigurationDefaultBuildItem redisPoolWaitingDefault() {
+        return new RunTimeConfigurationDefaultBuildItem("quarkus.redis.max-pool-waiting", "1024");
+    }
+
     @BuildStep
     IndexDependencyBuildItem indexRuntime() {
         return new IndexDependencyBuildItem("dev.mnemos", "quarkus-mnemos");

@@ -26,10 +26,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ConcurrentCallsTest {
 
     /**
-     * The issue's figure: 64 concurrent calls of one session all succeed with Mnemos' defaults. The application raises
-     * its Redis client's wait queue (application.properties): the default of 24 refuses calls from about 20 on.
+     * 64 concurrent calls of one session all succeed with Mnemos' defaults: the application sets no pool size of its
+     * own (the Redis client's own wait queue of 24 refuses calls from about 20 on; Mnemos raises it).
      */
     private static final int THREADS = 64;
+    /** Concurrent calls of as many sessions. */
+    private static final int SESSIONS = 256;
 
     @Inject
     TripPlanner planner;
@@ -71,5 +73,39 @@ class ConcurrentCallsTest {
         assertThat(events).hasSize(2 + THREADS);
         assertThat(events.stream().map(SessionEvent::version).distinct()).hasSize(2 + THREADS);
         assertThat(events).filteredOn(e -> "step suggest".equals(e.note())).hasSize(1 + THREADS);
+    }
+
+    @Test
+    void concurrentCallsOfManySessionsAllLand() throws Exception {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < SESSIONS; i++) {
+            ids.add("trip-" + UUID.randomUUID());
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(SESSIONS);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<String>> calls = new ArrayList<>();
+        try {
+            for (String id : ids) {
+                calls.add(pool.submit(() -> {
+                    start.await();
+                    return planner.suggest(id, "A day in Coimbra");
+                }));
+            }
+            start.countDown();
+            List<Throwable> failures = new ArrayList<>();
+            for (Future<String> call : calls) {
+                try {
+                    assertThat(call.get(2, TimeUnit.MINUTES)).isEqualTo(OpenAiStub.ANSWER);
+                } catch (ExecutionException e) {
+                    failures.add(e.getCause());
+                }
+            }
+            assertThat(failures).as("calls that failed").isEmpty();
+        } finally {
+            pool.shutdownNow();
+        }
+        for (String id : ids) {
+            assertThat(sessions.get(id).version()).as(id).isEqualTo(2L);
+        }
     }
 }
