@@ -1,6 +1,6 @@
 -- KEYS: state, snap, events, chat, trace, plans, idempotency
 -- ARGV: replacement, texts...
--- Blanks forgotten texts out of one session, in place, atomically: the state, the undo records and legacy
+-- Blanks forgotten texts out of one session, in place, atomically: the state (values and field names), the undo records and legacy
 -- checkpoints (unpacked, scrubbed and packed again; the byte counters beside them are left alone), the replay log (rebuilt under the same entry ids), the chat windows, the step
 -- traces, the plan bodies and the idempotency records. Versions, the CAS guard and the keys' TTLs are left as
 -- they are: a scrub is no new version. Running it again finds nothing more.
@@ -41,13 +41,27 @@ end
 -- the snap hash's byte counters, which are numbers, not packed fields
 local counters = { size = true, log = true, granted = true, legacy = true }
 
-local function hash(key, scrub)
+-- A state field's name after its prefix is text too (an open question is q:<text>, a collected entry k:<key>):
+-- such a name is renamed; when the blanked name is already taken, the field already there is kept.
+local function renamed(field)
+  local prefix, rest = string.match(field, '^(%a:)(.*)$')
+  if not prefix then return field end
+  return prefix .. blank(rest)
+end
+
+local function hash(key, scrub, names)
   local all = redis.call('HGETALL', key)
   for i = 1, #all, 2 do
-    local value = all[i + 1]
-    if not (scrub == packed and counters[all[i]]) then
+    local field, value = all[i], all[i + 1]
+    if not (scrub == packed and counters[field]) then
       local scrubbed = scrub(value)
-      if scrubbed ~= value then redis.call('HSET', key, all[i], scrubbed) end
+      local name = names and renamed(field) or field
+      if name ~= field then
+        redis.call('HDEL', key, field)
+        if redis.call('HEXISTS', key, name) == 0 then redis.call('HSET', key, name, scrubbed) end
+      elseif scrubbed ~= value then
+        redis.call('HSET', key, field, scrubbed)
+      end
     end
   end
 end
@@ -70,7 +84,7 @@ local function stream(key)
 end
 
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-hash(KEYS[1], blank)
+hash(KEYS[1], blank, true)
 hash(KEYS[2], packed)
 stream(KEYS[3])
 for i = 4, 7 do hash(KEYS[i], blank) end

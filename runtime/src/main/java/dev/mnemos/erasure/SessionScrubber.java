@@ -21,9 +21,11 @@ import java.util.Set;
  * When a text is forgotten, blanks it out of the user's live sessions in Redis (state, checkpoints, replay log, chat
  * windows, step traces, plans, idempotency records), with the texts the user's forgotten texts cover there and
  * their evidence ({@link ForgottenCopies}), and drops the user's cached facts on this pod. What to blank is found
- * inside the forgetting transaction (the forgotten texts are read there); Redis is written after it commits, one
- * atomic script per session ({@link RedisSessionScrub#scrub}), so a rolled-back forget changes nothing. Redis cannot
- * join the Postgres transaction: when it fails after the commit, the forget stands, the failure is logged, and the
+ * inside the forgetting transaction (the forgotten texts are read there); Redis is written when it is about to
+ * commit, one atomic script per session ({@link RedisSessionScrub#scrub}), while it still holds the user's lock: an
+ * end that read the session before and waits for the lock to archive it reads it again under the lock and archives
+ * it blanked. Redis cannot join the Postgres transaction: a forget whose commit then fails has blanked the copies all
+ * the same (the text stays in the profile); when Redis fails, the forget stands, the failure is logged, and the
  * session keeps its copies until it ends (its archive is then scrubbed by the next forget) or expires
  * (docs/operations.md, "What forget and erase remove").
  */
@@ -77,12 +79,17 @@ public class SessionScrubber {
             transactions.registerInterposedSynchronization(new Synchronization() {
                 @Override
                 public void beforeCompletion() {
+                    // before the commit, while the transaction holds the user's lock: an end waiting for the lock
+                    // reads the session again after it (PromotionTransaction#commit) and finds it blanked
+                    if (transactions.getTransactionStatus() == Status.STATUS_ACTIVE) {
+                        scrub(registered);
+                    }
                 }
 
                 @Override
                 public void afterCompletion(int status) {
                     if (status == Status.STATUS_COMMITTED) {
-                        scrub(registered);
+                        cache.invalidate(registered.userId());
                     }
                 }
             });
@@ -91,7 +98,6 @@ public class SessionScrubber {
     }
 
     private void scrub(Pending pending) {
-        cache.invalidate(pending.userId());
         pending.texts().forEach((session, texts) -> {
             try {
                 sessions.scrub(session, ForgottenCopies.FORGOTTEN, pending.copies().forms(texts));

@@ -1,7 +1,6 @@
 package dev.mnemos.promotion;
 
 import dev.mnemos.archive.ArchiveMeters;
-import dev.mnemos.injection.StepTrace;
 import dev.mnemos.injection.StepTraceStore;
 import dev.mnemos.profile.ProfilePromotions;
 import dev.mnemos.profile.ProfileUnavailableException;
@@ -73,14 +72,12 @@ public class PromotionService {
         if (!profile.reachable()) {
             throw new ProfileUnavailableException("Postgres is unreachable; the session was left as it was", null);
         }
-        SessionState state = store.end(sessionId, actor);
-        List<SessionEvent> events = events(sessionId);
-        List<StepTrace> stepTraces = traces.all(sessionId);
-        List<Candidate> candidates = sources.candidates(state);
+        EndRead read = read(sessionId, actor);
+        List<Candidate> candidates = sources.candidates(read.state());
         PromotionReport report;
         try {
             report = spans.in("mnemos.end.promote", sessionId, () -> ProfileUnavailableException.guard(
-                    () -> transaction.commit(state, events, stepTraces, candidates, statements.policy(), actor)));
+                    () -> transaction.commit(read, () -> read(sessionId, actor), candidates, statements.policy(), actor)));
         } catch (RuntimeException e) {
             archiveMeters.failed();
             throw e;
@@ -95,6 +92,12 @@ public class PromotionService {
             store.retire(sessionId);
             return sessionId;
         });
+    }
+
+    /** Marks the session ENDED (once: reading an ended session again only reads it) and reads what its archive holds. */
+    private EndRead read(String sessionId, String actor) {
+        SessionState state = store.end(sessionId, actor);
+        return new EndRead(state, events(sessionId), traces.all(sessionId));
     }
 
     private List<SessionEvent> events(String sessionId) {

@@ -3,7 +3,6 @@ package dev.mnemos.promotion;
 import dev.mnemos.archive.ArchiveEntry;
 import dev.mnemos.archive.EndedSessions;
 import dev.mnemos.erasure.ForgottenCopies;
-import dev.mnemos.injection.StepTrace;
 import dev.mnemos.profile.Change;
 import dev.mnemos.profile.NewFact;
 import dev.mnemos.profile.ProfileAction;
@@ -11,8 +10,8 @@ import dev.mnemos.profile.ProfilePromotions;
 import dev.mnemos.profile.ProfileTransaction;
 import dev.mnemos.profile.Tombstones;
 import dev.mnemos.profile.WriteContext;
+import dev.mnemos.session.Observation;
 import dev.mnemos.session.Scope;
-import dev.mnemos.session.SessionEvent;
 import dev.mnemos.session.SessionState;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
@@ -23,6 +22,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * The Postgres half of ending a session, in one transaction under the user's profile lock: decide
@@ -59,16 +61,26 @@ public class PromotionTransaction {
         }
     }
 
+    /**
+     * Decides the candidates and archives the session. {@code read} is what the end read of the session before it took
+     * the user's lock; when the user has forgotten anything, the session is read again ({@code again}) under the lock:
+     * a forget that committed in between blanked the session in Redis before it let the lock go, so the archive never
+     * holds what a forget acknowledged before it was written, and a candidate whose observation it blanked is rejected.
+     */
     @Transactional
-    public PromotionReport commit(SessionState state, List<SessionEvent> events, List<StepTrace> traces,
-            List<Candidate> candidates,
-            PromotionPolicy policy, String actor) {
-        String userId = state.userId();
+    public PromotionReport commit(EndRead read, Supplier<EndRead> again, List<Candidate> candidates, PromotionPolicy policy,
+            String actor) {
+        String userId = read.state().userId();
         profile.lock(userId);
-        Optional<PromotionReport> done = archive.report(state.sessionId(), PromotionReport.class);
+        Optional<PromotionReport> done = archive.report(read.state().sessionId(), PromotionReport.class);
         if (done.isPresent()) {
             return done.get();
         }
+        Tombstones forgotten = profile.forgotten(userId);
+        EndRead ended = forgotten.isEmpty() ? read : again.get();
+        SessionState state = ended.state();
+        Set<String> blanked = state.observations().stream().filter(o -> o.text().contains(FORGOTTEN_TEXT))
+                .map(Observation::id).collect(Collectors.toSet());
         Instant now = Instant.now();
         Map<String, Candidate> unique = new LinkedHashMap<>();
         candidates.forEach(c -> unique.putIfAbsent(c.key(), c));
@@ -78,13 +90,13 @@ public class PromotionTransaction {
         List<Promotable> promotable = new ArrayList<>();
         WriteContext ctx = new WriteContext(userId, actor, state.sessionId(), WriteContext.Mode.PROMOTION,
                 ProfileAction.PROMOTE, "promoted at the end of session " + state.sessionId());
-        Tombstones forgotten = profile.forgotten(userId);
         List<Candidate> lasting = unique.values().stream()
                 .filter(c -> policy.scopeOf(c) != Scope.TASK).toList();
         EvidenceReader.Run earlier = evidence.run(userId, state.sessionId(), lasting);
         for (Candidate c : unique.values()) {
             // a live session's copy of a forgotten text was blanked to FORGOTTEN_TEXT when it was forgotten
-            if (c.text().contains(FORGOTTEN_TEXT) || forgotten.covers(c.text(), c.embedding())) {
+            if (c.text().contains(FORGOTTEN_TEXT) || blanked.contains(c.observationId())
+                    || forgotten.covers(c.text(), c.embedding())) {
                 rejected.add(new DecisionEntry(null, c.observationId(), FORGOTTEN_TEXT, c.slot(), c.category(),
                         Verdict.REJECT, c.scope(), 0, ProfileTransaction.FORGOTTEN));
                 profile.record(ctx, ProfileAction.REJECT, null, ProfileTransaction.FORGOTTEN);
@@ -129,7 +141,7 @@ public class PromotionTransaction {
             evidence.settle(userId, settled, CandidateStatus.PROMOTED, now);
         }
         PromotionReport report = new PromotionReport(state.sessionId(), userId, now, promoted, pending, rejected, changes);
-        archive.save(new ArchiveEntry(state, events, traces, report, now));
+        archive.save(new ArchiveEntry(state, ended.events(), ended.traces(), report, now));
         return report;
     }
 

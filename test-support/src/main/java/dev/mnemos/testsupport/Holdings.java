@@ -76,6 +76,22 @@ public final class Holdings {
         return hits;
     }
 
+    /**
+     * Every key of the whole Redis whose name or one of whose values (a hash's field names too) holds {@code text},
+     * named with the number of such names and values.
+     */
+    public static Map<String, Long> redisHitsAnywhere(RedisDataSource redis, String text) {
+        Map<String, Long> hits = new LinkedHashMap<>();
+        for (String key : redis.key().scan().toIterable()) {
+            long n = (key.contains(text) ? 1 : 0) + values(redis, key).stream().filter(v -> v != null && v.contains(text))
+                    .count();
+            if (n > 0) {
+                hits.put(key, n);
+            }
+        }
+        return hits;
+    }
+
     /** Every value of a key as text (a checkpoint's MessagePack keeps its strings' bytes as they are). */
     public static List<String> values(RedisDataSource redis, String key) {
         String type = redis.key().type(key).name();
