@@ -31,6 +31,24 @@ local function plan_bodies(plans, pmap, first, seq, reply)
   return reply
 end
 
+-- The evicting maxmemory-policies, numbered as the detail of the reply -12 (RedisDurability.EVICTING in Java).
+local EVICTING = {'allkeys-lru', 'allkeys-lfu', 'allkeys-random', 'volatile-lru', 'volatile-lfu', 'volatile-random',
+  'volatile-ttl'}
+
+-- The number of the maxmemory-policy Redis runs when it evicts (one past the list: a policy it does not name), 0
+-- under noeviction. Read from INFO in the write script itself (a few microseconds, no round trip), so a policy
+-- switched at runtime refuses the very next write, atomically with it. A Redis that hides INFO refuses nothing.
+local function evicting()
+  local info = redis.pcall('INFO', 'memory')
+  if type(info) ~= 'string' then return 0 end
+  local policy = string.match(info, 'maxmemory_policy:([%w%-]+)')
+  if not policy or policy == 'noeviction' then return 0 end
+  for i, name in ipairs(EVICTING) do
+    if name == policy then return i end
+  end
+  return #EVICTING + 1
+end
+
 -- History and bytes live in the snap hash. Each version from 2 on has an undo record u<version>: the
 -- state fields that version changed and their values before it (false: the field was absent), packed
 -- with MessagePack, so a record costs what the version changed, not the state's size; a past version is
