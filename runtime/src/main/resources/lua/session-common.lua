@@ -13,19 +13,40 @@ local function plan_id(pmap, n)
   return id
 end
 
--- Appends to `reply` the fields p:<n> with the bodies of plans first..seq.
+-- Appends to `reply` the fields p:<n> with the bodies of plans first..seq. One HMGET per 1,000 plans:
+-- Lua unpacks at most about 8,000 values into one call ("too many results to unpack").
 local function plan_bodies(plans, pmap, first, seq, reply)
-  if seq < first then return reply end
-  local ids = {}
-  for n = first, seq do ids[#ids + 1] = 'b:' .. plan_id(pmap, n) end
-  local bodies = redis.call('HMGET', plans, unpack(ids))
-  for i, body in ipairs(bodies) do
-    if body then
-      reply[#reply + 1] = 'p:' .. (first + i - 1)
-      reply[#reply + 1] = body
+  for from = first, seq, 1000 do
+    local to = math.min(seq, from + 999)
+    local ids = {}
+    for n = from, to do ids[#ids + 1] = 'b:' .. plan_id(pmap, n) end
+    local bodies = redis.call('HMGET', plans, unpack(ids))
+    for i, body in ipairs(bodies) do
+      if body then
+        reply[#reply + 1] = 'p:' .. (from + i - 1)
+        reply[#reply + 1] = body
+      end
     end
   end
   return reply
+end
+
+-- The evicting maxmemory-policies, numbered as the detail of the reply -12 (RedisDurability.EVICTING in Java).
+local EVICTING = {'allkeys-lru', 'allkeys-lfu', 'allkeys-random', 'volatile-lru', 'volatile-lfu', 'volatile-random',
+  'volatile-ttl'}
+
+-- The number of the maxmemory-policy Redis runs when it evicts (one past the list: a policy it does not name), 0
+-- under noeviction. Read from INFO in the write script itself (a few microseconds, no round trip), so a policy
+-- switched at runtime refuses the very next write, atomically with it. A Redis that hides INFO refuses nothing.
+local function evicting()
+  local info = redis.pcall('INFO', 'memory')
+  if type(info) ~= 'string' then return 0 end
+  local policy = string.match(info, 'maxmemory_policy:([%w%-]+)')
+  if not policy or policy == 'noeviction' then return 0 end
+  for i, name in ipairs(EVICTING) do
+    if name == policy then return i end
+  end
+  return #EVICTING + 1
 end
 
 -- History and bytes live in the snap hash. Each version from 2 on has an undo record u<version>: the

@@ -1,9 +1,10 @@
 -- KEYS: state, snap, events, chat, trace, plans, idempotency
--- ARGV: expectedVersion, ttlMs, eventJson, checkpointEvery, retention, updatedAtMs, owner, maxSessionBytes, budgeted, ops..., idempotencyKey, fingerprint, result
--- ERRORS: -1 stale (detail: current), -2 no such plan (detail: plan), -3 ended, -4 missing, -6 key used, -9 needs bytes (detail: bytes), -10 too large (detail: bytes)
+-- ARGV: expectedVersion, ttlMs, eventJson, checkpointEvery, retention, updatedAtMs, owner, maxSessionBytes, budgeted, refuseEvicting, ops..., idempotencyKey, fingerprint, result
+-- ERRORS: -1 stale (detail: current), -2 no such plan (detail: plan), -3 ended, -4 missing, -6 key used, -9 needs bytes (detail: bytes), -10 too large (detail: bytes), -12 evicting (detail: policy)
 -- Applies one step to a session atomically. expectedVersion: -1 for none; checkpointEvery: of sessions
 -- written with checkpoints; owner: "" for any; budgeted: "1" when size + log must stay within
--- the bytes the user's budget granted; ops: triples (op, field, value): S set, D delete, O ordered set
+-- the bytes the user's budget granted; refuseEvicting: "1" when nothing is written while Redis runs an evicting
+-- maxmemory-policy (session-common.lua); ops: triples (op, field, value): S set, D delete, O ordered set
 -- (value gets "<version>.<n>|"), P append plan (field: evaluation JSON or ""), E evaluate plan <field>,
 -- T the step's trace (field: how many versions of traces to keep, value: its JSON; stored as the new
 -- version's trace); idempotencyKey: "" for none; result: what to record ("" records the new version).
@@ -15,7 +16,7 @@
 -- budget, -10 the state would be that many bytes, over maxSessionBytes.
 local state, snap, events, plans = KEYS[1], KEYS[2], KEYS[3], KEYS[6]
 local idem, ikey = KEYS[7], ARGV[#ARGV - 2]
-local OPS, last = 10, #ARGV - 3
+local OPS, last = 11, #ARGV - 3
 
 -- guards: nothing is written when one of them answers
 local head = redis.call('HMGET', state, 'version', 'userId', 'status', 'planSeq', 'pmap')
@@ -32,6 +33,10 @@ for i = OPS, last, 3 do
     local n = tonumber(ARGV[i + 1])
     if n < 1 or n > planSeq then return {-2, n} end
   end
+end
+if ARGV[10] == '1' then
+  local policy = evicting()
+  if policy > 0 then return {-12, policy} end
 end
 
 -- what the write will take: nothing is written when the state would pass the cap or the session its grant

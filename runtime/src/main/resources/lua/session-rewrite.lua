@@ -1,6 +1,6 @@
 -- KEYS: state, snap, events, chat, trace, plans, idempotency, ended
--- ARGV: mode, expectedVersion, ttlMs, eventJson, checkpointEvery, retention, maxSessionBytes, grant, fields..., idempotencyKey, fingerprint, result
--- ERRORS: -1 stale (detail: current), -3 ended, -4 missing, -5 exists, -6 key used, -8 archived, -9 needs bytes (detail: bytes), -10 too large (detail: bytes)
+-- ARGV: mode, expectedVersion, ttlMs, eventJson, checkpointEvery, retention, maxSessionBytes, grant, refuseEvicting, fields..., idempotencyKey, fingerprint, result
+-- ERRORS: -1 stale (detail: current), -3 ended, -4 missing, -5 exists, -6 key used, -8 archived, -9 needs bytes (detail: bytes), -10 too large (detail: bytes), -12 evicting (detail: policy)
 -- Writes a whole state at once: creation, fork, rollback. The ended key is the marker set when an ended
 -- session was archived and cleared.
 -- Plan fields (p:<n>) are immutable bodies in the plans hash: a plan whose body the session holds
@@ -12,7 +12,8 @@
 -- record holds the fields it changed (session-common.lua).
 -- mode: "create" | "rewrite"; expectedVersion: -1 for none; checkpointEvery: of sessions written with
 -- checkpoints; grant: "" when not budgeted, else size + log must stay within the session's grant (on
--- "create" the bytes granted to the new session); fields: pairs (field, value) of the new state without
+-- "create" the bytes granted to the new session); refuseEvicting: "1" when nothing is written while Redis runs an
+-- evicting maxmemory-policy (session-common.lua); fields: pairs (field, value) of the new state without
 -- version; idempotencyKey: "" for none; result: what to record. Returns {version} or {errorCode, detail},
 -- nothing written: -6 the idempotency key was already used, -8 the id belongs to a session that ended
 -- and was archived, -9 the session needs a grant of that many more bytes, -10 the state would be that
@@ -21,12 +22,16 @@
 -- of the id without a state (a chat window or traces written under it) are stale and are cleared.
 local state, snap, events, plans = KEYS[1], KEYS[2], KEYS[3], KEYS[6]
 local idem, ikey = KEYS[7], ARGV[#ARGV - 2]
-local FIELDS, last = 9, #ARGV - 3
+local FIELDS, last = 10, #ARGV - 3
 local creating, grant = ARGV[1] == 'create', ARGV[8]
 local version, ids, oldPmap, oldSeq = 1, 0, '', 0
 local size, log, granted, legacy = 0, 0, tonumber(grant ~= '' and grant or '0'), 0
 local old = {}
 if ikey ~= '' and redis.call('HEXISTS', idem, ikey) == 1 then return {-6, 0} end
+if ARGV[9] == '1' then
+  local policy = evicting()
+  if policy > 0 then return {-12, policy} end
+end
 if creating then
   if redis.call('EXISTS', state) == 1 then return {-5, 0} end
   if redis.call('EXISTS', KEYS[8]) == 1 then return {-8, 0} end

@@ -4,6 +4,7 @@ import dev.mnemos.session.InvalidPatchException;
 import dev.mnemos.session.RedisDurabilityException;
 import dev.mnemos.session.SessionEndedException;
 import dev.mnemos.session.SessionNotFoundException;
+import dev.mnemos.session.SessionScriptException;
 import dev.mnemos.session.SessionStoreUnavailableException;
 import dev.mnemos.session.StaleVersionException;
 import dev.mnemos.session.VersionGoneException;
@@ -69,6 +70,17 @@ public class SessionProblemMappers {
         }
         LOG.warn("session store unavailable", e);
         return unavailable(request, uri, e.outcomeUnknown() ? Outcome.UNKNOWN : Outcome.NOT_WRITTEN);
+    }
+
+    /**
+     * Redis answered, with a script's error: a fault, not an outage. 500, no Retry-After (the same request fails the
+     * same way); the log has Redis' error.
+     */
+    @ServerExceptionMapper
+    public Response scriptFailed(SessionScriptException e) {
+        LOG.error("session script failed", e);
+        return Problem.of(Response.Status.INTERNAL_SERVER_ERROR, "session memory failed the operation: a Redis script"
+                + " answered an error (logged on the server); retrying the same request will not help").toResponse();
     }
 
     /** Redis runs an evicting policy: nothing was written, and retrying soon will not help until it changes. */

@@ -31,7 +31,7 @@ final class RedisCalls {
 
     /**
      * A non-blocking Redis call bounded by {@link SessionConfig#redisTimeout()}; Redis failures as
-     * {@link SessionStoreUnavailableException}.
+     * {@link SessionStoreUnavailableException}, a script's error as {@link SessionScriptException}.
      */
     <T> Uni<T> bounded(Uni<T> call) {
         return unavailable(call.ifNoItem().after(config.redisTimeout()).failWith(this::timedOut));
@@ -53,7 +53,7 @@ final class RedisCalls {
 
     private <T> Uni<T> unavailable(Uni<T> call) {
         return call.onFailure(e -> !(e instanceof TimeoutException))
-                .transform(e -> new SessionStoreUnavailableException("Redis did not answer: " + e.getMessage(), e));
+                .transform(e -> SessionScriptException.of("Redis did not answer: " + e.getMessage(), e));
     }
 
     private TimeoutException timedOut() {

@@ -41,6 +41,12 @@ public class RedisDurability {
     private static final Logger LOG = Logger.getLogger(RedisDurability.class);
     public static final String GAUGE = "mnemos.redis.persistence";
     public static final String UNKNOWN = "unknown";
+    /**
+     * The evicting {@code maxmemory-policy} values, in the order the write scripts number them when they refuse a write
+     * ({@code session-common.lua}, reply -12).
+     */
+    static final List<String> EVICTING = List.of("allkeys-lru", "allkeys-lfu", "allkeys-random", "volatile-lru",
+            "volatile-lfu", "volatile-random", "volatile-ttl");
 
     /**
      * Redis' durability settings as read, each {@value #UNKNOWN} when they could not be read.
@@ -185,6 +191,20 @@ public class RedisDurability {
      */
     public boolean refusesWrites(Report report) {
         return !acceptEviction && report.evicting();
+    }
+
+    /**
+     * Whether the write scripts refuse to write while Redis runs an evicting policy: each reads the policy itself
+     * ({@code INFO memory}, in the same atomic call as the write), so a {@code CONFIG SET maxmemory-policy} at runtime
+     * stops the very next session write; false with {@code quarkus.mnemos.redis.accept-eviction=true}.
+     */
+    public boolean refusesEviction() {
+        return !acceptEviction;
+    }
+
+    /** The policy a write script numbered (1 for the first of {@link #EVICTING}); a number past them: one it does not name. */
+    static String evictingPolicy(long number) {
+        return number >= 1 && number <= EVICTING.size() ? EVICTING.get((int) number - 1) : "an evicting policy";
     }
 
     /**

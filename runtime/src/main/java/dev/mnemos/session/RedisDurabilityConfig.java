@@ -30,9 +30,10 @@ public interface RedisDurabilityConfig {
     boolean acceptEviction();
 
     /**
-     * How often Redis' settings are read again in the background, so that a policy changed at runtime
-     * ({@code CONFIG SET maxmemory-policy}) stops (or resumes) writes without a readiness probe; 0 turns the
-     * background check off (start-up and readiness probes still check).
+     * How often Redis' settings are read again in the background, so that readiness, the gauge and session writes
+     * follow a policy changed at runtime ({@code CONFIG SET maxmemory-policy}) without a readiness probe; 0 turns the
+     * background check off (start-up and readiness probes still check). A switch to an evicting policy stops session
+     * writes at once regardless: each write script reads the policy itself.
      */
     @WithDefault("10s")
     Duration checkInterval();

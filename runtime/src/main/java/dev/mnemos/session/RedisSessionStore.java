@@ -67,7 +67,7 @@ public class RedisSessionStore implements SessionStore {
                 new RedisReplayLog(redis, transport, config, fields));
         this.index = new RedisUserIndex(calls, transport);
         this.writes = new RedisSessionWrites(calls, transport, fields, reads, index,
-                new RedisUserBytes(calls, transport, index));
+                new RedisUserBytes(calls, transport, index), durability != null && durability.refusesEviction());
         this.starts = new RedisSessionStarts(config, fields, reads, writes, index);
         this.fast = timeout("mnemos session store", config.redisTimeout());
         this.slow = timeout("mnemos session history", config.slowRedisTimeout());

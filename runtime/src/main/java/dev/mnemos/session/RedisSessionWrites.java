@@ -24,9 +24,11 @@ final class RedisSessionWrites {
     private final RedisSessionReads reads;
     private final RedisUserIndex index;
     private final RedisUserBytes bytes;
+    /** Whether the write scripts refuse to write while Redis runs an evicting policy ({@link RedisDurability}). */
+    private final boolean refuseEvicting;
 
     RedisSessionWrites(RedisCalls calls, ScriptTransport transport, StateFields fields, RedisSessionReads reads,
-            RedisUserIndex index, RedisUserBytes bytes) {
+            RedisUserIndex index, RedisUserBytes bytes, boolean refuseEvicting) {
         this.calls = calls;
         this.transport = transport;
         this.fields = fields;
@@ -34,6 +36,7 @@ final class RedisSessionWrites {
         this.reads = reads;
         this.index = index;
         this.bytes = bytes;
+        this.refuseEvicting = refuseEvicting;
     }
 
     /** {@link SessionStore#apply}, blocking. */
@@ -119,7 +122,7 @@ final class RedisSessionWrites {
         return new ScriptArgs.Patch(write.expectedVersion().orElse(-1), config.ttl().toMillis(),
                 fields.write(step.event()), config.checkpointEvery(), config.historyRetention(),
                 step.at().toEpochMilli(), write.owner() == null ? "" : write.owner(), config.maxSessionBytes(),
-                bytes.budgeted(), step.ops(), ScriptArgs.key(write.idempotency()),
+                bytes.budgeted(), refuseEvicting, step.ops(), ScriptArgs.key(write.idempotency()),
                 ScriptArgs.fingerprint(write.idempotency()), "").argv();
     }
 
@@ -189,7 +192,7 @@ final class RedisSessionWrites {
         // the log entry names the plans' bodies (session-rewrite.lua): its event leaves their content out
         ScriptArgs.Rewrite args = new ScriptArgs.Rewrite(mode, expected.orElse(-1), config.ttl().toMillis(),
                 fields.write(withoutPlanContent(event)), config.checkpointEvery(), config.historyRetention(),
-                config.maxSessionBytes(), bytes.budgeted() ? 0 : -1, pairs, ScriptArgs.key(idem),
+                config.maxSessionBytes(), bytes.budgeted() ? 0 : -1, refuseEvicting, pairs, ScriptArgs.key(idem),
                 ScriptArgs.fingerprint(idem), result);
         if (creating && bytes.budgeted()) {
             args = args.withGrant(bytes.grant(state.userId(), state.sessionId(), estimate(args.argv())));

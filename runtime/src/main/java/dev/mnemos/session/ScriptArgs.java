@@ -49,11 +49,11 @@ sealed interface ScriptArgs {
 
     /** {@code session-patch.lua}. {@code owner} "" for any; {@code ops} the triples of {@link PatchOps}. */
     record Patch(long expectedVersion, long ttlMs, String eventJson, int checkpointEvery, int retention,
-            long updatedAtMs, String owner, long maxSessionBytes, boolean budgeted, List<String> ops,
-            String idempotencyKey, String fingerprint, String result) implements ScriptArgs {
+            long updatedAtMs, String owner, long maxSessionBytes, boolean budgeted, boolean refuseEvicting,
+            List<String> ops, String idempotencyKey, String fingerprint, String result) implements ScriptArgs {
         @Override
         public List<String> argv() {
-            List<String> argv = new ArrayList<>(ops.size() + 12);
+            List<String> argv = new ArrayList<>(ops.size() + 13);
             argv.add(Long.toString(expectedVersion));
             argv.add(Long.toString(ttlMs));
             argv.add(eventJson);
@@ -63,6 +63,7 @@ sealed interface ScriptArgs {
             argv.add(owner);
             argv.add(Long.toString(maxSessionBytes));
             argv.add(budgeted ? "1" : "0");
+            argv.add(refuseEvicting ? "1" : "0");
             argv.addAll(ops);
             argv.add(idempotencyKey);
             argv.add(fingerprint);
@@ -82,17 +83,17 @@ sealed interface ScriptArgs {
      * pairs of the new state ({@link StateFields#fields}).
      */
     record Rewrite(Mode mode, long expectedVersion, long ttlMs, String eventJson, int checkpointEvery, int retention,
-            long maxSessionBytes, long grant, List<String> fields, String idempotencyKey, String fingerprint,
-            String result) implements ScriptArgs {
+            long maxSessionBytes, long grant, boolean refuseEvicting, List<String> fields, String idempotencyKey,
+            String fingerprint, String result) implements ScriptArgs {
 
         Rewrite withGrant(long bytes) {
             return new Rewrite(mode, expectedVersion, ttlMs, eventJson, checkpointEvery, retention, maxSessionBytes,
-                    bytes, fields, idempotencyKey, fingerprint, result);
+                    bytes, refuseEvicting, fields, idempotencyKey, fingerprint, result);
         }
 
         @Override
         public List<String> argv() {
-            List<String> argv = new ArrayList<>(fields.size() + 11);
+            List<String> argv = new ArrayList<>(fields.size() + 12);
             argv.add(mode.name().toLowerCase(Locale.ROOT));
             argv.add(Long.toString(expectedVersion));
             argv.add(Long.toString(ttlMs));
@@ -101,6 +102,7 @@ sealed interface ScriptArgs {
             argv.add(Integer.toString(retention));
             argv.add(Long.toString(maxSessionBytes));
             argv.add(grant < 0 ? "" : Long.toString(grant));
+            argv.add(refuseEvicting ? "1" : "0");
             argv.addAll(fields);
             argv.add(idempotencyKey);
             argv.add(fingerprint);

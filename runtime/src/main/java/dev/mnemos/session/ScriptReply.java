@@ -28,7 +28,9 @@ enum ScriptReply {
     /** The state would be detail bytes, over the per-session cap; nothing was written. */
     TOO_LARGE(-10),
     /** The version is not between 1 and the current version; detail: the current version. */
-    NO_SUCH_VERSION(-11);
+    NO_SUCH_VERSION(-11),
+    /** Redis runs an evicting maxmemory-policy; nothing was written; detail: which ({@link RedisDurability#EVICTING}). */
+    EVICTING(-12);
 
     private final long code;
 
@@ -77,6 +79,7 @@ enum ScriptReply {
                     + " bytes after three grants from its user's budget (concurrent writes took them)");
             case TOO_LARGE -> new SessionTooLargeException(sessionId, detail, maxSessionBytes);
             case NO_SUCH_VERSION -> new VersionNotFoundException(sessionId, asked, detail);
+            case EVICTING -> new RedisDurabilityException(RedisDurability.evictingPolicy(detail));
         };
     }
 }

@@ -7,7 +7,7 @@ import java.util.List;
  * implementation per transport, chosen once at boot ({@link ScriptTransports}). Replies are plain Java
  * values: a List, a String, a Long, or null. Every round trip waits at most
  * {@link SessionConfig#redisTimeout()}: no answer in time is MicroProfile's {@code TimeoutException}, any
- * other failure a {@link SessionStoreUnavailableException}.
+ * other failure a {@link SessionStoreUnavailableException}, a script's own error a {@link SessionScriptException}.
  */
 public interface ScriptTransport {
 

@@ -65,18 +65,21 @@ public class SessionStoreUnavailableException extends RuntimeException {
         return false;
     }
 
-    /** Runs a Redis call: Redis failures become this exception; Mnemos' own outcomes pass through. */
+    /**
+     * Runs a Redis call: Redis failures become this exception, a script's error a {@link SessionScriptException};
+     * Mnemos' own outcomes pass through.
+     */
     static <T> T guard(Supplier<T> call) {
         try {
             return call.get();
         } catch (SessionNotFoundException | StaleVersionException | InvalidPatchException | SessionEndedException
                 | VersionGoneException | VersionNotFoundException | IllegalStateException
                 | IdempotencyKeyReusedException | TooManySessionsException | SessionStoreUnavailableException
-                | SessionTooLargeException | UserBytesExceededException
+                | SessionTooLargeException | UserBytesExceededException | SessionScriptException
                 | TimeoutException e) {
             throw e;
         } catch (RuntimeException e) {
-            throw new SessionStoreUnavailableException("Redis did not answer: " + e.getMessage(), e);
+            throw SessionScriptException.of("Redis did not answer: " + e.getMessage(), e);
         }
     }
 }

@@ -305,11 +305,12 @@ public class StepConnections {
     /**
      * What a Jedis failure means for the caller: a MicroProfile {@code TimeoutException} when the reply did not
      * come in time, {@link Broken} when the connection broke (the pool's idle ones, opened to the same Redis,
-     * are dropped with it), else a {@link SessionStoreUnavailableException}.
+     * are dropped with it), a script's error as {@link SessionScriptException}, else a
+     * {@link SessionStoreUnavailableException}.
      */
     private RuntimeException failed(JedisException e) {
         if (!(e instanceof JedisConnectionException)) {
-            return new SessionStoreUnavailableException("Redis did not answer: " + e.getMessage(), e);
+            return SessionScriptException.of("Redis did not answer: " + e.getMessage(), e);
         }
         if (timedOut(e)) {
             return new TimeoutException("mnemos session store: no answer from Redis within " + timeout.toMillis()

@@ -19,6 +19,7 @@ import dev.mnemos.session.SessionEndedException;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionNotFoundException;
 import dev.mnemos.session.SessionPatch;
+import dev.mnemos.session.SessionScriptException;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
 import jakarta.annotation.PreDestroy;
@@ -181,7 +182,8 @@ class StepLoader {
     private static <T> T guarded(String sessionId, Supplier<T> call) {
         try {
             return call.get();
-        } catch (SessionNotFoundException | SessionEndedException | InvalidPatchException e) {
+        } catch (SessionNotFoundException | SessionEndedException | InvalidPatchException | SessionScriptException e) {
+            // a script's error is a fault Redis answered, not an outage
             throw e;
         } catch (RuntimeException e) {
             throw new SessionMemoryUnavailableException(sessionId, e);

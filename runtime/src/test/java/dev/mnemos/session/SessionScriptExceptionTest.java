@@ -1,0 +1,37 @@
+package dev.mnemos.session;
+
+import org.junit.jupiter.api.Test;
+
+import java.net.ConnectException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Redis' error reply to a script is a fault, not an outage; Redis refusing the script's write stays an outage. */
+class SessionScriptExceptionTest {
+
+    @Test
+    void aScriptsOwnErrorIsNotAnOutage() {
+        RuntimeException redis7 = new RuntimeException(
+                "ERR user_script:21: too many results to unpack script: b589fad0, on @user_script:21.");
+        assertThat(SessionScriptException.of("Redis did not answer", new RuntimeException("wrapped", redis7)))
+                .isInstanceOf(SessionScriptException.class).hasMessageContaining("too many results to unpack");
+        assertThat(SessionScriptException.of("Redis did not answer",
+                new RuntimeException("ERR Error running script (call to f_0a1b): @user_script:5: attempt to index nil")))
+                .isInstanceOf(SessionScriptException.class);
+    }
+
+    @Test
+    void redisRefusingTheScriptsWriteStaysAnOutage() {
+        RuntimeException oom = SessionScriptException.of("Redis did not answer", new RuntimeException(
+                "OOM command not allowed when used memory > 'maxmemory'. script: b589fad0, on @user_script:40."));
+        assertThat(oom).isInstanceOf(SessionStoreUnavailableException.class);
+        assertThat(((SessionStoreUnavailableException) oom).outOfMemory()).isTrue();
+        assertThat(SessionScriptException.of("Redis did not answer", new RuntimeException(
+                "READONLY You can't write against a read only replica. script: b589fad0, on @user_script:40.")))
+                .isInstanceOf(SessionStoreUnavailableException.class);
+        RuntimeException refused = SessionScriptException.of("Redis did not answer",
+                new RuntimeException(new ConnectException("Connection refused")));
+        assertThat(refused).isInstanceOf(SessionStoreUnavailableException.class);
+        assertThat(((SessionStoreUnavailableException) refused).outcomeUnknown()).isFalse();
+    }
+}
