@@ -83,6 +83,15 @@ class PromotionUndoTest {
         return rows;
     }
 
+    /**
+     * {@code text} in {@code slot} as an earlier session promoted it: a session end supersedes a promoted fact, never one
+     * the user typed (which waits for the user's confirmation, {@link UserFactsOutrankSessionsTest}).
+     */
+    static long promoted(String user, String text, String slot) {
+        String s = session(user, List.<String[]> of(new String[] { text, slot, "true" }));
+        return end(user, s).getLong("profileChanges.find { it.after == '" + text + "' }.factId");
+    }
+
     static List<String> texts(String user) {
         return as(user).get("/v1/profile").then().statusCode(200).extract().jsonPath().getList("facts.text", String.class);
     }
@@ -116,7 +125,7 @@ class PromotionUndoTest {
 
     @Test
     void undoRestoresTheProfileAsItWasBeforeTheEndAndAuditsEachChange() throws Exception {
-        long berlin = add(alice, BERLIN, "home.city");
+        long berlin = promoted(alice, BERLIN, "home.city");
         add(alice, "I like jazz", null);
         List<List<Object>> before = facts(alice);
         List<String> validity = SqlRows.rows(db,
@@ -161,7 +170,7 @@ class PromotionUndoTest {
 
     @Test
     void aLaterChangeToTheSameFactRefusesTheUndoAndForceRevertsTheRest() {
-        long berlin = add(alice, BERLIN, "home.city");
+        long berlin = promoted(alice, BERLIN, "home.city");
         String a = parisAndChinese();
         long paris = as(alice).get("/v1/profile").then().extract().jsonPath()
                 .getLong("facts.find { it.text == '" + PARIS + "' }.id");
@@ -190,7 +199,7 @@ class PromotionUndoTest {
 
     @Test
     void twoUndosRacingApplyOnce() throws Exception {
-        add(alice, BERLIN, "home.city");
+        promoted(alice, BERLIN, "home.city");
         List<List<Object>> before = facts(alice);
         String s = parisAndChinese();
         ExecutorService pool = Executors.newFixedThreadPool(2);
@@ -219,7 +228,7 @@ class PromotionUndoTest {
 
     @Test
     void aFactForgottenAfterThePromotionStaysForgotten() throws Exception {
-        long berlin = add(alice, BERLIN, "home.city");
+        long berlin = promoted(alice, BERLIN, "home.city");
         String s = parisAndChinese();
         as(alice).delete("/v1/profile/facts/{id}", berlin).then().statusCode(200);
         Instant afterForget = Instant.now();
@@ -246,7 +255,7 @@ class PromotionUndoTest {
     void theProfileAsOfInstantsOfAScriptedHistory() throws Exception {
         Instant empty = Instant.now();
         Thread.sleep(5);
-        long berlin = add(alice, BERLIN, "home.city");
+        long berlin = promoted(alice, BERLIN, "home.city");
         Instant one = Instant.now();
         Thread.sleep(5);
         String s = session(alice, List.<String[]> of(new String[] { PARIS, "home.city", "true" }));
@@ -259,7 +268,7 @@ class PromotionUndoTest {
         as(alice).get("/v1/profile?asOf={t}", empty.toString()).then().statusCode(200)
                 .body("asOf", equalTo(empty.toString())).body("facts.size()", equalTo(0));
         as(alice).get("/v1/profile?asOf={t}", one.toString()).then().statusCode(200)
-                .body("facts.text", equalTo(List.of(BERLIN))).body("facts[0].madeBy.action", equalTo("ADD"));
+                .body("facts.text", equalTo(List.of(BERLIN))).body("facts[0].madeBy.action", equalTo("PROMOTE"));
         // Berlin was superseded from the end until the undo: that gap is not Berlin's
         JsonPath paris = as(alice).get("/v1/profile?asOf={t}", moved.toString()).then().statusCode(200).extract().jsonPath();
         assertThat(paris.getList("facts.text", String.class)).containsExactly(PARIS);

@@ -53,6 +53,45 @@ final class Contradictions {
                 return id.get() >= 0 && id.get() < shown.size() ? Optional.of(shown.get(id.get())) : Optional.empty();
             }
         }
+        return opposed(incoming, facts.stream().filter(f -> !f.isNew()).toList(), stance);
+    }
+
+    /**
+     * The first of {@code drafts} (new facts of the same write) that {@code incoming} contradicts, by the words and
+     * embeddings of their topics only: two statements of one session that cannot both hold.
+     */
+    Optional<FactDraft> contradictedAmong(FactDraft incoming, List<FactDraft> drafts, Stance stance) {
+        return incoming.slot() != null ? Optional.empty() : opposed(incoming, drafts, stance);
+    }
+
+    /**
+     * The fact among {@code facts} (active or new) that says what {@code incoming} says again: without a slot, the same
+     * polarity and either the same topic words or texts whose embeddings are at least {@code duplicate} alike ("I do not
+     * eat red meat" / "From now on I do not eat red meat"). Exact duplicates are settled by the writer.
+     */
+    Optional<FactDraft> repeated(FactDraft incoming, List<FactDraft> facts, Stance stance, double duplicate) {
+        if (incoming.slot() != null || !stance.judges()) {
+            return Optional.empty();
+        }
+        boolean negative = stance.negative(incoming.text());
+        var topic = Topics.tokens(stance.topic(incoming.text()));
+        float[] vector = incoming.embedding();
+        for (FactDraft other : facts) {
+            if (other.slot() != null || stance.negative(other.text()) != negative) {
+                continue;
+            }
+            if (!topic.isEmpty() && topic.equals(Topics.tokens(stance.topic(other.text())))) {
+                return Optional.of(other);
+            }
+            if (vector != null && other.embedding() != null && FactEmbeddings.cosine(vector, other.embedding()) >= duplicate) {
+                return Optional.of(other);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The first of {@code facts} without a slot on the same topic as {@code incoming} with the opposite polarity. */
+    private Optional<FactDraft> opposed(FactDraft incoming, List<FactDraft> facts, Stance stance) {
         if (!stance.judges()) {
             return Optional.empty();
         }
@@ -60,7 +99,7 @@ final class Contradictions {
         String topic = stance.topic(incoming.text());
         float[] vector = null;
         for (FactDraft old : facts) {
-            if (old.isNew() || old.slot() != null || stance.negative(old.text()) == negative) {
+            if (old.slot() != null || stance.negative(old.text()) == negative) {
                 continue;
             }
             String oldTopic = stance.topic(old.text());

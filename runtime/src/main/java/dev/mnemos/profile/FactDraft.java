@@ -57,6 +57,11 @@ public record FactDraft(Long id, Category category, String slot, String text, do
                 TaskState.carry(oldState, taskState), oldId, embedding);
     }
 
+    /** This fact in the words of {@code other}, a fact it says again: the writer counts it as evidence of that one. */
+    public FactDraft saying(String other) {
+        return new FactDraft(id, category, slot, other, confidence, sourceKind, sessionId, taskState, replaces, null);
+    }
+
     public FactDraft withEmbedding(float[] vector) {
         return new FactDraft(id, category, slot, text, confidence, sourceKind, sessionId, taskState, replaces, vector);
     }

@@ -124,6 +124,9 @@ final class Clauses {
      * relative clauses before their noun (Chinese, Japanese), so it cannot be a relative clause of the request.
      */
     private List<String> runOn(String clause) {
+        if (markers.read(clause).kind() == Reading.Kind.FORGET) {
+            return List.of(clause);
+        }
         boolean whole = markers.read(clause).scope() == Scope.STABLE;
         for (int cut = 1; cut < clause.length(); cut++) {
             if (!subjectAt(clause, cut)) {
@@ -190,7 +193,7 @@ final class Clauses {
 
     /** A fragment that is only a lead marker ("From now on", "这次", "In general"). */
     private boolean leadOnly(String text) {
-        String rest = markers.without(text, Cue.STANDING, Cue.TEMPORARY, Cue.HABITUAL, Cue.CONNECTOR);
+        String rest = markers.without(text, Cue.FORGET, Cue.STANDING, Cue.TEMPORARY, Cue.HABITUAL, Cue.CONNECTOR);
         return !rest.equals(text.strip()) && LETTER.matcher(rest).results().count() < 2;
     }
 

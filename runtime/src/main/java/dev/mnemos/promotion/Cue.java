@@ -8,6 +8,11 @@ import java.util.Locale;
  * clause unless it is anchored.
  */
 public enum Cue {
+    /**
+     * "forget that …", "忘记…", "olvida que …", "vergiss, dass …", "oublie que …", "…ことを忘れて": the user asks for
+     * something to be forgotten. With a statement about the user after it, a forget request: never a fact.
+     */
+    FORGET,
     /** "from now on", "always", "以后都": the user says it holds from now on. */
     STANDING,
     /** "I never", "as a rule", "in general", "我一般", "I no longer": a habit, standing without the usual markers. */

@@ -78,7 +78,7 @@ public class EvidenceReader {
             Set<String> sessions = new HashSet<>();
             List<Long> same = new ArrayList<>();
             for (PromotionCandidate earlier : history(c.slot())) {
-                if (earlier.status == CandidateStatus.REJECTED) {
+                if (earlier.status == CandidateStatus.REJECTED || forgetRequest(earlier.text)) {
                     continue;
                 }
                 float[] vector = vectors.computeIfAbsent(earlier.id, id -> profile.decode(earlier.embedding));
@@ -90,7 +90,7 @@ public class EvidenceReader {
                 }
             }
             int contradictions = c.slot() == null ? 0
-                    : (int) thisSession.stream().filter(o -> c.slot().equals(o.slot())
+                    : (int) thisSession.stream().filter(o -> c.slot().equals(o.slot()) && !forgetRequest(o.text())
                             && !same(c, mine, o.key(), gist(o.text()), o.embedding())).count();
             return new Found(new Evidence(sessions.size(), contradictions, false), same);
         }
@@ -104,6 +104,11 @@ public class EvidenceReader {
                             Sort.descending("id"), userId, slot, sessionId))
                     // read only: the end's flushes need not compare up to a thousand rows it never changes
                     .withHint(HibernateHints.HINT_READ_ONLY, true).page(0, HISTORY).list());
+        }
+
+        /** A request to forget says nothing for or against a fact: it is not evidence. */
+        private boolean forgetRequest(String text) {
+            return text != null && statements.markers().read(text).kind() == Reading.Kind.FORGET;
         }
 
         private Gist gist(String text) {

@@ -28,9 +28,12 @@ public final class Markers implements Stance {
     public static final Markers DEFAULT = load(SHIPPED, Markers.class.getClassLoader());
 
     /** Reading order: the first kind whose cues match wins. */
-    private static final List<Reading.Kind> ORDER = List.of(Reading.Kind.ONE_OFF, Reading.Kind.TEMPORARY,
+    private static final List<Reading.Kind> ORDER = List.of(Reading.Kind.FORGET, Reading.Kind.ONE_OFF, Reading.Kind.TEMPORARY,
             Reading.Kind.STANDING, Reading.Kind.HABITUAL, Reading.Kind.EVENT, Reading.Kind.TASK_OBJECT,
             Reading.Kind.TASK_DETAIL, Reading.Kind.PROPERTY, Reading.Kind.REQUEST);
+
+    /** Punctuation and separators left at either end of a forget request's target. */
+    private static final Pattern TRAILING = Pattern.compile("^[\\s,，、:：]+|[\\s.!?。！？、,，]+$");
 
     /** Where the parts of a clause without a cue of its own are cut. */
     private static final Pattern PARTS = Pattern.compile("[,，、;；]");
@@ -154,6 +157,7 @@ public final class Markers implements Stance {
             Optional<String> cue = switch (kind) {
                 case PROPERTY -> find(Cue.KEEP, words).or(() -> find(Cue.PROPERTY, words));
                 case HABITUAL -> find(Cue.HABITUAL, words).or(() -> habit(words));
+                case FORGET -> forgetting(words);
                 default -> find(cue(kind), words);
             };
             if (cue.isPresent()) {
@@ -161,6 +165,44 @@ public final class Markers implements Stance {
             }
         }
         return Reading.NONE;
+    }
+
+    /**
+     * A forget cue before (or, in Japanese, after) a statement about the user ("forget that I live in Boston"), at the
+     * start of the words or of one of their parts ("ok, forget that …"); not "forget about museums", nor "forget the
+     * hotel, I'd rather camp", whose first part says nothing about the user.
+     */
+    private Optional<String> forgetting(String words) {
+        return forgetRequest(words).map(r -> r[0]);
+    }
+
+    /**
+     * What a forget request asks to be forgotten: its words without the forget cue and the closing punctuation ("forget
+     * that I live in Boston." → "I live in Boston"); empty when {@code text} is no forget request.
+     */
+    public Optional<String> forgetTarget(String text) {
+        return read(text).kind() == Reading.Kind.FORGET ? forgetRequest(text).map(r -> r[1]) : Optional.empty();
+    }
+
+    /** The forget cue and target of the first part of {@code words} that opens a forget request ({@link #forgetting}). */
+    private Optional<String[]> forgetRequest(String words) {
+        Matcher cut = PARTS.matcher(words);
+        int from = 0;
+        while (true) {
+            String rest = words.substring(from).strip();
+            Optional<String> cue = find(Cue.FORGET, rest);
+            if (cue.isPresent()) {
+                String target = TRAILING.matcher(without(rest, Cue.FORGET)).replaceAll("").strip();
+                String[] parts = PARTS.split(target, 2);
+                if (!target.isEmpty() && personal(parts[0])) {
+                    return Optional.of(new String[] { cue.get(), target });
+                }
+            }
+            if (!cut.find()) {
+                return Optional.empty();
+            }
+            from = cut.end();
+        }
     }
 
     /** A frequency said about the user that asks for nothing ("I run every morning", not "plan a walk every day"). */
@@ -257,6 +299,7 @@ public final class Markers implements Stance {
 
     private static Cue cue(Reading.Kind kind) {
         return switch (kind) {
+            case FORGET -> Cue.FORGET;
             case ONE_OFF -> Cue.ONE_OFF;
             case TEMPORARY -> Cue.TEMPORARY;
             case STANDING -> Cue.STANDING;

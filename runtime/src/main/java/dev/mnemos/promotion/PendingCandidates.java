@@ -1,30 +1,40 @@
 package dev.mnemos.promotion;
 
+import dev.mnemos.profile.Change;
 import dev.mnemos.profile.NewFact;
 import dev.mnemos.profile.ProfileAction;
 import dev.mnemos.profile.ProfilePromotions;
+import dev.mnemos.profile.ProfileTransaction;
 import dev.mnemos.profile.WriteContext;
 import io.quarkus.panache.common.Sort;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The user's "confirm button": candidates left PENDING at task end, which the user promotes
  * (with PROMOTE audit events, through the profile's merge path) or rejects. Every PENDING
- * candidate with the same key is settled together.
+ * candidate with the same key is settled together. A confirmed request to forget ("forget that I live in Boston")
+ * forgets what it names, as a "forget …" instruction does, and is then gone with its copies.
  */
 @ApplicationScoped
 public class PendingCandidates {
 
     private final ProfilePromotions profile;
     private final EvidenceReader evidence;
+    private final StatementReader statements;
+    private final ProfileTransaction transaction;
 
-    public PendingCandidates(ProfilePromotions profile, EvidenceReader evidence) {
+    public PendingCandidates(ProfilePromotions profile, EvidenceReader evidence, StatementReader statements,
+            ProfileTransaction transaction) {
+        this.transaction = transaction;
         this.profile = profile;
         this.evidence = evidence;
+        this.statements = statements;
     }
 
     /** At most {@code limit} PENDING candidates with an id above {@code afterId}, oldest first. */
@@ -49,8 +59,22 @@ public class PendingCandidates {
     public PendingDecision confirm(String userId, long candidateId, String actor) {
         profile.lock(userId);
         PromotionCandidate c = pending(userId, candidateId);
+        Optional<String> forget = statements.markers().forgetTarget(c.text);
+        if (forget.isPresent()) {
+            PendingCandidate view = c.view();
+            String key = c.candidateKey;
+            List<Change> changes = new ArrayList<>(profile.forget(userId, actor, c.text, forget.get()));
+            if (PromotionCandidate.count("userId = ?1 and id = ?2", userId, candidateId) > 0) {
+                // the request quotes what it forgets: its text goes as a forgotten candidate's does
+                changes.addAll(transaction.forgetText(WriteContext.direct(userId, actor,
+                        "a request to forget, carried out"), c.slot, c.text, c.embedding));
+            }
+            PromotionCandidate.delete("userId = ?1 and candidateKey = ?2 and status = ?3", userId, key,
+                    CandidateStatus.PENDING);
+            return new PendingDecision(view, changes);
+        }
         var changes = profile.confirm(userId, c.sessionId, actor, new NewFact(c.category, c.slot, c.text, 1.0),
-                "confirmed by the user");
+                "confirmed by the user", statements.policy().markers());
         evidence.settle(userId, c.candidateKey, CandidateStatus.CONFIRMED, Instant.now());
         return new PendingDecision(c.view(), changes);
     }

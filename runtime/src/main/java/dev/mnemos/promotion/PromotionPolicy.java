@@ -7,7 +7,9 @@ import dev.mnemos.session.Scope;
  * clause's {@link Reading}: whatever reads task-scoped — a temporary marker, a one-off
  * circumstance, a dated event, this task's object, a budget or deadline, a request for the work at
  * hand — or is declared TASK, or is this turn's override of the profile, is never promoted, however
- * often it is repeated. Otherwise confidence comes from the evidence: an explicit standing marker, a
+ * often it is repeated. A request to forget ("forget that I live in Boston", in any language of the markers) is never
+ * a fact: it waits for the user's confirmation, whatever its scope or evidence. Otherwise confidence comes from the evidence:
+ * an explicit standing marker, a
  * habit, a first-person statement of a lasting property, consistent observation in
  * {@link PromotionConfig#sessionsToPromote()} ended sessions, the user's confirmation;
  * contradictions lower it. Pure.
@@ -66,6 +68,10 @@ public final class PromotionPolicy {
                     "task-scoped: this turn's override of a profile preference holds for this session only");
         }
         Reading reading = reading(c);
+        if (reading.kind() == Reading.Kind.FORGET) {
+            return new Decision(Verdict.PENDING, Scope.STABLE, c.explicit() ? 0.6 : 0.4, reading.describe()
+                    + ": confirming it forgets what it names, as the profile's forget does; rejecting it keeps the profile");
+        }
         if (c.scope() == Scope.TASK) {
             return new Decision(Verdict.REJECT, Scope.TASK, 0, "task-scoped (declared): holds for this task only");
         }

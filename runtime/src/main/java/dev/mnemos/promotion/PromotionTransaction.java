@@ -32,7 +32,9 @@ import java.util.stream.Collectors;
  * archive the session with its report. A session already archived answers its stored report.
  * A candidate the user forgot is rejected without being stored or quoted; at most
  * {@link PromotionConfig#maxPerSession()} candidates are promoted and, when the profile is full, none
- * that would add to it: those stay pending, with the reason.
+ * that would add to it: those stay pending, with the reason. A candidate that would change a fact the user owns, or
+ * that another candidate of the session contradicts, stays pending too ({@link ProfilePromotions.Promotion#held()});
+ * a request to forget is never a fact: it stays pending until the user confirms it ({@link PendingCandidates}).
  */
 @ApplicationScoped
 public class PromotionTransaction {
@@ -126,7 +128,14 @@ public class PromotionTransaction {
             List<Long> settled = new ArrayList<>();
             for (int i = 0; i < promotable.size(); i++) {
                 Promotable p = promotable.get(i);
-                if (written.leftOut().contains(i)) {
+                if (written.held().containsKey(i)) {
+                    Decision d = held(p.decision(), written.held().get(i));
+                    p.row().status = CandidateStatus.PENDING;
+                    p.row().reason = d.reason();
+                    p.row().decidedAt = null;
+                    pending.add(entry(p.row(), p.candidate(), d));
+                    profile.record(ctx, ProfileAction.PENDING, p.candidate().text(), d.reason());
+                } else if (written.leftOut().contains(i)) {
                     Decision d = full(p.decision());
                     p.row().status = CandidateStatus.PENDING;
                     p.row().reason = d.reason();
@@ -158,6 +167,11 @@ public class PromotionTransaction {
         }
         return new Decision(Verdict.PENDING, d.scope(), d.confidence(), d.reason() + "; a session promotes at most "
                 + config.maxPerSession() + " facts (quarkus.mnemos.promotion.max-per-session): awaiting confirmation");
+    }
+
+    /** A promotion the profile held (it would change the user's own fact, or this session contradicts it) waits. */
+    private static Decision held(Decision d, String why) {
+        return new Decision(Verdict.PENDING, d.scope(), d.confidence(), d.reason() + "; " + why);
     }
 
     /** A promotion the full profile left out waits for the user, who makes room first. */

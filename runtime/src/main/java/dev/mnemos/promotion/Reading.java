@@ -12,6 +12,11 @@ public record Reading(Kind kind, String cue) {
 
     /** The kinds of statement, strongest first in the order {@link Markers#read} checks them. */
     public enum Kind {
+        /**
+         * A request to forget something about the user ("forget that I live in Boston"): never a fact, it waits for the
+         * user's confirmation, which forgets what it names. Standing, since it changes the profile for good.
+         */
+        FORGET(Scope.STABLE, "a request to forget, not a fact"),
         /** A one-off circumstance given as a reason ("I had milk today so no crab"). */
         ONE_OFF(Scope.TASK, "a one-off circumstance"),
         /** A temporary marker ("this time", "这次"). */

@@ -49,9 +49,14 @@ class InspectorUndoBrowserTest {
         return given().auth().oauth2(Tokens.user(user)).contentType(ContentType.JSON);
     }
 
-    private static long add(String user, String text, String slot) {
-        return as(user).body(Map.of("text", text, "slot", slot)).post("/v1/profile/facts").then().statusCode(201)
-                .extract().jsonPath().getLong("changes.find { it.after == '" + text + "' }.factId");
+    /**
+     * {@code text} in {@code slot} as an earlier session promoted it: a session end supersedes a promoted fact, never one
+     * the user typed (that waits for the user's confirmation).
+     */
+    private static long promoted(String user, String text, String slot) {
+        ended(user, List.of(List.of(text, slot)));
+        return as(user).get("/v1/profile").then().statusCode(200).extract().jsonPath()
+                .getLong("facts.find { it.text == '" + text + "' }.id");
     }
 
     /** A session that observes each {text, slot} explicitly, ended: its promotion report's promoted texts. */
@@ -79,7 +84,7 @@ class InspectorUndoBrowserTest {
     @Test
     void undoFromTheReportThenStepThroughTheProfileOverTime() {
         String carol = "insp-carol-" + UUID.randomUUID();
-        long berlin = add(carol, "I live in Berlin", "home.city");
+        long berlin = promoted(carol, "I live in Berlin", "home.city");
         String session = ended(carol, List.of(List.of("I live in Paris", "home.city"),
                 List.of("Always answer in Chinese", "output.language")));
         assertThat(texts(carol)).containsExactlyInAnyOrder("I live in Paris", "Always answer in Chinese");
@@ -121,14 +126,14 @@ class InspectorUndoBrowserTest {
         browser.wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("time-step"), "change 1 of 3"));
         browser.wait.until(ExpectedConditions.numberOfElementsToBe(By.cssSelector("#time-changes tbody tr"), 1));
         assertThat(browser.textOf(By.id("time-facts"))).contains("I live in Berlin").doesNotContain("Paris");
-        assertThat(browser.textOf(By.id("time-changes"))).contains("added", "ADD");
+        assertThat(browser.textOf(By.id("time-changes"))).contains("added", "PROMOTE");
         assertThat(browser.visible(By.id("time-earlier")).isEnabled()).isFalse();
     }
 
     @Test
     void aRefusedUndoNamesTheFactsAndCanBeForced() {
         String dave = "insp-dave-" + UUID.randomUUID();
-        add(dave, "I live in Berlin", "home.city");
+        promoted(dave, "I live in Berlin", "home.city");
         String first = ended(dave, List.of(List.of("I live in Madrid", "home.city"),
                 List.of("Always answer in Spanish", "output.language")));
         long madrid = as(dave).get("/v1/profile").then().extract().jsonPath()

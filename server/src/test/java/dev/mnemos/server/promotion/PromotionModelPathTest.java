@@ -133,6 +133,26 @@ class PromotionModelPathTest {
 
     @Test
     void withAModelTheReconcilePromptDecidesAContradictionWithoutASlot() {
+        model.script(req -> Prompts.name(req).equals("reconcile")
+                ? "{\"operations\": [{\"op\": \"UPDATE\", \"id\": 0, \"text\": \"Eats fish again\"}]}"
+                : "{\"facts\": []}");
+        String first = start(alice);
+        observe(alice, first, "I'm vegetarian", null, true);
+        assertThat(end(alice, first).getList("promoted.text", String.class)).containsExactly("I'm vegetarian");
+        String s = start(alice);
+        observe(alice, s, "From now on I eat fish again", null, true);
+        JsonPath report = end(alice, s);
+        assertThat(report.getList("promoted.text", String.class)).containsExactly("From now on I eat fish again");
+        assertThat(report.getString("profileChanges[0].before")).isEqualTo("I'm vegetarian");
+        var reconcile = model.requests().stream().filter(r -> Prompts.name(r).equals("reconcile")).reduce((a, b) -> b)
+                .orElseThrow();
+        assertThat(Prompts.body(reconcile).toString()).contains("I'm vegetarian", "From now on I eat fish again");
+        as(alice).get("/v1/profile").then().body("facts.text",
+                Matchers.equalTo(List.of("From now on I eat fish again")));
+    }
+
+    @Test
+    void withAModelAContradictionOfAFactTheUserTypedWaitsForTheUser() {
         as(alice).body(Map.of("text", "Vegetarian")).post("/v1/profile/facts").then().statusCode(201);
         model.script(req -> Prompts.name(req).equals("reconcile")
                 ? "{\"operations\": [{\"op\": \"UPDATE\", \"id\": 0, \"text\": \"Eats fish again\"}]}"
@@ -140,12 +160,9 @@ class PromotionModelPathTest {
         String s = start(alice);
         observe(alice, s, "From now on I eat fish again", null, true);
         JsonPath report = end(alice, s);
-        assertThat(report.getList("promoted.text", String.class)).containsExactly("From now on I eat fish again");
-        assertThat(report.getString("profileChanges[0].before")).isEqualTo("Vegetarian");
-        var reconcile = model.requests().stream().filter(r -> Prompts.name(r).equals("reconcile")).reduce((a, b) -> b)
-                .orElseThrow();
-        assertThat(Prompts.body(reconcile).toString()).contains("Vegetarian", "From now on I eat fish again");
-        as(alice).get("/v1/profile").then().body("facts.text",
-                Matchers.equalTo(List.of("From now on I eat fish again")));
+        assertThat(report.getList("promoted")).isEmpty();
+        assertThat(report.getList("pending.text", String.class)).containsExactly("From now on I eat fish again");
+        assertThat(report.getString("pending[0].reason")).contains("which you stated");
+        as(alice).get("/v1/profile").then().body("facts.text", Matchers.equalTo(List.of("Vegetarian")));
     }
 }
