@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -34,7 +35,9 @@ import java.util.regex.Pattern;
  * workflow hands the stream itself to the next agent, so no step could be written with the answer;</li>
  * <li>a warning when none of an annotated method's prompt templates ({@code @SystemMessage} on the method, else
  * on its interface, and {@code @UserMessage}) holds {@code {inject:memory.block}} or
- * {@code {inject:memory.block(...)}}: the block is loaded for every call and never reaches the model.</li>
+ * {@code {inject:memory.block(...)}}: the block is loaded for every call and never reaches the model;</li>
+ * <li>an error when a prompt template names a property of Mnemos' {@code memory} bean other than {@code block}
+ * ({@code {inject:memory.blok}}): Qute would fail every call on it.</li>
  * </ul>
  * Each finding names the method as {@code Class#method}.
  */
@@ -52,6 +55,8 @@ final class SessionMemoryUsage {
             "java.util.concurrent.Flow$Publisher", "org.reactivestreams.Publisher");
     /** The memory block placeholder; {@code cdi:} is Qute's other name for the {@code inject:} namespace. */
     static final Pattern PLACEHOLDER = Pattern.compile("\\{\\s*(inject|cdi):memory\\.block\\b");
+    /** Any property of Mnemos' {@code memory} bean a template names: only {@code block} exists. */
+    static final Pattern MEMORY_PROPERTY = Pattern.compile("\\{\\s*(?:inject|cdi):memory\\.([\\w$]*)(\\([^)]*\\))?");
 
     /** What was found: errors fail the build, warnings are logged. */
     record Findings(List<String> errors, List<String> warnings) {
@@ -124,10 +129,22 @@ final class SessionMemoryUsage {
                     + " answer itself (String, a record, …), not a stream");
         }
         List<Optional<String>> prompts = prompts(method);
+        prompts.stream().flatMap(Optional::stream).forEach(prompt -> unknownPlaceholders(method, prompt));
         if (prompts.stream().allMatch(Optional::isPresent)
                 && prompts.stream().noneMatch(p -> PLACEHOLDER.matcher(p.get()).find())) {
             warnings.add(name(method) + ": its prompt has no {inject:memory.block}, so the memory block Mnemos loads"
                     + " for every call never reaches the model; add {inject:memory.block} to its @SystemMessage");
+        }
+    }
+
+    private void unknownPlaceholders(MethodInfo method, String prompt) {
+        Matcher property = MEMORY_PROPERTY.matcher(prompt);
+        while (property.find()) {
+            if (!"block".equals(property.group(1))) {
+                errors.add(name(method) + ": its prompt has " + property.group() + "}, which is not a Mnemos"
+                        + " placeholder (Qute would fail every call on it); the memory block is {inject:memory.block},"
+                        + " or {inject:memory.block(sessionId)} naming the @MemoryId parameter");
+            }
         }
     }
 

@@ -41,6 +41,12 @@ public class ExtractionModel {
         return config.enabled() && MnemosModelSupplier.find().isPresent();
     }
 
+    /** Why {@link #enabled()} is false, for a log line. */
+    public String whyDisabled() {
+        return config.enabled() ? "no model: " + MnemosModelSupplier.noModel(List.of())
+                : "quarkus.mnemos.llm.enabled is false";
+    }
+
     /** The facts, or empty after {@link LlmConfig#timeout()} or any failure. */
     public Optional<List<ExtractedFact>> extract(ExtractionRequest request) {
         return guard.get(() -> ask(request));

@@ -3,6 +3,7 @@ package dev.mnemos.promotion;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.store.memory.chat.ChatMemoryStore;
+import dev.mnemos.injection.SessionChatHistory;
 import dev.mnemos.llm.ExtractedFact;
 import dev.mnemos.llm.ExtractionModel;
 import dev.mnemos.llm.ExtractionRequest;
@@ -12,31 +13,41 @@ import dev.mnemos.profile.SlotRules;
 import dev.mnemos.session.Observation;
 import dev.mnemos.session.Scope;
 import dev.mnemos.session.SessionState;
+import io.quarkus.arc.ClientProxy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
+import org.jboss.logging.Logger;
 
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Where promotion candidates come from: the session's observations, and — with a configured model
- * and {@code mnemos.promotion.extract-at-end} — facts extracted from the user's own chat messages
- * (never the assistant's) kept by the application's {@link ChatMemoryStore} under the session id.
+ * and {@code quarkus.mnemos.promotion.extract-at-end} — facts extracted from the user's own chat messages
+ * (never the assistant's): those of every chat window Mnemos keeps for the session (the shared one and each AI
+ * service's own, {@code quarkus.mnemos.injection.chat-window}), and those an application's own
+ * {@link ChatMemoryStore} keeps under the session id. When extraction is skipped, the reason is logged at INFO.
  */
 @ApplicationScoped
 public class CandidateSources {
+
+    private static final Logger LOG = Logger.getLogger(CandidateSources.class);
 
     private final ExtractionModel extraction;
     private final ProfilePromotions profile;
     private final Instance<ChatMemoryStore> chats;
     private final PromotionConfig config;
     private final StatementReader statements;
+    private final SessionChatHistory redisWindows;
 
     public CandidateSources(ExtractionModel extraction, ProfilePromotions profile, Instance<ChatMemoryStore> chats,
-            PromotionConfig config, StatementReader statements) {
+            PromotionConfig config, StatementReader statements, SessionChatHistory redisWindows) {
+        this.redisWindows = redisWindows;
         this.extraction = extraction;
         this.profile = profile;
         this.chats = chats;
@@ -58,21 +69,49 @@ public class CandidateSources {
                 result.add(Candidate.of(o));
             }
         }
-        if (config.extractAtEnd() && extraction.enabled()) {
-            List<String> said = userMessages(state.sessionId());
-            extraction.extract(new ExtractionRequest(LocalDate.now(), "task session", said))
-                    .ifPresent(facts -> facts.forEach(f -> result.add(of(f))));
-        }
+        extracted(state.sessionId()).forEach(f -> result.add(of(f)));
         return result.stream().map(c -> c.withEmbedding(profile.embed(c.text()))).toList();
     }
 
-    private List<String> userMessages(String sessionId) {
-        if (!chats.isResolvable()) {
+    /** The facts extracted from the user's chat messages; empty, with the reason logged, when extraction is skipped. */
+    private List<ExtractedFact> extracted(String sessionId) {
+        if (!config.extractAtEnd()) {
+            LOG.infof("session %s: no facts extracted from its chat, quarkus.mnemos.promotion.extract-at-end is false",
+                    sessionId);
             return List.of();
         }
-        List<ChatMessage> messages = chats.get().getMessages(sessionId);
-        return messages.stream().filter(UserMessage.class::isInstance)
-                .map(m -> ((UserMessage) m).singleText()).toList();
+        if (!extraction.enabled()) {
+            LOG.infof("session %s: no facts extracted from its chat, %s", sessionId, extraction.whyDisabled());
+            return List.of();
+        }
+        List<String> said = userMessages(sessionId);
+        if (said.isEmpty()) {
+            LOG.infof("session %s: no facts extracted, its chat windows hold no user message (only observations are"
+                    + " candidates)", sessionId);
+            return List.of();
+        }
+        Optional<List<ExtractedFact>> facts = extraction.extract(new ExtractionRequest(LocalDate.now(), "task session", said));
+        if (facts.isEmpty()) {
+            LOG.infof("session %s: no facts extracted from %d user messages, the model gave no usable answer (logged"
+                    + " above)", sessionId, said.size());
+        }
+        return facts.orElse(List.of());
+    }
+
+    /** The user's messages in every window of the session, each text once, oldest window content first. */
+    private List<String> userMessages(String sessionId) {
+        Set<String> said = new LinkedHashSet<>();
+        List<List<ChatMessage>> windows = new ArrayList<>(redisWindows.windows(sessionId));
+        for (ChatMemoryStore store : chats) {
+            if (!(ClientProxy.unwrap(store) instanceof SessionChatHistory)) {
+                windows.add(store.getMessages(sessionId));
+            }
+        }
+        for (List<ChatMessage> window : windows) {
+            window.stream().filter(UserMessage.class::isInstance).map(m -> ((UserMessage) m).singleText())
+                    .forEach(said::add);
+        }
+        return List.copyOf(said);
     }
 
     private static Candidate of(ExtractedFact fact) {

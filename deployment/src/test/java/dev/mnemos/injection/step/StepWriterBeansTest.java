@@ -3,6 +3,7 @@ package dev.mnemos.injection.step;
 import dev.langchain4j.service.MemoryId;
 import dev.langchain4j.service.SystemMessage;
 import dev.langchain4j.service.UserMessage;
+import dev.mnemos.deployment.RecordingChatModel;
 import dev.mnemos.injection.InjectionConfig;
 import dev.mnemos.injection.SessionMemory;
 import dev.mnemos.injection.StepCall;
@@ -35,7 +36,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class StepWriterBeansTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties");
+    static final QuarkusUnitTest APP = new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
+            // a service that names MnemosModelSupplier needs a model to start, though this test never calls it
+            .withApplicationRoot(jar -> jar.addClasses(RecordingChatModel.class));
 
     @Inject
     StepCycle cycle;

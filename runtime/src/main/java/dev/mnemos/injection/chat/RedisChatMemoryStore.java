@@ -4,6 +4,7 @@ import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.ChatMessageDeserializer;
 import dev.langchain4j.data.message.ChatMessageSerializer;
 import dev.langchain4j.store.memory.chat.ChatMemoryStore;
+import dev.mnemos.injection.SessionChatHistory;
 import dev.mnemos.session.SessionConfig;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionKeys;
@@ -11,7 +12,10 @@ import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.hash.HashCommands;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * LangChain4j chat history of a session in Redis: the session's {@link SessionKeys#chat} hash holds one JSON string a
@@ -21,7 +25,7 @@ import java.util.List;
  * end-of-request and shutdown clean-up never reaches it.
  */
 @ApplicationScoped
-public class RedisChatMemoryStore implements ChatMemoryStore {
+public class RedisChatMemoryStore implements ChatMemoryStore, SessionChatHistory {
 
     /** The shared window's field in the hash. */
     static final String SHARED = "session";
@@ -65,6 +69,16 @@ public class RedisChatMemoryStore implements ChatMemoryStore {
         String key = key(memoryId);
         hashes.hset(key, field(memoryId), ChatMessageSerializer.messagesToJson(messages));
         redis.key().pexpire(key, session.ttl().toMillis());
+    }
+
+    @Override
+    public List<List<ChatMessage>> windows(String sessionId) {
+        Map<String, String> all = hashes.hgetall(SessionKeys.chat(SessionIds.require("sessionId", sessionId)));
+        List<List<ChatMessage>> windows = new ArrayList<>();
+        Optional.ofNullable(all.get(SHARED)).ifPresent(json -> windows.add(ChatMessageDeserializer.messagesFromJson(json)));
+        all.entrySet().stream().filter(e -> !SHARED.equals(e.getKey())).sorted(Map.Entry.comparingByKey())
+                .forEach(e -> windows.add(ChatMessageDeserializer.messagesFromJson(e.getValue())));
+        return windows;
     }
 
     /** Deletes a window for good; for a session id, every window of the session. */
