@@ -3,13 +3,17 @@ package dev.mnemos.injection;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.mnemos.injection.capture.TurnCapture;
+import dev.mnemos.injection.capture.TurnCaptures;
 import dev.mnemos.session.SessionPatch;
 
 /**
  * The default write-back: the step pointer moves to the next index with the step's name, the
  * answer (a String as is, any other result as JSON) is stored under {@code collected["answer.<step>"]},
  * and a PLAN output also appends a plan version. Answers longer than {@link #MAX_CHARS} are cut
- * there, so a long answer never fails the step after the model was paid for.
+ * there, so a long answer never fails the step after the model was paid for. Unless
+ * {@code quarkus.mnemos.injection.capture.enabled} is false, the user's message also gives the task its goal,
+ * constraints, observations and open questions ({@link TurnCapture}).
  */
 public class DefaultStepWriter implements StepWriter {
 
@@ -18,6 +22,18 @@ public class DefaultStepWriter implements StepWriter {
 
     private static final ObjectMapper JSON = new ObjectMapper().findAndRegisterModules()
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
+
+    private final TurnCapture capture;
+
+    /** The writer with the application's capture setting and languages ({@link TurnCaptures#configured()}). */
+    public DefaultStepWriter() {
+        this(TurnCaptures.configured().orElse(null));
+    }
+
+    /** @param capture what reads the user's message, or null to write the answer only */
+    public DefaultStepWriter(TurnCapture capture) {
+        this.capture = capture;
+    }
 
     @Override
     public SessionPatch patch(StepCall call) {
@@ -28,6 +44,9 @@ public class DefaultStepWriter implements StepWriter {
             if (call.output() == StepOutput.PLAN) {
                 patch.addPlan(answer, null, null);
             }
+        }
+        if (capture != null) {
+            capture.capture(call.state(), call.userMessage(), call.output() == StepOutput.TEXT ? answer : null).addTo(patch);
         }
         return patch.build();
     }
