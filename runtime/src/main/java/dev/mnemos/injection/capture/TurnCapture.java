@@ -23,8 +23,9 @@ import java.util.regex.Pattern;
  * <ul>
  * <li>the <b>goal</b>: the first clause of the first message that does not read as standing, and a later clause that
  * says the task changed ("… instead", "换成 …");</li>
- * <li><b>constraints</b> with their scope: a clause that reads task-scoped (a budget, "this time", a request after the
- * goal) as TASK, a clause that reads standing ("from now on", "I'm vegetarian") as STABLE;</li>
+ * <li><b>constraints</b> with their scope: a clause that reads task-scoped (a budget, "this time", a one-off, a request
+ * that restricts: "no flights", "only trains") as TASK, a clause that reads standing ("from now on", "I'm vegetarian")
+ * as STABLE; a plain request ("plan the days") is not a constraint;</li>
  * <li><b>observations</b> for promotion: each standing clause (scope STABLE), and a clause with no cue that speaks about
  * the user (no scope: the end of the task leaves it for confirmation), except in the opening message, whose cue-less
  * clauses state the goal;</li>
@@ -46,6 +47,11 @@ public final class TurnCapture {
     private static final Pattern CHANGE = Pattern.compile("\\binstead\\b|\\bchange of plans?\\b|\\bnew (trip|task|plan)\\b"
             + "|\\bforget (that|it|the)\\b|改成|换成|改为|改去|换个|en su lugar|cambio de planes|stattdessen|planänderung"
             + "|à la place|changement de programme|代わりに|変更して", Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+
+    /** Words that make a request a restriction, in the shipped languages (besides a negation). */
+    private static final Pattern RESTRICT = Pattern.compile("\\b(only|just|at most|at least|max(imum)?|min(imum)?|under|below"
+            + "|within|without|avoid|except|solo|sin|nur|ohne|höchstens|seulement|sans|uniquement)\\b|只|最多|至少|以内|以下|避免|除了|だけ|まで",
+            Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
 
     private final Markers markers;
 
@@ -106,7 +112,7 @@ public final class TurnCapture {
                     if (known.add(FactText.normalise(text))) {
                         observations.add(observed.get());
                     }
-                } else if (!asks && reading.scope() == Scope.TASK && known.add(FactText.normalise(text))) {
+                } else if (!asks && binding(clause, reading) && known.add(FactText.normalise(text))) {
                     constraints.add(new Constraint(null, text, Scope.TASK, SOURCE));
                 }
             }
@@ -139,6 +145,17 @@ public final class TurnCapture {
         }
         boolean aboutTheUser = reading.kind() == Reading.Kind.NONE && markers.personal(clause);
         return aboutTheUser && !opening ? Optional.of(observation(clause, Scope.UNKNOWN)) : Optional.empty();
+    }
+
+    /**
+     * Whether a task-scoped clause binds the task: a budget, date, "this time", a one-off or an event does; a request
+     * ("find a hotel", "plan the days") only when it restricts ("no flights", "only trains", "不要红眼航班").
+     */
+    private boolean binding(String clause, Reading reading) {
+        if (reading.scope() != Scope.TASK) {
+            return false;
+        }
+        return reading.kind() != Reading.Kind.REQUEST || markers.negative(clause) || RESTRICT.matcher(clause).find();
     }
 
     /** The clauses of {@code message} as promotion reads them. */

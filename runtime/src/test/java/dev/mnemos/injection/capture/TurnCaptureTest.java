@@ -95,10 +95,17 @@ class TurnCaptureTest {
     }
 
     @Test
-    void aQuestionOfTheUserAddsNoConstraint() {
+    void aQuestionOrAPlainRequestAddsNoConstraintARestrictionDoes() {
         SessionState s = turn(empty(), "Plan a weekend in Lisbon", "Sure.");
         s = turn(s, "Is Sunday a good day for Sintra?", "Yes.");
+        s = turn(s, "Find me a hotel", "Here.");
         assertThat(s.constraints()).isEmpty();
+        s = turn(s, "No flights", "Sure.");
+        assertThat(s.constraints()).extracting(Constraint::text, Constraint::scope)
+                .containsExactly(tuple("No flights", Scope.TASK));
+        s = turn(turn(empty(), "帮我订去成都的机票", "好的。"), "不要红眼航班", "好的。");
+        assertThat(s.constraints()).extracting(Constraint::text, Constraint::scope)
+                .containsExactly(tuple("不要红眼航班", Scope.TASK));
     }
 
     @Test
