@@ -3,9 +3,10 @@ package dev.mnemos.injection;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.mnemos.injection.capture.TurnCapture;
-import dev.mnemos.injection.capture.TurnCaptures;
 import dev.mnemos.session.SessionPatch;
+import io.quarkus.arc.Arc;
+import io.quarkus.arc.ArcContainer;
+import io.quarkus.arc.InstanceHandle;
 
 /**
  * The default write-back: the step pointer moves to the next index with the step's name, the
@@ -13,7 +14,7 @@ import dev.mnemos.session.SessionPatch;
  * and a PLAN output also appends a plan version. Answers longer than {@link #MAX_CHARS} are cut
  * there, so a long answer never fails the step after the model was paid for. Unless
  * {@code quarkus.mnemos.injection.capture.enabled} is false, the user's message also gives the task its goal,
- * constraints, observations and open questions ({@link TurnCapture}).
+ * constraints, observations and open questions ({@link StepCapture}).
  */
 public class DefaultStepWriter implements StepWriter {
 
@@ -23,16 +24,26 @@ public class DefaultStepWriter implements StepWriter {
     private static final ObjectMapper JSON = new ObjectMapper().findAndRegisterModules()
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
 
-    private final TurnCapture capture;
+    private final StepCapture capture;
 
-    /** The writer with the application's capture setting and languages ({@link TurnCaptures#configured()}). */
+    /** The writer with the application's {@link StepCapture} bean; none outside a running application. */
     public DefaultStepWriter() {
-        this(TurnCaptures.configured().orElse(null));
+        this(configured());
     }
 
-    /** @param capture what reads the user's message, or null to write the answer only */
-    public DefaultStepWriter(TurnCapture capture) {
-        this.capture = capture;
+    /** @param capture what reads the user's message ({@link StepCapture#NONE}: write the answer only) */
+    public DefaultStepWriter(StepCapture capture) {
+        this.capture = capture == null ? StepCapture.NONE : capture;
+    }
+
+    private static StepCapture configured() {
+        ArcContainer container = Arc.container();
+        if (container == null) {
+            return StepCapture.NONE;
+        }
+        try (InstanceHandle<StepCapture> bean = container.instance(StepCapture.class)) {
+            return bean.isAvailable() ? bean.get() : StepCapture.NONE;
+        }
     }
 
     @Override
@@ -45,9 +56,7 @@ public class DefaultStepWriter implements StepWriter {
                 patch.addPlan(answer, null, null);
             }
         }
-        if (capture != null) {
-            capture.capture(call.state(), call.userMessage(), call.output() == StepOutput.TEXT ? answer : null).addTo(patch);
-        }
+        capture.capture(call.state(), call.userMessage(), call.output() == StepOutput.TEXT ? answer : null, patch);
         return patch.build();
     }
 

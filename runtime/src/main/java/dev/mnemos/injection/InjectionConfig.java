@@ -132,7 +132,10 @@ public interface InjectionConfig {
     /** What the default step writer takes from the user's message of each step. */
     Capture capture();
 
-    /** The default step writer's capture of the user's message ({@code dev.mnemos.injection.capture.TurnCapture}). */
+    /**
+     * The default step writer's capture of the user's message ({@link StepCapture}, Mnemos' own:
+     * {@code dev.mnemos.capture.TurnCapture}).
+     */
     interface Capture {
 
         /**

@@ -1,7 +1,8 @@
-package dev.mnemos.injection.capture;
+package dev.mnemos.capture;
 
 import dev.mnemos.injection.DefaultStepWriter;
 import dev.mnemos.injection.StepCall;
+import dev.mnemos.injection.StepCapture;
 import dev.mnemos.injection.StepOutput;
 import dev.mnemos.promotion.Markers;
 import dev.mnemos.session.Constraint;
@@ -110,7 +111,8 @@ class TurnCaptureTest {
 
     @Test
     void withoutCaptureOnlyTheAnswerIsWritten() {
-        SessionPatch patch = new DefaultStepWriter(null).patch(call(empty(), "I want a 3-day trip to Kyoto", "Sure?"));
+        SessionPatch patch = new DefaultStepWriter(StepCapture.NONE)
+                .patch(call(empty(), "I want a 3-day trip to Kyoto", "Sure?"));
         assertThat(patch.goal()).isNull();
         assertThat(patch.addConstraints()).isEmpty();
         assertThat(patch.addOpenQuestions()).isEmpty();

@@ -1,5 +1,6 @@
-package dev.mnemos.injection.capture;
+package dev.mnemos.capture;
 
+import dev.mnemos.injection.StepCapture;
 import dev.mnemos.profile.FactText;
 import dev.mnemos.profile.SlotRules;
 import dev.mnemos.promotion.Markers;
@@ -34,7 +35,7 @@ import java.util.regex.Pattern;
  * A clause the session already holds (as a constraint or observation, same words) is not added again. A question the
  * user asks adds no task constraint.
  */
-public final class TurnCapture {
+public final class TurnCapture implements StepCapture {
 
     /** Longest text a captured item keeps, in characters. */
     public static final int MAX_CHARS = 500;
@@ -80,6 +81,11 @@ public final class TurnCapture {
             questions.forEach(patch::addOpenQuestion);
             return patch;
         }
+    }
+
+    @Override
+    public SessionPatch.Builder capture(SessionState state, String message, String answer, SessionPatch.Builder patch) {
+        return capture(state, message, answer).addTo(patch);
     }
 
     /**
