@@ -4,12 +4,17 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.mnemos.session.SessionPatch;
+import io.quarkus.arc.Arc;
+import io.quarkus.arc.ArcContainer;
+import io.quarkus.arc.InstanceHandle;
 
 /**
  * The default write-back: the step pointer moves to the next index with the step's name, the
  * answer (a String as is, any other result as JSON) is stored under {@code collected["answer.<step>"]},
  * and a PLAN output also appends a plan version. Answers longer than {@link #MAX_CHARS} are cut
- * there, so a long answer never fails the step after the model was paid for.
+ * there, so a long answer never fails the step after the model was paid for. Unless
+ * {@code quarkus.mnemos.injection.capture.enabled} is false, the user's message also gives the task its goal,
+ * constraints, observations and open questions ({@link StepCapture}).
  */
 public class DefaultStepWriter implements StepWriter {
 
@@ -18,6 +23,28 @@ public class DefaultStepWriter implements StepWriter {
 
     private static final ObjectMapper JSON = new ObjectMapper().findAndRegisterModules()
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
+
+    private final StepCapture capture;
+
+    /** The writer with the application's {@link StepCapture} bean; none outside a running application. */
+    public DefaultStepWriter() {
+        this(configured());
+    }
+
+    /** @param capture what reads the user's message ({@link StepCapture#NONE}: write the answer only) */
+    public DefaultStepWriter(StepCapture capture) {
+        this.capture = capture == null ? StepCapture.NONE : capture;
+    }
+
+    private static StepCapture configured() {
+        ArcContainer container = Arc.container();
+        if (container == null) {
+            return StepCapture.NONE;
+        }
+        try (InstanceHandle<StepCapture> bean = container.instance(StepCapture.class)) {
+            return bean.isAvailable() ? bean.get() : StepCapture.NONE;
+        }
+    }
 
     @Override
     public SessionPatch patch(StepCall call) {
@@ -29,6 +56,7 @@ public class DefaultStepWriter implements StepWriter {
                 patch.addPlan(answer, null, null);
             }
         }
+        capture.capture(call.state(), call.userMessage(), call.output() == StepOutput.TEXT ? answer : null, patch);
         return patch.build();
     }
 

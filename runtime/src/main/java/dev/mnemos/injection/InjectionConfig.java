@@ -128,4 +128,22 @@ public interface InjectionConfig {
     /** Owner of a session started by its first call when no caller is authenticated (an application without security). */
     @WithDefault("anonymous")
     String anonymousUser();
+
+    /** What the default step writer takes from the user's message of each step. */
+    Capture capture();
+
+    /**
+     * The default step writer's capture of the user's message ({@link StepCapture}, Mnemos' own:
+     * {@code dev.mnemos.capture.TurnCapture}).
+     */
+    interface Capture {
+
+        /**
+         * Whether the default step writer captures the task's goal, constraints (with their scope), standing statements
+         * (as observations for promotion) and the answer's open questions from each step's user message; off, it writes
+         * the answer and the step pointer only. A step with a writer of its own is not affected.
+         */
+        @WithDefault("true")
+        boolean enabled();
+    }
 }

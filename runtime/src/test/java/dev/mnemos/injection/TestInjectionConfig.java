@@ -79,4 +79,9 @@ public record TestInjectionConfig(int tokenBudget, Duration writeConflictWait,
     public String anonymousUser() {
         return "anonymous";
     }
+
+    @Override
+    public Capture capture() {
+        return () -> true;
+    }
 }
