@@ -37,13 +37,16 @@ public class BackgroundQuestions {
     @Scheduled(every = "0.2s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void answerQueued() {
         for (Question q = queue.poll(); q != null; q = queue.poll()) {
-            try {
-                Question question = q;
-                q.answer().complete(
-                        ActingAs.user(q.userId()).call(() -> planner.suggest(question.sessionId(), question.text())));
-            } catch (RuntimeException e) {
-                q.answer().completeExceptionally(e);
-            }
+            answer(q);
+        }
+    }
+
+    /** Answers as the user who asked: a scheduled job has no request that tells Mnemos who acts. */
+    private void answer(Question q) {
+        try {
+            q.answer().complete(ActingAs.user(q.userId()).call(() -> planner.suggest(q.sessionId(), q.text())));
+        } catch (RuntimeException e) {
+            q.answer().completeExceptionally(e);
         }
     }
 }
