@@ -10,6 +10,7 @@ import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
 import io.quarkus.arc.deployment.ValidationPhaseBuildItem;
 import io.quarkus.arc.deployment.ValidationPhaseBuildItem.ValidationErrorBuildItem;
 import io.quarkus.deployment.Capabilities;
+import io.quarkus.deployment.Capability;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.builditem.CombinedIndexBuildItem;
@@ -70,6 +71,18 @@ class MnemosProcessor {
     @BuildStep
     RunTimeConfigurationDefaultBuildItem redisPoolWaitingDefault() {
         return new RunTimeConfigurationDefaultBuildItem("quarkus.redis.max-pool-waiting", "1024");
+    }
+
+    /**
+     * The datasource validates a pooled connection before lending it: after a Postgres restart every pooled
+     * connection is dead, and without this each one failed one request (a 503) before the pool dropped it. An
+     * application overrides it like any other property.
+     */
+    @BuildStep
+    void datasourceDefaults(Capabilities capabilities, BuildProducer<RunTimeConfigurationDefaultBuildItem> defaults) {
+        if (ProfileLayerProcessor.present(capabilities) && capabilities.isPresent(Capability.AGROAL)) {
+            defaults.produce(new RunTimeConfigurationDefaultBuildItem("quarkus.datasource.jdbc.validate-on-borrow", "true"));
+        }
     }
 
     @BuildStep

@@ -130,6 +130,13 @@ public class ProfileService {
         if (parsed instanceof Instruction.Remember r && r.text().isBlank()) {
             throw new InvalidFactException("instruction", "something to remember after 'remember'");
         }
+        String fact = parsed instanceof Instruction.Remember r ? r.text()
+                : parsed instanceof Instruction.NoLonger n ? n.original() : "";
+        if (fact.length() > config.maxFactChars()) {
+            // as POST /v1/profile/facts refuses it: a fact is never cut to fit
+            throw new InvalidFactException("instruction", "a fact of at most " + config.maxFactChars()
+                    + " characters, got " + fact.length());
+        }
         Optional<WriteResult> repeat = repeated(userId, idem);
         if (repeat.isPresent()) {
             return repeat.get();
@@ -140,11 +147,18 @@ public class ProfileService {
                 plan.changes(), plan.path(), idem);
         if (parsed instanceof Instruction.Forget forget) {
             // "forget …" reaches what the user said that never became a fact (a rejected candidate, say)
+            List<Change> forgotten = new ArrayList<>();
             ProfileUnavailableException.guard(() -> {
                 forgetAsked.fire(new ForgetAsked(userId, actor, forget.target(),
-                        result.changes().stream().anyMatch(c -> c.action() == ProfileAction.FORGET)));
+                        result.changes().stream().anyMatch(c -> c.action() == ProfileAction.FORGET), forgotten::addAll));
                 return null;
             });
+            if (!forgotten.isEmpty()) {
+                // the answer names every FORGET event the instruction wrote, a candidate's too
+                List<Change> changes = new ArrayList<>(result.changes());
+                changes.addAll(forgotten);
+                return new WriteResult(changes, result.path(), result.facts());
+            }
         }
         return result;
     }

@@ -55,7 +55,7 @@ public class CandidateForgetting {
                 "forgotten at the user's request (a promotion candidate)");
         for (PromotionCandidate c : matched.values()) {
             if (PromotionCandidate.count("userId = ?1 and id = ?2", asked.userId(), c.id) > 0) {
-                transaction.forgetText(ctx, c.slot, c.text, c.embedding);
+                asked.report().accept(transaction.forgetText(ctx, c.slot, c.text, c.embedding));
             }
         }
     }

@@ -58,6 +58,7 @@ public class PromotionService {
      *
      * @throws dev.mnemos.session.SessionNotFoundException when there is no such live session
      * @throws ProfileUnavailableException when Postgres is down: nothing was cleared
+     * @throws EndIncompleteException when Postgres failed after the session was marked ended: ending it again completes it
      */
     public PromotionReport end(String sessionId, String actor) {
         return spans.in("mnemos.end", sessionId, () -> endTraced(sessionId, actor));
@@ -80,6 +81,10 @@ public class PromotionService {
                     () -> transaction.commit(read, () -> read(sessionId, actor), candidates, statements.policy(), actor)));
         } catch (RuntimeException e) {
             archiveMeters.failed();
+            if (e instanceof ProfileUnavailableException || ProfileUnavailableException.isTransient(e)) {
+                // the session is ENDED in Redis already: say so, and that ending it again completes it
+                throw new EndIncompleteException(sessionId, e);
+            }
             throw e;
         }
         archiveMeters.written();

@@ -21,7 +21,8 @@ import java.util.Map;
  * {@code Idempotency-Key} header answers 400 naming it (it is not the same as none), and a failure
  * that never reaches a resource (a Vert.x handler's error) answers its status, all as
  * {@code application/problem+json} rather than an empty body. Applies to Mnemos' paths, or to every path
- * with {@link RestConfig#problemsForAllPaths()}.
+ * with {@link RestConfig#problemsForAllPaths()}. Every answer on Mnemos' paths carries {@code Cache-Control: no-store}
+ * and {@code X-Content-Type-Options: nosniff}.
  */
 @ApplicationScoped
 @IfBuildProperty(name = "quarkus.mnemos.rest.enabled", stringValue = "true")
@@ -41,6 +42,10 @@ public class HttpEdge {
     }
 
     private static void limits(RoutingContext ctx, RestConfig config) {
+        if (BodySizeFilter.isMnemosPath(ctx.normalizedPath())) {
+            // answers hold a user's memory: no cache may keep them, no browser may read them as another type
+            ctx.response().putHeader("Cache-Control", "no-store").putHeader("X-Content-Type-Options", "nosniff");
+        }
         if (!applies(ctx, config)) {
             ctx.next();
             return;

@@ -6,6 +6,7 @@ import dev.mnemos.profile.PostgresFaults;
 import dev.mnemos.profile.ProfileFullException;
 import dev.mnemos.profile.ProfileUnavailableException;
 import dev.mnemos.promotion.CandidateNotFoundException;
+import dev.mnemos.promotion.EndIncompleteException;
 import io.quarkus.arc.properties.IfBuildProperty;
 import jakarta.persistence.PersistenceException;
 import jakarta.ws.rs.core.Response;
@@ -43,6 +44,21 @@ public class ProfileProblemMappers {
     public Response unavailable(ProfileUnavailableException e) {
         return postgresUnavailable(e);
     }
+
+    /** 503 as {@link #postgresUnavailable}, saying that the session is ended already and a repeated end completes it. */
+    @ServerExceptionMapper
+    public Response endIncomplete(EndIncompleteException e) {
+        LOG.warnf("session end incomplete (%s): %s", PostgresFaults.reason(e).orElse("unreachable"), e.toString());
+        Problem problem = Problem.of(Response.Status.SERVICE_UNAVAILABLE, END_INCOMPLETE_DETAIL)
+                .withExtras(Map.of("sessionId", e.sessionId(), "sessionStatus", "ENDED"));
+        return Response.fromResponse(problem.toResponse())
+                .header("Retry-After", SessionProblemMappers.RETRY_AFTER_SECONDS).build();
+    }
+
+    static final String END_INCOMPLETE_DETAIL = "the profile store failed while the session was being ended: the session"
+            + " is ENDED (its writes answer 409) but its observations are not promoted and it is not archived yet;"
+            + " repeat POST /v1/sessions/{id}/end after " + SessionProblemMappers.RETRY_AFTER_SECONDS
+            + " seconds to complete the end";
 
     /**
      * The answer to every transient Postgres failure ({@link dev.mnemos.profile.PostgresFaults}): 503 with

@@ -1,7 +1,9 @@
 package dev.mnemos.rest;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.mnemos.app.SafeText;
 import io.quarkus.arc.properties.IfBuildProperty;
@@ -19,6 +21,7 @@ import jakarta.ws.rs.ext.ReaderInterceptorContext;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.lang.reflect.Method;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
@@ -51,6 +54,8 @@ public class RequestBodyGuard implements ReaderInterceptor {
     HttpServerRequest request;
 
     private static final JsonFactory JSON = new JsonFactory();
+    /** How Jackson's message of a key met twice begins. */
+    private static final String DUPLICATE = "Duplicate field '";
 
     private volatile Boolean problemsForAllPaths;
 
@@ -96,12 +101,14 @@ public class RequestBodyGuard implements ReaderInterceptor {
 
     /**
      * Refuses data after the first JSON value (Jackson's FAIL_ON_TRAILING_TOKENS for request bodies only: the
-     * application's ObjectMapper also reads values embedded in larger documents) and nesting deeper than
-     * {@link #MAX_DEPTH}, before the JSON reader binds anything. A body that is not JSON at all is left to the
-     * JSON reader to report.
+     * application's ObjectMapper also reads values embedded in larger documents), a key twice in one object (Jackson's
+     * STRICT_DUPLICATE_DETECTION: otherwise the last one silently wins, and two readers of the same body may disagree)
+     * and nesting deeper than {@link #MAX_DEPTH}, before the JSON reader binds anything. A body that is not JSON at all
+     * is left to the JSON reader to report.
      */
     static void scan(byte[] bytes) {
         try (JsonParser parser = JSON.createParser(bytes)) {
+            parser.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
             int depth = 0;
             try {
                 do {
@@ -116,6 +123,12 @@ public class RequestBodyGuard implements ReaderInterceptor {
                         depth--;
                     }
                 } while (depth > 0);
+            } catch (JsonParseException e) {
+                if (String.valueOf(e.getOriginalMessage()).startsWith(DUPLICATE)) {
+                    throw new InvalidRequestException(pathOf(parser.getParsingContext()),
+                            "each key at most once in an object (this one appears twice)");
+                }
+                return;
             } catch (IOException notJson) {
                 return;
             }
@@ -131,6 +144,24 @@ public class RequestBodyGuard implements ReaderInterceptor {
         } catch (IOException e) {
             // closing an in-memory parser does not fail
         }
+    }
+
+    /** The path of the key being read in {@code object}: {@code patch.addConstraints[1].text}. */
+    static String pathOf(JsonStreamContext object) {
+        List<JsonStreamContext> steps = new ArrayList<>();
+        for (JsonStreamContext c = object; c != null && !c.inRoot(); c = c.getParent()) {
+            steps.add(0, c);
+        }
+        StringBuilder path = new StringBuilder();
+        for (JsonStreamContext step : steps) {
+            if (step.inArray()) {
+                path.append('[').append(step.getCurrentIndex()).append(']');
+            } else {
+                path.append(path.length() == 0 ? "" : ".").append(step.getCurrentName());
+            }
+        }
+        String field = path.toString();
+        return field.isEmpty() || SafeText.firstUnsafe(field) >= 0 ? "body" : field;
     }
 
     /** @throws InvalidRequestException naming the first field that holds unsafe text */

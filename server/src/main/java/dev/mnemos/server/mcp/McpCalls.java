@@ -10,6 +10,7 @@ import dev.mnemos.profile.ProfileFullException;
 import dev.mnemos.profile.ProfileUnavailableException;
 import dev.mnemos.profile.UndoConflictException;
 import dev.mnemos.promotion.CandidateNotFoundException;
+import dev.mnemos.promotion.EndIncompleteException;
 import dev.mnemos.session.IdempotencyKeyEndedException;
 import dev.mnemos.session.IdempotencyKeyReusedException;
 import dev.mnemos.session.InvalidPatchException;
@@ -123,6 +124,11 @@ class McpCalls {
         } catch (RedisDurabilityException e) {
             return error("unavailable", null, e.getMessage(), Map.of("reason", "redis-evicting", "maxmemoryPolicy",
                     e.policy(), "retryAfterSeconds", 10));
+        } catch (EndIncompleteException e) {
+            LOG.warnf(e, "MCP tool %s: Postgres failed during a session end", tool);
+            return error("unavailable", "sessionId", "memory failed while the task was being ended: it is ended (its "
+                    + "writes are refused) but not archived yet. Call end_task again in a few seconds to complete it.",
+                    Map.of("retryAfterSeconds", 2, "sessionStatus", "ENDED"));
         } catch (SessionStoreUnavailableException | SessionMemoryUnavailableException | ProfileUnavailableException
                 | TimeoutException e) {
             LOG.warnf(e, "MCP tool %s: a store is unavailable", tool);

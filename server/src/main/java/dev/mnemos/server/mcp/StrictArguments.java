@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.type.LogicalType;
 import dev.mnemos.app.SafeText;
+import dev.mnemos.session.InvalidPatchException;
 import io.quarkiverse.mcp.server.ToolInputGuardrail;
 import io.quarkiverse.mcp.server.ToolManager.ToolArgument;
 import io.vertx.core.json.JsonArray;
@@ -52,6 +53,9 @@ public class StrictArguments implements ToolInputGuardrail {
     public void apply(ToolInputContext context) {
         try {
             calls.user();
+        } catch (InvalidPatchException e) {
+            // a token whose subject is no user id is authenticated: its subject is the argument at fault, as over REST
+            throw calls.refusal(e.field(), e.getMessage());
         } catch (RuntimeException e) {
             throw calls.unauthenticated();
         }
