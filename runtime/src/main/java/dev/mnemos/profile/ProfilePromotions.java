@@ -215,7 +215,7 @@ public class ProfilePromotions {
                 "a request to forget, confirmed by the user (" + plan.path() + ")");
         List<Change> changes = new ArrayList<>(transaction.apply(ctx, plan.changes()));
         forgetAsked.fire(new ForgetAsked(userId, actor, target,
-                changes.stream().anyMatch(c -> c.action() == ProfileAction.FORGET)));
+                changes.stream().anyMatch(c -> c.action() == ProfileAction.FORGET), changes::addAll));
         return changes;
     }
 
