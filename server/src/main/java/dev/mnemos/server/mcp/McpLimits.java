@@ -1,0 +1,13 @@
+package dev.mnemos.server.mcp;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** Limits of the MCP endpoint (docs/mcp.md "Limits"). */
+@ConfigMapping(prefix = "mnemos.mcp")
+public interface McpLimits {
+
+    /** Destructive tool calls (forget, undo) one MCP session may make; beyond them the user acts outside the agent. */
+    @WithDefault("1")
+    int destructiveCallsPerSession();
+}
