@@ -7,6 +7,10 @@ import io.smallrye.config.WithDefault;
 @ConfigMapping(prefix = "mnemos.mcp")
 public interface McpLimits {
 
+    /** Most JSON-RPC messages in one batch; a larger batch is refused whole (-32600, HTTP 400). */
+    @WithDefault("10")
+    int maxBatchSize();
+
     /** Destructive tool calls (forget, undo) one MCP session may make; beyond them the user acts outside the agent. */
     @WithDefault("1")
     int destructiveCallsPerSession();
