@@ -4,7 +4,8 @@
 # round trips as the floor, the one-client figures of the issue-13 workload (HttpSessionBench.java),
 # session ends (HttpEndBench.java), then step writes over HTTP with 64 concurrent sessions. Uses wrk (installed with apt-get when
 # missing and run as root), else a JDK HttpClient load generator; then stops the service and runs
-# the in-process benchmarks (mvn -Pbench test), printing their reports.
+# the in-process benchmarks (mvn -Pbench test), printing their reports. The benchmarks drive one user
+# (one token) at full speed, which the per-user fair share (mnemos.limits.*) exists to refuse: it is off here.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash .ci/services.sh
@@ -12,7 +13,8 @@ bash .ci/services.sh
 PORT=${MNEMOS_BENCH_PORT:-8089}
 URL="http://localhost:$PORT"
 java ${JAVA_BENCH_OPTS:--Xms2g -Xmx2g -XX:+AlwaysPreTouch} -Dquarkus.http.port="$PORT" -Dquarkus.log.level=WARN \
-  -Dquarkus.mnemos.session.history-retention=1000 -jar server/target/quarkus-app/quarkus-run.jar > /tmp/mnemos-bench.log 2>&1 &
+  -Dquarkus.mnemos.session.history-retention=1000 -Dmnemos.limits.requests-per-second=0 -Dmnemos.limits.max-concurrent=0 \
+  -jar server/target/quarkus-app/quarkus-run.jar > /tmp/mnemos-bench.log 2>&1 &
 PID=$!
 trap 'kill $PID 2>/dev/null || true' EXIT
 for _ in $(seq 1 60); do curl -sf "$URL/q/health/ready" >/dev/null && break; sleep 1; done

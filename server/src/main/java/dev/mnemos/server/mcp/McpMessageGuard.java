@@ -1,5 +1,6 @@
 package dev.mnemos.server.mcp;
 
+import dev.mnemos.server.limits.FairShare;
 import io.quarkiverse.mcp.server.JsonRpcErrorCodes;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.quarkus.vertx.http.runtime.filters.Filters;
@@ -16,7 +17,9 @@ import jakarta.enterprise.event.Observes;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
+import java.util.HashSet;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Checks the shape of every JSON-RPC message posted to {@code /mcp} before the MCP server reads it, and answers a
@@ -26,8 +29,11 @@ import java.util.Objects;
  * an object, a {@code jsonrpc} other than "2.0", a non-string {@code method} or an id that is neither string nor
  * number (-32600, HTTP 400), and {@code params}, {@code params._meta} or a {@code tools/call}'s {@code arguments}
  * that are not objects, or its {@code name} that is not a string (-32602, answered to the request's id with HTTP 200
- * when the body is that one request, else HTTP 400). A body let through is passed on {@link #normalised}. Runs as
- * HTTP filters after authentication, authorization and {@link McpSessionOwners}.
+ * when the body is that one request, else HTTP 400). A batch is also refused (-32600, HTTP 400) when it holds more than
+ * {@link McpLimits#maxBatchSize()} messages or repeats one (the same method and params: an answer sent twice for
+ * nothing), and takes one request of the caller's {@link FairShare} per further message (429 beyond it). A body let
+ * through is passed on {@link #normalised}. Runs as HTTP filters after authentication, authorization and
+ * {@link McpSessionOwners}.
  */
 @ApplicationScoped
 public class McpMessageGuard {
@@ -42,10 +48,15 @@ public class McpMessageGuard {
     }
 
     private final BodyHandler body;
+    private final McpLimits limits;
+    private final FairShare share;
 
-    McpMessageGuard(@ConfigProperty(name = "quarkus.http.limits.max-body-size", defaultValue = "10240K") MemorySize limit) {
+    McpMessageGuard(@ConfigProperty(name = "quarkus.http.limits.max-body-size", defaultValue = "10240K") MemorySize limit,
+            McpLimits limits, FairShare share) {
         // the MCP server's own body handler sees the body read and passes it on
         this.body = BodyHandler.create(false).setBodyLimit(limit.asLongValue());
+        this.limits = limits;
+        this.share = share;
     }
 
     void register(@Observes Filters filters) {
@@ -70,8 +81,15 @@ public class McpMessageGuard {
         return ctx.request().method() == HttpMethod.POST && ("/mcp".equals(path) || "/mcp/".equals(path));
     }
 
-    private static void check(RoutingContext ctx) {
+    private void check(RoutingContext ctx) {
         Refusal refusal = refusal(ctx.body().buffer());
+        int messages = refusal == null ? messages(ctx.body().buffer()) : 1;
+        if (refusal == null && messages > 1) {
+            refusal = batchRefusal((JsonArray) Json.decodeValue(ctx.body().buffer()), limits.maxBatchSize());
+        }
+        if (refusal == null && !share.takeMore(ctx, messages - 1)) {
+            return;
+        }
         if (refusal == null) {
             Buffer normalised = normalised(ctx.body().buffer());
             if (normalised != null) {
@@ -116,6 +134,35 @@ public class McpMessageGuard {
             return true;
         }
         return arguments.getMap().values().removeIf(Objects::isNull);
+    }
+
+    /** How many messages a body {@link #refusal} let through holds: 1 for a message, the size of a batch. */
+    static int messages(Buffer body) {
+        for (int i = 0; i < body.length(); i++) {
+            byte b = body.getByte(i);
+            if (b != ' ' && b != '\t' && b != '\r' && b != '\n') {
+                return b == '[' ? ((JsonArray) Json.decodeValue(body)).size() : 1;
+            }
+        }
+        return 1;
+    }
+
+    /** Why a well-formed batch is refused: more than {@code max} messages, or one repeated; null when it is not. */
+    static Refusal batchRefusal(JsonArray batch, int max) {
+        if (batch.size() > max) {
+            return new Refusal(JsonRpcErrorCodes.INVALID_REQUEST, "Invalid Request: a batch of " + batch.size()
+                    + " messages; at most " + max + " are accepted (mnemos.mcp.max-batch-size)", null);
+        }
+        Set<String> seen = new HashSet<>();
+        for (Object item : batch) {
+            JsonObject message = (JsonObject) item;
+            String request = message.getValue("method") + " " + Json.encode(message.getValue("params"));
+            if (message.getValue("method") != null && !seen.add(request)) {
+                return new Refusal(JsonRpcErrorCodes.INVALID_REQUEST, "Invalid Request: a batch repeats a request (method "
+                        + "and params of '" + message.getValue("method") + "'); send it once", null);
+            }
+        }
+        return null;
     }
 
     /** Why the posted body is refused, or null when the MCP server may read it. */

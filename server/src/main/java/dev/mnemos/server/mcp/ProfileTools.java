@@ -1,6 +1,8 @@
 package dev.mnemos.server.mcp;
 
 import dev.mnemos.app.UserProfileService;
+import dev.mnemos.profile.Instruction;
+import io.quarkiverse.mcp.server.McpConnection;
 import io.quarkiverse.mcp.server.Tool;
 import io.quarkiverse.mcp.server.ToolArg;
 import io.quarkiverse.mcp.server.ToolGuardrails;
@@ -8,7 +10,8 @@ import io.quarkiverse.mcp.server.ToolResponse;
 
 /**
  * The user's long-term profile as MCP tools: the same {@link UserProfileService} calls as the REST API's
- * {@code /v1/profile}, always for the caller's own profile.
+ * {@code /v1/profile}, always for the caller's own profile. A forget ({@code forget_fact}, or a {@code remember} whose
+ * instruction is "forget …") spends the session's {@link DestructiveCalls} budget.
  */
 public class ProfileTools {
 
@@ -16,10 +19,12 @@ public class ProfileTools {
 
     private final McpCalls calls;
     private final UserProfileService profiles;
+    private final DestructiveCalls destructive;
 
-    ProfileTools(McpCalls calls, UserProfileService profiles) {
+    ProfileTools(McpCalls calls, UserProfileService profiles, DestructiveCalls destructive) {
         this.calls = calls;
         this.profiles = profiles;
+        this.destructive = destructive;
     }
 
     @Tool(name = "get_profile", description = "Reads the user's long-term profile: their active preferences and "
@@ -40,19 +45,30 @@ public class ProfileTools {
     @ToolGuardrails(input = StrictArguments.class)
     ToolResponse remember(@ToolArg(description = "The user's instruction as they said it: \"remember I live in "
             + "Shanghai\", \"from now on answer in Chinese\", \"I no longer eat meat\", \"forget that I live in Paris\".") String instruction,
-            @ToolArg(name = McpCalls.IDEMPOTENCY_KEY, description = SessionTools.KEY, required = false) String idempotencyKey) {
+            @ToolArg(name = McpCalls.IDEMPOTENCY_KEY, description = SessionTools.KEY, required = false) String idempotencyKey,
+            McpConnection connection) {
+        if (instruction != null && Instruction.parse(instruction) instanceof Instruction.Forget) {
+            return destructive.run(connection, "remember", idempotencyKey, () -> remember(instruction, idempotencyKey));
+        }
+        return remember(instruction, idempotencyKey);
+    }
+
+    private ToolResponse remember(String instruction, String idempotencyKey) {
         return calls.run("remember", caller -> profiles.instruct(caller, instruction, SessionTools.key(idempotencyKey),
                 McpCalls.request("instruction", instruction)));
     }
 
     @Tool(name = "forget_fact", description = "Forgets one profile fact by id (from get_profile) when the user asks "
-            + "for it: its text is removed everywhere and the audit trail keeps only that it was forgotten. Returns the "
-            + "change and the profile after it.", annotations = @Tool.Annotations(title = "Forget a fact", readOnlyHint = false, destructiveHint = true, idempotentHint = false, openWorldHint = false), inputSchema = @Tool.InputSchema(generator = StrictInputSchema.class))
+            + "for it: its text is removed everywhere and the audit trail keeps only that it was forgotten. It is final: "
+            + "a session may make only a few such calls (error \"confirmation_required\" beyond them: then tell the user "
+            + "what you meant to forget). Returns the change and the profile after it.", annotations = @Tool.Annotations(title = "Forget a fact", readOnlyHint = false, destructiveHint = true, idempotentHint = false, openWorldHint = false), inputSchema = @Tool.InputSchema(generator = StrictInputSchema.class))
     @ToolGuardrails(input = StrictArguments.class)
     ToolResponse forgetFact(@ToolArg(description = "The fact's id from get_profile.") Long factId,
-            @ToolArg(name = McpCalls.IDEMPOTENCY_KEY, description = SessionTools.KEY, required = false) String idempotencyKey) {
-        return calls.run("forget_fact", caller -> profiles.forget(caller, SessionTools.version("factId", factId),
-                SessionTools.key(idempotencyKey), McpCalls.request("factId", factId)));
+            @ToolArg(name = McpCalls.IDEMPOTENCY_KEY, description = SessionTools.KEY, required = false) String idempotencyKey,
+            McpConnection connection) {
+        return destructive.run(connection, "forget_fact", idempotencyKey, () -> calls.run("forget_fact",
+                caller -> profiles.forget(caller, SessionTools.version("factId", factId), SessionTools.key(idempotencyKey),
+                        McpCalls.request("factId", factId))));
     }
 
     @Tool(name = "list_pending_candidates", description = "Lists preferences that ended tasks suggested but did not "

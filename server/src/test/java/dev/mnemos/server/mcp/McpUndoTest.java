@@ -62,6 +62,10 @@ class McpUndoTest {
         assertThat(profile(client)).isEmpty();
         assertThat(ok(client, "undo_task_promotion", Map.of("sessionId", chinese)).path("repeated").asBoolean()).isTrue();
 
+        // that undo spent this MCP session's destructive call (McpDestructiveBudgetTest): the user reconnects
+        assertThat(error(client, "undo_task_promotion", Map.of("sessionId", "other-task")).path("error").asText())
+                .isEqualTo("confirmation_required");
+        client = as(erin);
         String paris = endedTask(client, "I live in Paris", "home.city");
         endedTask(client, "I live in Rome", "home.city");
         JsonNode refused = error(client, "undo_task_promotion", Map.of("sessionId", paris));
