@@ -279,12 +279,11 @@ class ProfileResourceTest {
     }
 
     @Test
-    void automaticPathsCutOverlongFactsToTheCap() {
+    void anOverlongRememberIsRefusedAsAnOverlongFactIs() {
         String longFact = "I keep a reading log of " + "many books and essays, ".repeat(20);
-        post(token, "/v1/profile/instruct", Map.of("instruction", "remember " + longFact)).statusCode(200);
-        String stored = given().auth().oauth2(token).get("/v1/profile").then().statusCode(200)
-                .extract().jsonPath().getString("facts[0].text");
-        assertThat(stored).hasSize(280).isEqualTo(longFact.strip().substring(0, 280));
+        post(token, "/v1/profile/instruct", Map.of("instruction", "remember " + longFact)).statusCode(400)
+                .contentType("application/problem+json").body(containsString("instruction"));
+        given().auth().oauth2(token).get("/v1/profile").then().statusCode(200).body("facts", hasSize(0));
     }
 
     @Test

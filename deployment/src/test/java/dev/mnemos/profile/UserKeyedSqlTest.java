@@ -128,8 +128,12 @@ class UserKeyedSqlTest {
     /** A session end that supersedes a fact, undone (retract, restore, dropped candidate), and the profile as of then. */
     private void undoAndTimeTravel() {
         String before = Instant.now().toString();
-        as().body(Map.of("text", "Answer in English", "slot", "output.language")).post("/v1/profile/facts").then()
-                .statusCode(201);
+        // a fact an earlier session promoted: a later session may supersede it (a fact the user typed it may not)
+        String earlier = as().body(Map.of("goal", "a first chat")).post("/v1/sessions").then().statusCode(201).extract()
+                .path("sessionId");
+        as().body(Map.of("text", "From now on answer in English", "kind", "PREFERENCE", "explicit", true, "slot",
+                "output.language")).post("/v1/sessions/{id}/observations", earlier).then().statusCode(200);
+        as().post("/v1/sessions/{id}/end", earlier).then().statusCode(200);
         String session = as().body(Map.of("goal", "a chat")).post("/v1/sessions").then().statusCode(201).extract()
                 .path("sessionId");
         as().body(Map.of("text", "From now on answer in Chinese", "kind", "PREFERENCE", "explicit", true, "slot",

@@ -2,6 +2,8 @@ package dev.mnemos.profile;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.MatchResult;
+import java.util.regex.Pattern;
 
 /**
  * Finds the existing fact without a slot that a new one contradicts. With a configured reconcile model
@@ -18,6 +20,7 @@ final class Contradictions {
         Optional<Integer> replaced(List<String> candidates, String incoming);
     }
 
+    private static final Pattern NUMBER = Pattern.compile("\\d+");
     /** Share of the smaller topic's tokens both topics must hold, without embeddings. */
     static final double OVERLAP = 0.6;
 
@@ -77,7 +80,9 @@ final class Contradictions {
         var topic = Topics.tokens(stance.topic(incoming.text()));
         float[] vector = incoming.embedding();
         for (FactDraft other : facts) {
-            if (other.slot() != null || stance.negative(other.text()) != negative) {
+            // topic words and embeddings leave numbers out: "kind 0" and "kind 1" say different things
+            if (other.slot() != null || stance.negative(other.text()) != negative
+                    || !numbers(incoming.text()).equals(numbers(other.text()))) {
                 continue;
             }
             if (!topic.isEmpty() && topic.equals(Topics.tokens(stance.topic(other.text())))) {
@@ -88,6 +93,11 @@ final class Contradictions {
             }
         }
         return Optional.empty();
+    }
+
+    /** The numbers {@code text} holds, in order. */
+    private static List<String> numbers(String text) {
+        return NUMBER.matcher(text).results().map(MatchResult::group).toList();
     }
 
     /** The first of {@code facts} without a slot on the same topic as {@code incoming} with the opposite polarity. */
