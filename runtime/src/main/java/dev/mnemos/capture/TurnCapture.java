@@ -28,8 +28,8 @@ import java.util.regex.Pattern;
  * that restricts: "no flights", "only trains") as TASK, a clause that reads standing ("from now on", "I'm vegetarian")
  * as STABLE; a plain request ("plan the days") is not a constraint;</li>
  * <li><b>observations</b> for promotion: each standing clause (scope STABLE), and a clause with no cue that speaks about
- * the user (no scope: the end of the task leaves it for confirmation), the goal's clause included ("I don't really do
- * museums" may open a task and say something lasting);</li>
+ * the user (no scope: the end of the task leaves it for confirmation), except in the opening message, whose cue-less
+ * clauses state the goal;</li>
  * <li><b>open questions</b>: the questions the answer leaves; the user's next message answers the ones before.</li>
  * </ul>
  * A clause the session already holds (as a constraint or observation, same words) is not added again. A question the
@@ -103,7 +103,7 @@ public final class TurnCapture implements StepCapture {
             for (String clause : markers.clauses(sentence)) {
                 String text = cut(clause);
                 Reading reading = markers.read(clause);
-                Optional<Observation> observed = observation(clause, reading);
+                Optional<Observation> observed = observation(clause, reading, opening && goal == null);
                 boolean goalOpens = opening && goal == null;
                 if (reading.scope() == Scope.STABLE) {
                     if (known.add(FactText.normalise(text))) {
@@ -112,9 +112,6 @@ public final class TurnCapture implements StepCapture {
                     }
                 } else if (goalOpens) {
                     goal = text;
-                    if (observed.isPresent() && known.add(FactText.normalise(text))) {
-                        observations.add(observed.get());
-                    }
                 } else if (!opening && goal == null && !asks && CHANGE.matcher(clause).find()) {
                     goal = text;
                 } else if (observed.isPresent()) {
@@ -133,23 +130,27 @@ public final class TurnCapture implements StepCapture {
 
     /**
      * The observations {@code message} gives promotion, as {@link #capture} records them: each standing clause (scope
-     * STABLE), and each clause with no cue that speaks about the user (scope UNKNOWN: the end of the task leaves it for
-     * the user's confirmation), the clause that opens a task included.
+     * STABLE), and each clause with no cue that speaks about the user (scope UNKNOWN) except, in the message that opens
+     * a task, the first clause that does not read standing (it states the goal).
      */
-    public List<Observation> observations(String message) {
+    public List<Observation> observations(String message, boolean opening) {
         List<Observation> observations = new ArrayList<>();
+        boolean goal = !opening;
         for (String clause : clauses(message)) {
-            observation(clause, markers.read(clause)).ifPresent(observations::add);
+            Reading reading = markers.read(clause);
+            boolean opens = !goal && reading.scope() != Scope.STABLE;
+            goal |= opens;
+            observation(clause, reading, opens).ifPresent(observations::add);
         }
         return observations;
     }
 
-    private Optional<Observation> observation(String clause, Reading reading) {
+    private Optional<Observation> observation(String clause, Reading reading, boolean opening) {
         if (reading.scope() == Scope.STABLE) {
             return Optional.of(observation(clause, Scope.STABLE));
         }
         boolean aboutTheUser = reading.kind() == Reading.Kind.NONE && markers.personal(clause);
-        return aboutTheUser ? Optional.of(observation(clause, Scope.UNKNOWN)) : Optional.empty();
+        return aboutTheUser && !opening ? Optional.of(observation(clause, Scope.UNKNOWN)) : Optional.empty();
     }
 
     /**

@@ -78,17 +78,6 @@ class TurnCaptureTest {
     }
 
     @Test
-    void aLastingStatementThatOpensTheTaskIsKeptForConfirmation() {
-        for (String opening : List.of("I don't really do museums, I'm more of an outdoors person", "我不怎么逛博物馆，更喜欢户外")) {
-            SessionState s = turn(empty(), opening, "Sure.");
-            assertThat(s.goal()).isEqualTo(opening);
-            assertThat(s.observations()).extracting(Observation::text, Observation::scope)
-                    .containsExactly(tuple(opening, Scope.UNKNOWN));
-            assertThat(capture.observations(opening)).extracting(Observation::text).containsExactly(opening);
-        }
-    }
-
-    @Test
     void aChangedTaskChangesTheGoal() {
         SessionState s = turn(empty(), "Plan a weekend in Lisbon", "Sure.");
         s = turn(s, "Let's go to Porto instead", "Sure.");

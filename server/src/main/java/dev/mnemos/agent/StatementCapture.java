@@ -16,8 +16,8 @@ import java.util.List;
  * whatever the intent, so a preference said in passing is not lost as a plain constraint or not at
  * all. It is the default step writer's capture ({@link TurnCapture#observations}), over the application's languages:
  * a clause with no cue that speaks about the user ("cats make me sneeze", "我上午效率最高") is recorded too, without a
- * scope, so the end of the task leaves it for the user's confirmation, in the opening message as well ("I don't really
- * do museums, I'm more of an outdoors person"). Goals, task-scoped clauses and cue-less requests are the requirement
+ * scope, so the end of the task leaves it for the user's confirmation, except the clause that opens a conversation
+ * (it states the goal or is small talk). Goals, task-scoped clauses and cue-less requests are the requirement
  * analysis' own.
  */
 @ApplicationScoped
@@ -26,11 +26,14 @@ public class StatementCapture {
     private final TurnCapture turns;
     private final SessionStore store;
     private final AgentConfig config;
+    private final Conversation conversation;
 
-    public StatementCapture(StatementReader statements, SessionStore store, AgentConfig config) {
+    public StatementCapture(StatementReader statements, SessionStore store, AgentConfig config,
+            Conversation conversation) {
         this.turns = new TurnCapture(statements.markers());
         this.store = store;
         this.config = config;
+        this.conversation = conversation;
     }
 
     /**
@@ -39,7 +42,7 @@ public class StatementCapture {
      * @return whether it wrote
      */
     public boolean capture(String sessionId, String message) {
-        List<Observation> standing = turns.observations(message);
+        List<Observation> standing = turns.observations(message, conversation.recent(sessionId).isEmpty());
         if (!standing.isEmpty()) {
             SessionPatch.Builder patch = SessionPatch.builder();
             standing.forEach(patch::addObservation);
