@@ -17,7 +17,7 @@ import java.util.stream.Collectors;
  * A 3-master Redis Cluster on three free loopback ports, owned by one test: started with
  * redis-server and redis-cli, stopped (and its files removed) after the test's application.
  */
-final class TestRedisCluster {
+public final class TestRedisCluster {
 
     private final int[] ports = { FreePorts.withClusterBus(), FreePorts.withClusterBus(), FreePorts.withClusterBus() };
 
@@ -25,7 +25,7 @@ final class TestRedisCluster {
     private Path dir;
 
     /** Starts the cluster; answers the configuration that points an application at it. */
-    Map<String, String> start() {
+    public Map<String, String> start() {
         try {
             dir = Files.createTempDirectory("mnemos-cluster");
             for (int port : ports) {
@@ -64,7 +64,7 @@ final class TestRedisCluster {
                 "quarkus.mnemos.session.step-pool.enabled", "false");
     }
 
-    void stop() {
+    public void stop() {
         nodes.forEach(Process::destroy);
         for (Process node : nodes) {
             try {
