@@ -20,7 +20,7 @@ final class QuarkusScriptTransport implements ScriptTransport {
     private final RedisCalls calls;
 
     @Inject
-    QuarkusScriptTransport(RedisDataSource redis, SessionConfig config) {
+    QuarkusScriptTransport(@MnemosRedis RedisDataSource redis, SessionConfig config) {
         this(new RedisCalls(redis, config));
     }
 

@@ -58,7 +58,8 @@ public class RedisSessionStore implements SessionStore {
     }
 
     @Inject
-    public RedisSessionStore(RedisDataSource redis, SessionConfig config, ObjectMapper json, ScriptTransport transport,
+    public RedisSessionStore(@MnemosRedis RedisDataSource redis, SessionConfig config, ObjectMapper json,
+            ScriptTransport transport,
             RedisDurability durability) {
         RedisCalls calls = new RedisCalls(redis, config);
         StateFields fields = new StateFields(json);
