@@ -4,6 +4,8 @@ import dev.mnemos.injection.SessionMemory;
 import dev.mnemos.injection.step.AiMethod;
 import dev.mnemos.injection.step.SessionMemoryInterceptor;
 import dev.mnemos.profile.ProfileCache;
+import dev.mnemos.session.MnemosRedisClient;
+import dev.mnemos.session.MnemosRedisConfig;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.BuildTimeConditionBuildItem;
 import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
@@ -18,6 +20,8 @@ import io.quarkus.deployment.builditem.FeatureBuildItem;
 import io.quarkus.deployment.builditem.IndexDependencyBuildItem;
 import io.quarkus.deployment.builditem.RunTimeConfigurationDefaultBuildItem;
 import io.quarkus.deployment.builditem.nativeimage.NativeImageResourceDirectoryBuildItem;
+import io.quarkus.redis.deployment.client.RequestedRedisClientBuildItem;
+import io.quarkus.redis.runtime.client.config.RedisConfig;
 import org.jboss.jandex.AnnotationInstance;
 import org.jboss.jandex.AnnotationTarget;
 import org.jboss.jandex.AnnotationValue;
@@ -64,13 +68,23 @@ class MnemosProcessor {
     }
 
     /**
-     * The wait queue of the Quarkus Redis client's pool: its own default (24 waiting for one of 6 connections) refuses a
-     * burst of concurrent steps with {@code ConnectionPoolTooBusyException} long before a step's timeout. An
+     * Quarkus creates the Redis client Mnemos uses ({@code quarkus.mnemos.redis-client-name}, the default client when
+     * unset) even when no bean of the application injects it: Mnemos' beans look it up by name ({@link MnemosRedisClient}).
+     */
+    @BuildStep
+    RequestedRedisClientBuildItem mnemosRedisClient(MnemosRedisConfig config) {
+        return new RequestedRedisClientBuildItem(config.redisClientName().orElse(RedisConfig.DEFAULT_CLIENT_NAME));
+    }
+
+    /**
+     * The wait queue of the pool of the Redis client Mnemos uses: its own default (24 waiting for one of 6 connections)
+     * refuses a burst of concurrent steps with {@code ConnectionPoolTooBusyException} long before a step's timeout. An
      * application's own setting wins.
      */
     @BuildStep
-    RunTimeConfigurationDefaultBuildItem redisPoolWaitingDefault() {
-        return new RunTimeConfigurationDefaultBuildItem("quarkus.redis.max-pool-waiting", "1024");
+    RunTimeConfigurationDefaultBuildItem redisPoolWaitingDefault(MnemosRedisConfig config) {
+        String prefix = config.redisClientName().map(name -> "quarkus.redis." + name + ".").orElse("quarkus.redis.");
+        return new RunTimeConfigurationDefaultBuildItem(prefix + "max-pool-waiting", "1024");
     }
 
     /**

@@ -1,7 +1,5 @@
 package dev.mnemos.deployment;
 
-import redis.clients.jedis.Jedis;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -51,10 +49,15 @@ final class DurableRedis {
     private void awaitPing() {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (true) {
-            try (Jedis jedis = new Jedis("127.0.0.1", port)) {
-                jedis.ping();
-                return;
-            } catch (RuntimeException notYet) {
+            try {
+                Process ping = new ProcessBuilder("redis-cli", "-p", Integer.toString(port), "ping")
+                        .redirectErrorStream(true).start();
+                if (ping.waitFor(5, TimeUnit.SECONDS)
+                        && new String(ping.getInputStream().readAllBytes()).trim().equals("PONG")) {
+                    return;
+                }
+                throw new IllegalStateException("no PONG yet");
+            } catch (IOException | InterruptedException | RuntimeException notYet) {
                 if (System.nanoTime() > deadline || !process.isAlive()) {
                     throw new IllegalStateException("redis-server on port " + port + " did not start (log in " + dir + ")",
                             notYet);

@@ -29,8 +29,6 @@ class CheckpointIntervalChangeTest {
     RedisDataSource redis;
     @Inject
     ObjectMapper json;
-    @Inject
-    StepConnections direct;
 
     SessionConfig every(int checkpointEvery, int retention) {
         return new SessionConfig() {
@@ -81,17 +79,13 @@ class CheckpointIntervalChangeTest {
                 return 0;
 
             }
-
-            public StepPool stepPool() {
-                return null;
-            }
         };
     }
 
     @Test
     void versionsWrittenUnderAnotherIntervalRebuildExactly() {
-        RedisSessionStore old = new RedisSessionStore(redis, every(10, 1000), json, direct);
-        RedisSessionStore changed = new RedisSessionStore(redis, every(4, 1000), json, direct);
+        RedisSessionStore old = new RedisSessionStore(redis, every(10, 1000), json);
+        RedisSessionStore changed = new RedisSessionStore(redis, every(4, 1000), json);
         String id = old.create(NewSession.of("interval-user", SessionPatch.builder().goal("g").build()).by("t")).sessionId();
         Map<Long, SessionState> written = new HashMap<>();
         for (int i = 1; i <= 45; i++) {
@@ -116,7 +110,7 @@ class CheckpointIntervalChangeTest {
 
     @Test
     void aVersionWhoseHistoryIsGoneIsGoneNotGuessed() {
-        RedisSessionStore store = new RedisSessionStore(redis, every(10, 1000), json, direct);
+        RedisSessionStore store = new RedisSessionStore(redis, every(10, 1000), json);
         String id = store.create(NewSession.of("interval-user", SessionPatch.builder().goal("g").build()).by("t")).sessionId();
         for (int i = 1; i <= 25; i++) {
             store.apply(StepWrite.of(id, SessionPatch.builder().putCollected("k", "v" + i).build()).by("t"));

@@ -40,12 +40,10 @@ class LegacyCheckpointsTest {
     RedisDataSource redis;
     @Inject
     ObjectMapper json;
-    @Inject
-    StepConnections direct;
 
     @Test
     void aSessionWrittenWithCheckpointsReadsEveryKeptVersionAndDropsThemOnceTheWindowMovesOn() throws IOException {
-        RedisSessionStore store = new RedisSessionStore(redis, config(), json, direct);
+        RedisSessionStore store = new RedisSessionStore(redis, config(), json);
         String id = store
                 .create(NewSession.of("legacy-" + SessionIds.newId(), SessionPatch.builder().goal("g").build()).by("t"))
                 .sessionId();
@@ -181,11 +179,6 @@ class LegacyCheckpointsTest {
             @Override
             public long maxUserBytes() {
                 return 1 << 20;
-            }
-
-            @Override
-            public StepPool stepPool() {
-                return null;
             }
         };
     }

@@ -59,9 +59,7 @@ public final class TestRedisCluster {
         }
         return Map.of("quarkus.redis.hosts", Arrays.stream(ports).mapToObj(port -> "redis://127.0.0.1:" + port)
                 .collect(Collectors.joining(",")),
-                "quarkus.redis.client-type", "cluster",
-                // Mnemos' own step connections reach one standalone Redis only: refused at boot for a cluster
-                "quarkus.mnemos.session.step-pool.enabled", "false");
+                "quarkus.redis.client-type", "cluster");
     }
 
     public void stop() {

@@ -1,5 +1,6 @@
 package dev.mnemos.profile;
 
+import dev.mnemos.session.MnemosRedis;
 import dev.mnemos.session.ScriptTransport;
 import dev.mnemos.session.SessionConfig;
 import dev.mnemos.session.SessionScripts;
@@ -51,7 +52,7 @@ public class ProfileRevisions {
     private final Duration ttl;
     private final Duration timeout;
 
-    public ProfileRevisions(ReactiveRedisDataSource redis, ScriptTransport transport, ProfileConfig config,
+    public ProfileRevisions(@MnemosRedis ReactiveRedisDataSource redis, ScriptTransport transport, ProfileConfig config,
             SessionConfig session, ProfileMeters meters) {
         this.redis = redis;
         this.transport = transport;

@@ -1,5 +1,6 @@
 package dev.mnemos.promotion;
 
+import dev.mnemos.session.MnemosRedis;
 import dev.mnemos.session.SessionEvent;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
@@ -49,7 +50,8 @@ public class EndSweep {
     private final PromotionConfig config;
     private ScheduledExecutorService timer;
 
-    public EndSweep(RedisDataSource redis, SessionStore store, PromotionService promotion, PromotionConfig config) {
+    public EndSweep(@MnemosRedis RedisDataSource redis, SessionStore store, PromotionService promotion,
+            PromotionConfig config) {
         this.redis = redis;
         this.store = store;
         this.promotion = promotion;

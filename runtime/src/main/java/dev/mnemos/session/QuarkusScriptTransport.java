@@ -1,7 +1,10 @@
 package dev.mnemos.session;
 
+import io.quarkus.redis.datasource.RedisDataSource;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Response;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -11,9 +14,15 @@ import java.util.concurrent.CompletableFuture;
  * cluster, sentinel, replication, TLS). The calling thread waits for each reply the client's event loop reads
  * ({@link RedisCalls#awaited}).
  */
+@Singleton
 final class QuarkusScriptTransport implements ScriptTransport {
 
     private final RedisCalls calls;
+
+    @Inject
+    QuarkusScriptTransport(@MnemosRedis RedisDataSource redis, SessionConfig config) {
+        this(new RedisCalls(redis, config));
+    }
 
     QuarkusScriptTransport(RedisCalls calls) {
         this.calls = calls;

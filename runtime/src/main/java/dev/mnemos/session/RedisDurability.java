@@ -109,7 +109,7 @@ public class RedisDurability {
     private ScheduledExecutorService timer;
     private CompletableFuture<Report> firstCheck;
 
-    public RedisDurability(RedisDataSource redis, MeterRegistry registry, RedisDurabilityConfig config) {
+    public RedisDurability(@MnemosRedis RedisDataSource redis, MeterRegistry registry, RedisDurabilityConfig config) {
         this.redis = redis;
         this.mode = config.durabilityCheck();
         this.acceptEviction = config.acceptEviction();

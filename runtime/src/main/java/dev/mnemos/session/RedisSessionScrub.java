@@ -21,7 +21,7 @@ public class RedisSessionScrub {
 
     private final RedisDataSource redis;
 
-    public RedisSessionScrub(RedisDataSource redis) {
+    public RedisSessionScrub(@MnemosRedis RedisDataSource redis) {
         this.redis = redis;
     }
 

@@ -52,13 +52,14 @@ public class RedisSessionStore implements SessionStore {
     /** Refuses writes while Redis runs an evicting policy; null: never refuses (a store built by hand). */
     private final RedisDurability durability;
 
-    /** A store built by hand, on the transport {@code direct} picks ({@link ScriptTransports}), refusing no write. */
-    public RedisSessionStore(RedisDataSource redis, SessionConfig config, ObjectMapper json, StepConnections direct) {
-        this(redis, config, json, ScriptTransports.of(redis, direct, config), null);
+    /** A store built by hand, on the Quarkus client {@code redis}, refusing no write. */
+    public RedisSessionStore(RedisDataSource redis, SessionConfig config, ObjectMapper json) {
+        this(redis, config, json, new QuarkusScriptTransport(new RedisCalls(redis, config)), null);
     }
 
     @Inject
-    public RedisSessionStore(RedisDataSource redis, SessionConfig config, ObjectMapper json, ScriptTransport transport,
+    public RedisSessionStore(@MnemosRedis RedisDataSource redis, SessionConfig config, ObjectMapper json,
+            ScriptTransport transport,
             RedisDurability durability) {
         RedisCalls calls = new RedisCalls(redis, config);
         StateFields fields = new StateFields(json);

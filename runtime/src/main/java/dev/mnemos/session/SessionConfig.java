@@ -74,35 +74,4 @@ public interface SessionConfig {
      */
     @WithDefault("268435456")
     long maxUserBytes();
-
-    /** Mnemos' own blocking Redis connections for the calls every step makes ({@link StepConnections}). */
-    StepPool stepPool();
-
-    interface StepPool {
-
-        /**
-         * Whether the step's session read, its write and the profile revision's check go over a pool of
-         * blocking connections that Mnemos opens to the Redis of {@code quarkus.redis.hosts}, instead of
-         * through the Quarkus Redis client (whose event loop each call is handed to and answered from).
-         * Used only for one standalone Redis named by a {@code redis://} or {@code rediss://} URL (TLS
-         * with the JVM's default trust store, no {@code quarkus.tls.*} or {@code quarkus.redis.tls*}
-         * settings, no proxy); any other set-up is refused at boot, with a message: set {@code false} there.
-         */
-        @WithDefault("true")
-        boolean enabled();
-
-        /**
-         * Most connections of the pool; a step finding none free waits for one up to
-         * {@code redis-timeout}. Size it to the number of steps that run at once.
-         */
-        @WithDefault("64")
-        int maxSize();
-
-        /**
-         * The name the pool's connections give themselves ({@code CLIENT SETNAME}), as {@code CLIENT LIST}
-         * shows them: give each application its own to tell its connections apart on a shared Redis.
-         */
-        @WithDefault("mnemos-step")
-        String clientName();
-    }
 }

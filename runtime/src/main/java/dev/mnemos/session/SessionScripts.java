@@ -90,21 +90,6 @@ public final class SessionScripts {
         }
     }
 
-    /** The script's text, for a transport that sends it itself ({@link StepConnections}). */
-    String source() {
-        return source;
-    }
-
-    /** The script's SHA as Redis loaded it, or null before its first run. */
-    String sha() {
-        return sha;
-    }
-
-    /** Redis loaded the script as {@code loaded} (a transport that loads it itself). */
-    void loaded(String loaded) {
-        sha = loaded;
-    }
-
     /**
      * Runs the script without blocking (for callers on an event loop); loads it first when its SHA is
      * not known yet, and sends its source when Redis lost it.
@@ -138,10 +123,7 @@ public final class SessionScripts {
         return e.getMessage() != null && e.getMessage().contains("NOSCRIPT");
     }
 
-    /**
-     * A reply as plain Java values, the way {@link StepConnections} gets them: a List, a String, a
-     * Long, or null.
-     */
+    /** A reply as plain Java values: a List, a String, a Long, or null. */
     static Object plain(Response reply) {
         if (reply == null) {
             return null;
@@ -159,13 +141,13 @@ public final class SessionScripts {
         };
     }
 
-    /** {@link #pairs(Response)} of a reply in plain values ({@link #plain}, {@link StepConnections}). */
+    /** {@link #pairs(Response)} of a reply in plain values ({@link #plain}). */
     static Map<String, String> plainPairs(Object reply) {
         List<?> flat = (List<?>) reply;
         return pairs(flat.size(), flat::get);
     }
 
-    /** {@link #longs(Response)} of a reply in plain values ({@link #plain}, {@link StepConnections}). */
+    /** {@link #longs(Response)} of a reply in plain values ({@link #plain}). */
     static long[] plainLongs(Object reply) {
         List<?> list = (List<?>) reply;
         long[] values = new long[list.size()];

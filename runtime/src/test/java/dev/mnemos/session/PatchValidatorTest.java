@@ -57,10 +57,6 @@ class PatchValidatorTest {
         public long maxUserBytes() {
             return 0;
         }
-
-        public StepPool stepPool() {
-            return null;
-        }
     };
 
     final PatchValidator validator = new PatchValidator(LIMITS);

@@ -1,5 +1,6 @@
 package dev.mnemos.devmode.devui;
 
+import dev.mnemos.session.MnemosRedis;
 import dev.mnemos.session.SessionKeys;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.keys.KeyScanArgs;
@@ -20,7 +21,7 @@ public class DevUsers {
 
     private final RedisDataSource redis;
 
-    public DevUsers(RedisDataSource redis) {
+    public DevUsers(@MnemosRedis RedisDataSource redis) {
         this.redis = redis;
     }
 

@@ -5,6 +5,7 @@ import dev.langchain4j.data.message.ChatMessageDeserializer;
 import dev.langchain4j.data.message.ChatMessageSerializer;
 import dev.langchain4j.store.memory.chat.ChatMemoryStore;
 import dev.mnemos.injection.SessionChatHistory;
+import dev.mnemos.session.MnemosRedis;
 import dev.mnemos.session.SessionConfig;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionKeys;
@@ -43,7 +44,7 @@ public class RedisChatMemoryStore implements ChatMemoryStore, SessionChatHistory
     private final RedisDataSource redis;
     private final SessionConfig session;
 
-    public RedisChatMemoryStore(RedisDataSource redis, SessionConfig session) {
+    public RedisChatMemoryStore(@MnemosRedis RedisDataSource redis, SessionConfig session) {
         this.redis = redis;
         this.hashes = redis.hash(String.class);
         this.session = session;

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.mnemos.injection.InjectionConfig;
 import dev.mnemos.injection.StepTrace;
 import dev.mnemos.injection.StepTraceStore;
+import dev.mnemos.session.MnemosRedis;
 import dev.mnemos.session.SessionKeys;
 import dev.mnemos.session.SessionStoreUnavailableException;
 import dev.mnemos.session.StepTraceEntry;
@@ -42,7 +43,7 @@ class RedisStepTraceStore implements StepTraceStore {
     private final ObjectWriter line;
     private final InjectionConfig config;
 
-    public RedisStepTraceStore(RedisDataSource redis, ObjectMapper json, InjectionConfig config) {
+    public RedisStepTraceStore(@MnemosRedis RedisDataSource redis, ObjectMapper json, InjectionConfig config) {
         this.redis = redis;
         this.json = json;
         this.line = json.copy().setSerializationInclusion(JsonInclude.Include.NON_NULL).writerFor(StepTrace.class)

@@ -13,18 +13,16 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code quarkus.mnemos.session.step-pool.enabled=false}: no connections of Mnemos' own; steps, version
- * reads and forks go through the Quarkus Redis client (the path a Redis Cluster takes too, see
- * RedisClusterSessionTest).
+ * Steps, version reads and forks go through the Quarkus Redis client, the application's own, with the default
+ * settings: Mnemos opens no connection of its own (the path a Redis Cluster takes too, see RedisClusterSessionTest).
  */
-class StepConnectionsOffTest {
+class QuarkusClientStepTest {
 
     @RegisterExtension
     static final QuarkusUnitTest APP = new QuarkusUnitTest()
             .withApplicationRoot(
                     jar -> jar.addClasses(TripAi.class, TripAi.Advice.class, MessageKeyWriter.class, ScriptedChatModel.class))
-            .withConfigurationResource("mnemos-test.properties")
-            .overrideConfigKey("quarkus.mnemos.session.step-pool.enabled", "false");
+            .withConfigurationResource("mnemos-test.properties");
 
     @Inject
     TripAi ai;
@@ -33,13 +31,10 @@ class StepConnectionsOffTest {
     @Inject
     SessionStore store;
     @Inject
-    StepConnections connections;
-    @Inject
     RedisDataSource redis;
 
     @Test
     void stepsUseTheQuarkusClient() {
-        assertThat(connections.enabled()).isFalse();
         model.reset();
         model.script(request -> "through the client");
         String id = "off-" + SessionIds.newId();
