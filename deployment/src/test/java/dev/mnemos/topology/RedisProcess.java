@@ -61,11 +61,9 @@ final class RedisProcess {
                 return;
             }
         }
-        throw new IllegalStateException(binary + " is not on the PATH: install Debian's "
-                + switch (binary) {
-                    case "redis-server", "redis-cli" -> "redis-server and redis-tools";
-                    default -> binary;
-                } + " packages (.ci/run installs them) to run the Redis topology tests");
+        String debianPackage = binary.equals("redis-cli") ? "redis-tools" : binary;
+        throw new IllegalStateException(binary + " is not on the PATH: install Debian's " + debianPackage
+                + " package (.ci/run installs it when missing) to run the Redis topology tests");
     }
 
     int port() {

@@ -20,12 +20,14 @@ import static org.hamcrest.Matchers.equalTo;
 
 /**
  * What every topology test does with its Redis: two {@code @SessionMemory} steps, the second prompted with what the
- * first wrote, a fork, a rollback and an end, which archives the session and clears its keys.
+ * first wrote, a fork that takes a step of its own, a rollback and an end, which archives the session and clears its
+ * keys (the fork lives on).
  */
 final class SessionRoundTrip {
 
     private static final String FIRST = "Lisbon, three days in May";
     private static final String SECOND = "Book the tram tour first";
+    private static final String ON_THE_FORK = "Porto instead";
 
     private SessionRoundTrip() {
     }
@@ -47,14 +49,18 @@ final class SessionRoundTrip {
         String fork = as(user).body(Map.of("fromVersion", 2)).post("/v1/sessions/{id}/fork", id).then().statusCode(201)
                 .body("forkedFrom.sessionId", equalTo(id)).body("collected.'answer.chat'", equalTo(FIRST))
                 .extract().path("sessionId");
+        model.script(request -> ON_THE_FORK);
+        assertThat(ActingAs.user(user).call(() -> ai.chat(fork, "Somewhere else?"))).isEqualTo(ON_THE_FORK);
         as(user).body(Map.of("toVersion", 2)).post("/v1/sessions/{id}/rollback", id).then().statusCode(200)
                 .body("version", equalTo(4)).body("collected.'answer.chat'", equalTo(FIRST));
 
         as(user).post("/v1/sessions/{id}/end", id).then().statusCode(200).body("sessionId", equalTo(id));
         assertThat(SessionKeys.all(id)).as("the ended session's keys").noneMatch(key -> redis.key().exists(key));
+        assertThat(redis.key().exists(SessionKeys.ended(id))).as("the marker that refuses a restart").isTrue();
         assertThat(redis.sortedSet(String.class).zrange(SessionKeys.userSessions(user), 0, -1)).containsExactly(fork);
         as(user).get("/v1/sessions/{id}/report", id).then().statusCode(200).body("sessionId", equalTo(id));
-        as(user).get("/v1/sessions/{id}", fork).then().statusCode(200).body("collected.'answer.chat'", equalTo(FIRST));
+        as(user).get("/v1/sessions/{id}", fork).then().statusCode(200)
+                .body("collected.'answer.chat'", equalTo(ON_THE_FORK));
     }
 
     private static RequestSpecification as(String user) {
