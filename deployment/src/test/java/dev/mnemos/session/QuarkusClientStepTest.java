@@ -3,7 +3,6 @@ package dev.mnemos.session;
 import dev.mnemos.support.ScriptedChatModel;
 import dev.mnemos.testsupport.MessageKeyWriter;
 import dev.mnemos.testsupport.TripAi;
-import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.QuarkusUnitTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
@@ -30,8 +29,6 @@ class QuarkusClientStepTest {
     ScriptedChatModel model;
     @Inject
     SessionStore store;
-    @Inject
-    RedisDataSource redis;
 
     @Test
     void stepsUseTheQuarkusClient() {
@@ -51,31 +48,5 @@ class QuarkusClientStepTest {
         assertThat(fork.forkedFrom().sessionId()).isEqualTo(id);
         assertThat(store.get(fork.sessionId()).collected()).containsEntry("answer.chat", "through the client");
         assertThat(store.liveSessions(state.userId())).contains(id, fork.sessionId());
-        // a state known at the current version is answered as such; one of an older version is not
-        SessionState known = store.recent(id, 3);
-        assertThat(store.recentIfChanged(id, 3, known)).isSameAs(known);
-        SessionState older = store.at(id, 2);
-        assertThat(store.recentIfChanged(id, 3, older)).isNotSameAs(older).isEqualTo(known);
-        // a read sent before its reply is read: Redis answers it as it was when sent
-        String along = "mnemos-test:along:" + id;
-        redis.value(String.class).set(along, "when sent");
-        try (Sent<SessionStore.ReadAlong> sent = store.sendRecentIfChanged(id, 3, known, along)) {
-            sleep(500);
-            redis.value(String.class).set(along, "later");
-            SessionStore.ReadAlong read = sent.reply();
-            assertThat(read.state()).isSameAs(known);
-            assertThat(read.read()).isTrue();
-            assertThat(read.value()).isEqualTo("when sent");
-        } finally {
-            redis.key().del(along);
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

@@ -50,18 +50,6 @@ public interface InjectionConfig {
     @WithDefault("4000000")
     long tokenCountCacheChars();
 
-    /**
-     * Render the memory block of a session's next step as soon as a step has written, on a thread of
-     * Mnemos' own, while the application goes on to its next call (a step that comes at once waits a
-     * little for it). The state the step wrote is kept too, and the next step's read is answered with it
-     * while nothing else changed the session. The next step then finds its changed lines counted and,
-     * when nothing else changed, its block already made: it still renders from the state it uses, so
-     * this saves time and never changes a block. Off: each step reads and counts what changed itself.
-     * Needs {@code token-count-cache-chars} above 0 (the states kept are bounded by it too).
-     */
-    @WithDefault("true")
-    boolean renderAhead();
-
     /** Longest rolling summary kept in the session, in characters; the oldest part is cut first. */
     @WithDefault("4000")
     int summaryMaxChars();

@@ -26,18 +26,4 @@ public interface ProfileSource {
     default Optional<ProfileSnapshot> known(String userId) {
         return Optional.empty();
     }
-
-    /**
-     * The key, in the session store's Redis, whose value {@link #known(String, String)} tells the facts' currency
-     * from: a step that knows its session's owner reads it in the same round trip as the session. Empty (this
-     * default): the source reads what it needs itself.
-     */
-    default Optional<String> knownBy(String userId) {
-        return Optional.empty();
-    }
-
-    /** {@link #known(String)}, given the value a step read at {@link #knownBy} (null: the key is absent). */
-    default Optional<ProfileSnapshot> known(String userId, String value) {
-        return known(userId);
-    }
 }

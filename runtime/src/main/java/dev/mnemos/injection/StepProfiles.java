@@ -42,33 +42,14 @@ public class StepProfiles {
         return new StepProfiles(source, Supplier::get);
     }
 
-    /** What a step read along with its session at {@link ProfileSource#knownBy} of {@code userId}. */
-    public record Along(String userId, String value) {
-    }
-
     /** The profile {@link ProfileSource#known known} at once, else loaded in the guard. */
     public ProfileSnapshot load(String userId) {
-        return load(userId, null);
+        return known(userId).orElseGet(() -> guarded(userId));
     }
 
-    /** {@link #load(String)}, with what the step read along with its session (null: nothing). */
-    public ProfileSnapshot load(String userId, Along along) {
-        return known(userId, along).orElseGet(() -> guarded(userId));
-    }
-
-    /** The key a step reads along with a session of {@code userId}, if the source names one. */
-    public Optional<String> knownBy(String userId) {
+    private Optional<ProfileSnapshot> known(String userId) {
         try {
-            return source.knownBy(userId);
-        } catch (RuntimeException e) {
-            return Optional.empty();
-        }
-    }
-
-    private Optional<ProfileSnapshot> known(String userId, Along along) {
-        try {
-            return along != null && along.userId().equals(userId) ? source.known(userId, along.value())
-                    : source.known(userId);
+            return source.known(userId);
         } catch (RuntimeException e) {
             LOG.debugf("the profile of %s was not known at once (%s): loading it", userId, e.toString());
             return Optional.empty();

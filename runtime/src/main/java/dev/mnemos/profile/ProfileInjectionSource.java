@@ -19,11 +19,9 @@ import java.util.Optional;
 public class ProfileInjectionSource implements ProfileSource {
 
     private final ProfileReader reader;
-    private final ProfileRevisions revisions;
 
-    public ProfileInjectionSource(ProfileReader reader, ProfileRevisions revisions) {
+    public ProfileInjectionSource(ProfileReader reader) {
         this.reader = reader;
-        this.revisions = revisions;
     }
 
     @Override
@@ -34,17 +32,6 @@ public class ProfileInjectionSource implements ProfileSource {
     @Override
     public Optional<ProfileSnapshot> known(String userId) {
         return reader.cachedForStep(userId).map(ProfileInjectionSource::snapshot);
-    }
-
-    /** The revision's copy in Redis, when it is kept. */
-    @Override
-    public Optional<String> knownBy(String userId) {
-        return revisions.enabled() ? Optional.of(ProfileRevisions.key(userId)) : Optional.empty();
-    }
-
-    @Override
-    public Optional<ProfileSnapshot> known(String userId, String copy) {
-        return reader.cachedAt(userId, ProfileRevisions.parse(copy)).map(ProfileInjectionSource::snapshot);
     }
 
     private static ProfileSnapshot snapshot(ProfileReader.Read read) {

@@ -67,7 +67,7 @@ public class ProfileReader {
     }
 
     /**
-     * For a step that found the revision's copy in Redis naming no revision the cache holds ({@link #cachedAt}):
+     * For a step that found the revision's copy in Redis naming no revision the cache holds ({@link #cachedForStep}):
      * {@link #read} with its retries but without its timeout (the caller bounds the wait), and the revision read
      * is offered to its copy in Redis, so the next step can skip Postgres.
      */
@@ -79,11 +79,7 @@ public class ProfileReader {
 
     /** The cached facts when the revision's copy in Redis names a revision the cache holds; never reads Postgres. */
     public Optional<Read> cachedForStep(String userId) {
-        return cachedAt(userId, revisions.current(userId));
-    }
-
-    /** The cached facts at the revision {@code copied} names (read already from its copy); empty when none. */
-    public Optional<Read> cachedAt(String userId, OptionalLong copied) {
+        OptionalLong copied = revisions.current(userId);
         return copied.isPresent() ? cached(userId, copied.getAsLong()) : Optional.empty();
     }
 

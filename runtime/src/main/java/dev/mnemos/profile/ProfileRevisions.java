@@ -67,7 +67,7 @@ public class ProfileRevisions {
     }
 
     /** A copy's value as a revision; empty when absent (null) or not a number. */
-    public static OptionalLong parse(String copy) {
+    static OptionalLong parse(String copy) {
         if (copy == null) {
             return OptionalLong.empty();
         }
@@ -85,7 +85,8 @@ public class ProfileRevisions {
 
     /**
      * The revision the copy names, read on the calling thread through the session store's transport
-     * ({@link ScriptTransport}, chosen at boot); empty when it is missing, turned off, or Redis failed: the
+     * ({@link ScriptTransport}: each wait bounded by the session store's Redis timeout); empty when it is missing, turned off,
+     * or Redis failed: the
      * step then checks Postgres.
      */
     public OptionalLong current(String userId) {

@@ -1,13 +1,11 @@
 package dev.mnemos.session;
 
 import io.quarkus.redis.datasource.RedisDataSource;
-import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * The reference {@link ScriptTransport}: the Quarkus Redis client, whatever Redis it is set up for (standalone,
@@ -36,16 +34,6 @@ final class QuarkusScriptTransport implements ScriptTransport {
     @Override
     public Object read(LuaScript script, List<String> keys, List<String> argv) {
         return SessionScripts.plain(calls.awaited(script.script().executeAsync(calls.reactive, keys, argv)));
-    }
-
-    /** Both are sent now, from the client's event loop; the calling thread waits for them when it reads the reply. */
-    @Override
-    public Sent<ReadAndGet> sendReadAndGet(LuaScript script, List<String> keys, List<String> argv, String key) {
-        CompletableFuture<ReadAndGet> both = Uni.combine().all()
-                .unis(script.script().executeAsync(calls.reactive, keys, argv), calls.reactive.execute("GET", key))
-                .with((reply, value) -> new ReadAndGet(SessionScripts.plain(reply), value == null ? null : value.toString()))
-                .subscribeAsCompletionStage();
-        return () -> calls.awaited(Uni.createFrom().completionStage(both));
     }
 
     @Override

@@ -9,7 +9,7 @@ import java.util.Map;
 /**
  * The reads of {@link RedisSessionStore}: a session's current state (whole, or with only its newest plans,
  * in one round trip), its owner, its plan versions, its past versions and its replay log. The step's reads go
- * through the {@link ScriptTransport} chosen at boot.
+ * through the {@link ScriptTransport}.
  */
 final class RedisSessionReads {
 
@@ -42,58 +42,10 @@ final class RedisSessionReads {
                 argv)));
     }
 
-    /**
-     * {@link SessionStore#recentIfChanged}: the load script told the version {@code known} holds answers
-     * {@code '='} alone while the session is at it.
-     */
-    SessionState recentIfChanged(String sessionId, int latestPlans, SessionState known) {
-        return loaded(sessionId, transport.read(LuaScript.LOAD, LuaScript.LOAD.keys(sessionId),
-                loadArgs(latestPlans, known)), known);
-    }
-
-    private static List<String> loadArgs(int latestPlans, SessionState known) {
-        int plans = Math.max(0, latestPlans);
-        return (known == null ? ScriptArgs.Load.latest(plans)
-                : new ScriptArgs.Load(plans, known.version(), known.createdAt().toEpochMilli())).argv();
-    }
-
-    /** {@link #recentIfChanged(String, int, SessionState)} and the string at {@code key}, in one round trip. */
-    SessionStore.ReadAlong recentIfChanged(String sessionId, int latestPlans, SessionState known, String key) {
-        try (Sent<SessionStore.ReadAlong> sent = sendRecentIfChanged(sessionId, latestPlans, known, key)) {
-            return sent.reply();
-        }
-    }
-
-    /** {@link #recentIfChanged(String, int, SessionState, String)} sent now, its reply read by {@link Sent#reply}. */
-    Sent<SessionStore.ReadAlong> sendRecentIfChanged(String sessionId, int latestPlans, SessionState known, String key) {
-        Sent<ScriptTransport.ReadAndGet> sent = transport.sendReadAndGet(LuaScript.LOAD, LuaScript.LOAD.keys(sessionId),
-                loadArgs(latestPlans, known), key);
-        return new Sent<>() {
-            @Override
-            public SessionStore.ReadAlong reply() {
-                ScriptTransport.ReadAndGet both = sent.reply();
-                return new SessionStore.ReadAlong(loaded(sessionId, both.reply(), known), true, both.value());
-            }
-
-            @Override
-            public void close() {
-                sent.close();
-            }
-        };
-    }
-
     /** The current state without blocking, with its newest {@code latestPlans} plan versions (negative: all). */
     Uni<SessionState> recentAsync(String sessionId, int latestPlans) {
         return calls.bounded(calls.async(LuaScript.LOAD, sessionId, ScriptArgs.Load.latest(Math.max(-1, latestPlans))
                 .argv())).map(reply -> loaded(sessionId, SessionScripts.pairs(reply)));
-    }
-
-    /** The state a load script's reply holds, or {@code known} when it answered {@code '='}. */
-    private SessionState loaded(String sessionId, Object reply, SessionState known) {
-        if (known != null && reply instanceof List<?> list && list.size() == 1 && "=".equals(String.valueOf(list.get(0)))) {
-            return known;
-        }
-        return loaded(sessionId, SessionScripts.plainPairs(reply));
     }
 
     private SessionState loaded(String sessionId, Map<String, String> state) {

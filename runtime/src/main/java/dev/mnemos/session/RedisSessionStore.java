@@ -115,22 +115,6 @@ public class RedisSessionStore implements SessionStore {
         return reads.load(sessionId, Math.max(0, latestPlans));
     }
 
-    /** The load script told the version {@code known} holds: it answers {@code '='} alone while the session is at it. */
-    @Override
-    public SessionState recentIfChanged(String sessionId, int latestPlans, SessionState known) {
-        return reads.recentIfChanged(sessionId, latestPlans, known);
-    }
-
-    @Override
-    public ReadAlong recentIfChanged(String sessionId, int latestPlans, SessionState known, String key) {
-        return reads.recentIfChanged(sessionId, latestPlans, known, key);
-    }
-
-    @Override
-    public Sent<ReadAlong> sendRecentIfChanged(String sessionId, int latestPlans, SessionState known, String key) {
-        return reads.sendRecentIfChanged(sessionId, latestPlans, known, key);
-    }
-
     @Override
     public Uni<SessionState> recentAsync(String sessionId, int latestPlans) {
         return reads.recentAsync(sessionId, latestPlans);

@@ -15,18 +15,16 @@ sealed interface ScriptArgs {
     List<String> argv();
 
     /** {@code session-load.lua}. {@code knownVersion} below 0: no known state (both known values left out). */
-    record Load(int latestPlans, long knownVersion, long knownCreatedAt) implements ScriptArgs {
+    record Load(int latestPlans) implements ScriptArgs {
 
-        /** A read of the newest {@code latestPlans} plan versions (-1: all), with no known state. */
+        /** A read of the newest {@code latestPlans} plan versions (-1: all). */
         static Load latest(int latestPlans) {
-            return new Load(latestPlans, -1, -1);
+            return new Load(latestPlans);
         }
 
         @Override
         public List<String> argv() {
-            String plans = Integer.toString(latestPlans);
-            return knownVersion < 0 ? List.of(plans)
-                    : List.of(plans, Long.toString(knownVersion), Long.toString(knownCreatedAt));
+            return List.of(Integer.toString(latestPlans));
         }
     }
 

@@ -27,24 +27,4 @@ public interface ScriptTransport {
 
     /** GET {@code key}: its string, or null when there is none (a read: it may be sent again). */
     String get(String key);
-
-    /** What {@link #readAndGet} answers: the script's reply and the string at the key (null: none). */
-    record ReadAndGet(Object reply, String value) {
-    }
-
-    /**
-     * {@link #read} and {@link #get} of an unrelated key, in one round trip where the transport can send both
-     * at once; this default sends one after the other.
-     */
-    default ReadAndGet readAndGet(LuaScript script, List<String> keys, List<String> argv, String key) {
-        return new ReadAndGet(read(script, keys, argv), get(key));
-    }
-
-    /**
-     * {@link #readAndGet} in two halves: sent now, its replies read by {@link Sent#reply}, where the transport can
-     * write commands before reading replies; this default sends both when the reply is asked for.
-     */
-    default Sent<ReadAndGet> sendReadAndGet(LuaScript script, List<String> keys, List<String> argv, String key) {
-        return () -> readAndGet(script, keys, argv, key);
-    }
 }

@@ -44,40 +44,6 @@ public interface SessionStore {
     SessionState recent(String sessionId, int latestPlans);
 
     /**
-     * {@link #recent}, unless the session is still at the version of {@code known}: then {@code known} itself is
-     * answered and no state is sent. {@code known} is a state the caller built itself, of the latest version it
-     * wrote, with the same latest plans a read would give; null when it has none. Every change of a session raises
-     * its version, so an unchanged version (of a session created at the same time, not one deleted and created
-     * again under the same id) is an unchanged session. A store that cannot tell reads the session.
-     * <p>
-     * This method and its two overloads below have no default on purpose: an application's CDI decorator of the
-     * store decorates the default methods it inherits, so a default here would turn every step read that passes
-     * through such a decorator into the default's plain read, without a word.
-     */
-    SessionState recentIfChanged(String sessionId, int latestPlans, SessionState known);
-
-    /**
-     * A session read with the value of one more key read in the same round trip
-     * ({@link #recentIfChanged(String, int, SessionState, String)}).
-     */
-    record ReadAlong(SessionState state, boolean read, String value) {
-    }
-
-    /**
-     * {@link #recentIfChanged(String, int, SessionState)}, and the string at {@code key} (any key of the same Redis;
-     * null: none) read in the same round trip where the transport can. A store that cannot answers
-     * {@code read = false}, and the caller reads the key itself.
-     */
-    ReadAlong recentIfChanged(String sessionId, int latestPlans, SessionState known, String key);
-
-    /**
-     * {@link #recentIfChanged(String, int, SessionState, String)} sent now, its reply read by {@link Sent#reply}:
-     * what the caller does in between overlaps the round trip, where the transport can write a command before
-     * reading its reply. A store that cannot reads when the reply is asked for.
-     */
-    Sent<ReadAlong> sendRecentIfChanged(String sessionId, int latestPlans, SessionState known, String key);
-
-    /**
      * The current state's plan versions from version {@code from} on, at most {@code limit}, oldest
      * first. @throws SessionNotFoundException when there is no live session of that id
      */

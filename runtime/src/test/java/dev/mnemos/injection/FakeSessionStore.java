@@ -6,7 +6,6 @@ import dev.mnemos.session.Idempotency;
 import dev.mnemos.session.NewSession;
 import dev.mnemos.session.PlanVersion;
 import dev.mnemos.session.Rollback;
-import dev.mnemos.session.Sent;
 import dev.mnemos.session.SessionEvent;
 import dev.mnemos.session.SessionNotFoundException;
 import dev.mnemos.session.SessionPatch;
@@ -40,28 +39,6 @@ public final class FakeSessionStore implements SessionStore {
     };
     /** Idempotency key → the version its write produced, as RedisSessionStore records them. */
     public final Map<String, Long> keys = new ConcurrentHashMap<>();
-
-    @Override
-    public SessionState recentIfChanged(String sessionId, int latestPlans, SessionState known) {
-        return recent(sessionId, latestPlans);
-    }
-
-    @Override
-    public ReadAlong recentIfChanged(String sessionId, int latestPlans, SessionState known, String key) {
-        return new ReadAlong(recent(sessionId, latestPlans), false, null);
-    }
-
-    /** "sent" and "replied", with the session, for every read sent before its reply is read ({@link #sendRecentIfChanged}). */
-    public final List<String> reads = new CopyOnWriteArrayList<>();
-
-    @Override
-    public Sent<ReadAlong> sendRecentIfChanged(String sessionId, int latestPlans, SessionState known, String key) {
-        reads.add("sent " + sessionId);
-        return () -> {
-            reads.add("replied " + sessionId);
-            return recentIfChanged(sessionId, latestPlans, known, key);
-        };
-    }
 
     public void put(SessionState state) {
         states.put(state.sessionId(), state);

@@ -26,11 +26,6 @@ public record TestInjectionConfig(int tokenBudget, Duration writeConflictWait,
     }
 
     @Override
-    public boolean renderAhead() {
-        return true;
-    }
-
-    @Override
     public int summaryMaxChars() {
         return 4000;
     }

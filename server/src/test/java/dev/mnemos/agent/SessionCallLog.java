@@ -69,8 +69,6 @@ public abstract class SessionCallLog implements SessionStore {
 
     // Every default method is forwarded too: a default left to the decorator would call the decorated
     // bean's own overloads back through this decorator (ArC decorates self-invocations), without end.
-    // The step's reads (recentIfChanged, sendRecentIfChanged) have no default: abstract here, they reach
-    // the store itself undecorated, with the profile revision read along and the read sent before its reply.
 
     @Override
     public PlanPage plans(String sessionId, int from, int limit) {

@@ -66,16 +66,6 @@ public class ScriptedProfileSource implements ProfileSource {
         return scripted(userId) ? Optional.empty() : real.known(userId);
     }
 
-    @Override
-    public Optional<String> knownBy(String userId) {
-        return scripted(userId) ? Optional.empty() : real.knownBy(userId);
-    }
-
-    @Override
-    public Optional<ProfileSnapshot> known(String userId, String value) {
-        return scripted(userId) ? Optional.empty() : real.known(userId, value);
-    }
-
     private boolean scripted(String userId) {
         return failing || error != null || !delay.isZero() || facts.containsKey(userId);
     }

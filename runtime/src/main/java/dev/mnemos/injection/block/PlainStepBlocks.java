@@ -1,5 +1,6 @@
 package dev.mnemos.injection.block;
 
+import dev.mnemos.injection.MemoryBlock;
 import dev.mnemos.injection.ProfileLine;
 import dev.mnemos.injection.TurnOverride;
 import dev.mnemos.session.SessionState;
@@ -16,8 +17,8 @@ final class PlainStepBlocks implements StepBlocks {
     }
 
     @Override
-    public Block render(String sessionId, SessionState state, List<ProfileLine> facts, List<TurnOverride> overrides,
+    public MemoryBlock render(String sessionId, SessionState state, List<ProfileLine> facts, List<TurnOverride> overrides,
             String message) {
-        return new Block(renderer.render(state, facts, overrides, message), Ahead.OFF);
+        return renderer.render(state, facts, overrides, message);
     }
 }

@@ -3,7 +3,6 @@ package dev.mnemos.injection.step;
 import dev.mnemos.injection.MemoryBlock;
 import dev.mnemos.injection.ProfileSnapshot;
 import dev.mnemos.injection.StepWriteMeters;
-import dev.mnemos.injection.block.StepBlocks;
 import dev.mnemos.llm.ModelMeters;
 import dev.mnemos.metrics.Outages;
 import io.micrometer.core.instrument.Counter;
@@ -21,7 +20,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Micrometer meters of the agent's step cycle: timers {@code mnemos.injection.load}, {@code .render},
  * {@code .write} and {@code mnemos.model.calls{ai=step,outcome}}; the summary {@code mnemos.block.tokens} and the
- * counters {@code mnemos.block.over.budget} and {@code mnemos.block.rendered.ahead{outcome=used|unused}}; counters
+ * counters {@code mnemos.block.over.budget}; counters
  * {@code mnemos.step.writes{path=agent,outcome}},
  * {@code mnemos.step.write.retries},
  * {@code mnemos.profile.loads{status}} and {@code mnemos.store.unavailable{store=redis}} (see {@link StepWriteMeters}).
@@ -40,8 +39,6 @@ class InjectionMetrics {
     private final DistributionSummary blockTokens;
     private final Counter overBudget;
     private final Counter written;
-    private final Counter aheadUsed;
-    private final Counter aheadUnused;
     private final Map<ProfileSnapshot.Status, Counter> profileLoads = new EnumMap<>(
             ProfileSnapshot.Status.class);
 
@@ -60,8 +57,6 @@ class InjectionMetrics {
         this.overBudget = Counter.builder("mnemos.block.over.budget")
                 .description("memory blocks that still exceeded the token budget after trimming").register(registry);
         this.written = StepWriteMeters.stepWrites(registry, "agent", "written");
-        this.aheadUsed = renderedAhead(registry, "used");
-        this.aheadUnused = renderedAhead(registry, "unused");
         for (var status : ProfileSnapshot.Status.values()) {
             profileLoads.put(status, profileLoads(status));
         }
@@ -91,13 +86,6 @@ class InjectionMetrics {
         }
     }
 
-    /** A step's block: found already rendered ahead ({@code used}), or rendered by the step itself (none counted when off). */
-    void renderedAhead(StepBlocks.Ahead ahead) {
-        if (ahead != StepBlocks.Ahead.OFF) {
-            (ahead == StepBlocks.Ahead.FOUND ? aheadUsed : aheadUnused).increment();
-        }
-    }
-
     void written(int casRetries) {
         written.increment();
         retries.increment(casRetries);
@@ -120,12 +108,6 @@ class InjectionMetrics {
     private Counter profileLoads(ProfileSnapshot.Status status) {
         return Counter.builder("mnemos.profile.loads").description("profile reads before a step by status")
                 .tag("status", status.name().toLowerCase(Locale.ROOT)).register(registry);
-    }
-
-    private static Counter renderedAhead(MeterRegistry registry, String outcome) {
-        return Counter.builder("mnemos.block.rendered.ahead")
-                .description("steps whose memory block was found rendered ahead (used) or was rendered by the step (unused)")
-                .tag("outcome", outcome).register(registry);
     }
 
     private static Timer timer(MeterRegistry registry, String phase, String description) {

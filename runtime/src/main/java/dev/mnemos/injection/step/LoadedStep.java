@@ -5,8 +5,6 @@ import dev.mnemos.injection.MemoryBlock;
 import dev.mnemos.injection.MemoryContext;
 import dev.mnemos.injection.ProfileSnapshot;
 import dev.mnemos.injection.TurnOverride;
-import dev.mnemos.injection.block.AheadStepBlocks;
-import dev.mnemos.injection.block.StepBlocks;
 import dev.mnemos.session.SessionState;
 
 import java.util.List;
@@ -15,12 +13,10 @@ import java.util.List;
  * What a step read and rendered before the model call.
  *
  * @param actor who the step acts for, established before anything was read; its write is checked against it
- * @param blockSha256 the block's SHA-256 (hex), for the trace
- * @param ahead whether the block was found rendered ahead ({@link AheadStepBlocks})
  */
 record LoadedStep(String sessionId, ActingUser.Actor actor, SessionState state, ProfileSnapshot profile,
         List<TurnOverride> overrides,
-        MemoryBlock block, String blockSha256, StepBlocks.Ahead ahead, String userMessage, long loadNanos,
+        MemoryBlock block, String userMessage, long loadNanos,
         long renderNanos) {
 
     MemoryContext.ActiveStep active() {

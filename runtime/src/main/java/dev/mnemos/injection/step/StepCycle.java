@@ -248,7 +248,6 @@ public class StepCycle {
         metrics.profileLoaded(loaded.profile().status());
         metrics.render(loaded.renderNanos());
         metrics.injected(loaded.block());
-        metrics.renderedAhead(loaded.ahead());
         return loaded;
     }
 
@@ -285,7 +284,6 @@ public class StepCycle {
         }
         metrics.write(System.nanoTime() - writeStart);
         metrics.written(written.retries());
-        loader.written(loaded, written.applied().applyTo(written.basis()).orElse(null));
         return written;
     }
 
@@ -295,7 +293,7 @@ public class StepCycle {
         MemoryBlock block = loaded.block();
         StepTrace.Read read = new StepTrace.Read(loaded.state().version(), loaded.profile().status(),
                 loaded.profile().cache(), loaded.profile().facts().size());
-        StepTrace.Injected injected = new StepTrace.Injected(loaded.blockSha256(), block.text().length(), block.tokens(),
+        StepTrace.Injected injected = new StepTrace.Injected(block.sha256(), block.text().length(), block.tokens(),
                 block.budget(), block.overBudget(), block.plansShown(), block.profileShown(), loaded.overrides(),
                 block.text());
         StepTrace.Written write = new StepTrace.Written(basedOn, version, retries, Patches.fields(patch));

@@ -3,6 +3,7 @@ package dev.mnemos.injection.step;
 import dev.mnemos.injection.ActingUser;
 import dev.mnemos.injection.ActingUserUnknownException;
 import dev.mnemos.injection.InjectionConfig;
+import dev.mnemos.injection.MemoryBlock;
 import dev.mnemos.injection.ProfileSnapshot;
 import dev.mnemos.injection.SessionMemoryUnavailableException;
 import dev.mnemos.injection.StepProfiles;
@@ -13,7 +14,6 @@ import dev.mnemos.injection.block.StepBlocks;
 import dev.mnemos.injection.block.TurnOverrideDetector;
 import dev.mnemos.session.InvalidPatchException;
 import dev.mnemos.session.NewSession;
-import dev.mnemos.session.Sent;
 import dev.mnemos.session.SessionArchive;
 import dev.mnemos.session.SessionEndedException;
 import dev.mnemos.session.SessionIds;
@@ -22,7 +22,6 @@ import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionScriptException;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
-import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
@@ -54,7 +53,6 @@ class StepLoader {
     private final StepProfiles profiles;
     private final ActingUser actingUser;
     private final int plansShown;
-    private final StepSessions sessions;
     private final StepBlocks blocks;
 
     public StepLoader(SessionStore store, SessionArchive archive, StepProfiles profiles, InjectionConfig config,
@@ -63,9 +61,7 @@ class StepLoader {
         this.archive = archive;
         this.plansShown = config.plansShown();
         this.profiles = profiles;
-        boolean ahead = config.renderAhead() && config.tokenCountCacheChars() > 0;
-        this.sessions = StepSessions.of(store, plansShown, ahead, config.tokenCountCacheChars(), profiles);
-        this.blocks = StepBlocks.of(MemoryBlockRenderer.from(config, tokens), config.tokenCountCacheChars(), ahead);
+        this.blocks = StepBlocks.of(MemoryBlockRenderer.from(config, tokens), config.tokenCountCacheChars());
         this.actingUser = actingUser;
     }
 
@@ -90,8 +86,8 @@ class StepLoader {
     }
 
     /**
-     * The session, then its owner's profile, then this turn's overrides, then the block. While the session's read
-     * is on its way, the session's blocks do what they can for this step ({@link StepBlocks#whileReading}).
+     * The session, then its owner's profile, then this turn's overrides, then the block: each a plain call on this
+     * thread, in that order.
      *
      * @throws SessionMemoryUnavailableException when the session store (or, for a first call, the archive) cannot be read
      * @throws SessionNotFoundException when the session belongs to another user
@@ -100,59 +96,36 @@ class StepLoader {
     LoadedStep load(AiMethod method, Object[] args, ActingUser.Actor actor) {
         long start = System.nanoTime();
         String sessionId = SessionIds.require("sessionId", method.sessionId(args));
-        StepSessions.Read read;
-        try (Sent<StepSessions.Read> reading = guarded(sessionId, () -> sessions.send(sessionId))) {
-            blocks.whileReading(sessionId);
-            read = session(sessionId, reading, actor);
-        }
-        SessionState state = read.state();
-        ProfileSnapshot profile = profiles.load(state.userId(), read.along());
+        SessionState state = session(sessionId, actor);
+        ProfileSnapshot profile = profiles.load(state.userId());
         long loaded = System.nanoTime();
         String message = method.userMessage(args);
         List<TurnOverride> overrides = TurnOverrideDetector.detect(message, profile.facts());
-        StepBlocks.Block block = blocks.render(sessionId, state, profile.facts(), overrides, message);
+        MemoryBlock block = blocks.render(sessionId, state, profile.facts(), overrides, message);
         long rendered = System.nanoTime();
         LOG.debugf("step %s of session %s: loaded version %d, profile %s (%d facts, cache %s)", method.step(), sessionId,
                 state.version(), profile.status(), profile.facts().size(), profile.cache());
         LOG.debugf("step %s of session %s: rendered %d tokens of %d, plans %s, %d overrides", method.step(), sessionId,
-                block.block().tokens(), block.block().budget(), block.block().plansShown(), overrides.size());
-        return new LoadedStep(sessionId, actor, state, profile, overrides, block.block(), block.sha256(), block.ahead(),
-                message, loaded - start, rendered - loaded);
+                block.tokens(), block.budget(), block.plansShown(), overrides.size());
+        return new LoadedStep(sessionId, actor, state, profile, overrides, block, message, loaded - start,
+                rendered - loaded);
     }
 
-    /**
-     * A step wrote {@code written} (rebuilt on the state it read; null when it could not be): the state the
-     * session's next step should read, for the speed-ups that keep it.
-     */
-    void written(LoadedStep step, SessionState written) {
-        SessionState next = written == null ? null : written.newestPlans(plansShown + 1); // a read's plans
-        sessions.written(step.sessionId(), next);
-        blocks.written(step.sessionId(), next, step.profile().facts(), step.userMessage());
-    }
-
-    @PreDestroy
-    void close() throws Exception {
-        if (blocks instanceof AutoCloseable closeable) {
-            closeable.close();
-        }
-    }
-
-    /** The live session the caller may step (its read {@code reading} on its way), or the one this first call starts. */
-    private StepSessions.Read session(String sessionId, Sent<StepSessions.Read> reading, ActingUser.Actor actor) {
-        Optional<String> restricted = actor.restrictedTo();
-        StepSessions.Read read = readOrStart(sessionId, reading, actor);
-        SessionGuard.checkRead(read.state(), restricted);
-        if (read.state().status() == SessionState.Status.ENDED) {
+    /** The live session the caller may step, or the one this first call starts. */
+    private SessionState session(String sessionId, ActingUser.Actor actor) {
+        SessionState state = readOrStart(sessionId, actor);
+        SessionGuard.checkRead(state, actor.restrictedTo());
+        if (state.status() == SessionState.Status.ENDED) {
             throw new SessionEndedException(sessionId);
         }
-        return read;
+        return state;
     }
 
     /** The live session, or the one this first call starts. */
-    private StepSessions.Read readOrStart(String sessionId, Sent<StepSessions.Read> reading, ActingUser.Actor actor) {
+    private SessionState readOrStart(String sessionId, ActingUser.Actor actor) {
         Optional<String> restricted = actor.restrictedTo();
         try {
-            return guarded(sessionId, reading::reply);
+            return read(sessionId);
         } catch (SessionNotFoundException e) {
             // no live session of that id: this is its first call, unless it ended and was archived
         }
@@ -168,15 +141,15 @@ class StepLoader {
                         NewSession.of(owner, SessionPatch.builder().build()).by(StepWriteBack.ACTOR)));
         if (created.isPresent()) {
             LOG.debugf("session %s started by its first call, owned by %s", sessionId, owner);
-            return new StepSessions.Read(created.get(), null);
+            return created.get();
         }
         // a concurrent first call created it in between: read it (the owner guard follows)
         return read(sessionId);
     }
 
     /** The session with the plans its block and its fold need. */
-    private StepSessions.Read read(String sessionId) {
-        return guarded(sessionId, () -> sessions.read(sessionId));
+    private SessionState read(String sessionId) {
+        return guarded(sessionId, () -> SummaryFolder.loadForFold(store, sessionId, plansShown));
     }
 
     private static <T> T guarded(String sessionId, Supplier<T> call) {

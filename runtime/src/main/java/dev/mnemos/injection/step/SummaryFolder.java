@@ -64,7 +64,7 @@ public final class SummaryFolder {
     }
 
     /** {@code state}, or the session read again with more plans when the fold needs them. */
-    static SessionState needed(SessionStore store, String sessionId, int plansShown, SessionState state) {
+    private static SessionState needed(SessionStore store, String sessionId, int plansShown, SessionState state) {
         PlanVersion latest = state.latestPlan();
         int needed = latest == null ? 0 : latest.version() - foldedThrough(state);
         return needed > plansShown + 1 ? store.recent(sessionId, needed) : state;

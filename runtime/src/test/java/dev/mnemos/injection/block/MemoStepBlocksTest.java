@@ -35,10 +35,10 @@ class MemoStepBlocksTest {
             SessionState s = GrowingSessions.state(step);
             String message = "step " + step + ": what is next?";
             counted.clear();
-            MemoryBlock block = memo.render("s-memo", s, profile, List.of(), message).block();
+            MemoryBlock block = memo.render("s-memo", s, profile, List.of(), message);
             countedWithMemo += step > 1 ? counted.size() : 0;
             counted.clear();
-            MemoryBlock fresh = plain.render("s-memo", s, profile, List.of(), message).block();
+            MemoryBlock fresh = plain.render("s-memo", s, profile, List.of(), message);
             countedPlain += step > 1 ? counted.size() : 0;
 
             assertThat(block.text()).as("step %d", step).isEqualTo(fresh.text());
@@ -60,8 +60,7 @@ class MemoStepBlocksTest {
 
     @Test
     void theWayOfRenderingIsChosenByTheSettings() {
-        assertThat(StepBlocks.of(renderer, 0, true)).as("no memo, no render ahead").isInstanceOf(PlainStepBlocks.class);
-        assertThat(StepBlocks.of(renderer, 1000, false)).isInstanceOf(MemoStepBlocks.class);
-        assertThat(StepBlocks.of(renderer, 1000, true)).isInstanceOf(AheadStepBlocks.class);
+        assertThat(StepBlocks.of(renderer, 0)).as("no memo").isInstanceOf(PlainStepBlocks.class);
+        assertThat(StepBlocks.of(renderer, 1000)).isInstanceOf(MemoStepBlocks.class);
     }
 }
