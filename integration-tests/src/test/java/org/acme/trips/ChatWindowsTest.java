@@ -2,6 +2,10 @@ package org.acme.trips;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mnemos.session.Fork;
+import dev.mnemos.session.Rollback;
+import dev.mnemos.session.SessionState;
+import dev.mnemos.session.SessionStore;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -15,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Two AI services on one session: each keeps its own chat window (quarkus.mnemos.injection.chat-window's default),
- * and a stored answer reaches a prompt once.
+ * and a stored answer reaches a prompt once. A rollback takes the windows back with the state, a fork starts with them.
  */
 @QuarkusTest
 @QuarkusTestResource(OpenAiStub.class)
@@ -27,6 +31,8 @@ class ChatWindowsTest {
     TripPlanner planner;
     @Inject
     TripWeather weather;
+    @Inject
+    SessionStore sessions;
 
     @Test
     void aSecondServiceOnTheSessionDoesNotReceiveTheFirstServicesTurns() throws Exception {
@@ -69,6 +75,35 @@ class ChatWindowsTest {
         assertThat(copies(body, OpenAiStub.ANSWER)).isEqualTo(1);
         assertThat(systemMessage(body)).contains("plan v1 (latest): (in the conversation above)")
                 .contains("\"answer.itinerary\": (plan v1 above)");
+    }
+
+    @Test
+    void aRollbackTakesTheChatWindowBackAndAForkStartsWithItsVersionsWindow() throws Exception {
+        String id = "trip-" + UUID.randomUUID();
+        planner.suggest(id, "Plan a week in Crete");
+        long afterFirst = sessions.get(id).version();
+        planner.suggest(id, "Add a day in Chania");
+        long afterSecond = sessions.get(id).version();
+        planner.suggest(id, "Add a boat trip");
+        long afterThird = sessions.get(id).version();
+
+        sessions.rollback(Rollback.of(id, afterFirst).by("test"));
+        SessionState fork = sessions.fork(Fork.of(id, afterSecond).by("test"));
+        int before = OpenAiStub.bodies().size();
+        planner.suggest(id, "What about Rethymno?");
+        planner.suggest(fork.sessionId(), "What about Heraklion?");
+
+        List<String> bodies = Bodies.since(before);
+        assertThat(userTurns(bodies.get(0))).as("the rolled-back session's window")
+                .containsExactly("Plan a week in Crete", "What about Rethymno?");
+        assertThat(userTurns(bodies.get(1))).as("the fork's window")
+                .containsExactly("Plan a week in Crete", "Add a day in Chania", "What about Heraklion?");
+
+        sessions.rollback(Rollback.of(id, afterThird).by("test"));
+        int again = OpenAiStub.bodies().size();
+        planner.suggest(id, "Back to the boat trip");
+        assertThat(userTurns(Bodies.since(again).get(0))).as("rolled back to the version before the rollback")
+                .containsExactly("Plan a week in Crete", "Add a day in Chania", "Add a boat trip", "Back to the boat trip");
     }
 
     private static int copies(String body, String text) throws Exception {

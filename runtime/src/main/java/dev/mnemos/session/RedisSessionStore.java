@@ -5,8 +5,10 @@ import io.quarkus.redis.datasource.RedisDataSource;
 import io.smallrye.faulttolerance.api.Guard;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.enterprise.util.TypeLiteral;
 import jakarta.inject.Inject;
+import org.jboss.logging.Logger;
 
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
@@ -34,6 +36,8 @@ import java.util.Optional;
 @ApplicationScoped
 public class RedisSessionStore implements SessionStore {
 
+    private static final Logger LOG = Logger.getLogger(RedisSessionStore.class);
+
     private static final TypeLiteral<List<SessionEvent>> EVENTS = new TypeLiteral<>() {
     };
     private static final TypeLiteral<List<String>> IDS = new TypeLiteral<>() {
@@ -51,19 +55,22 @@ public class RedisSessionStore implements SessionStore {
     private final Guard slow;
     /** Refuses writes while Redis runs an evicting policy; null: never refuses (a store built by hand). */
     private final RedisDurability durability;
+    /** Where rollbacks and forks are announced ({@link SessionRolledBack}, {@link SessionForked}); null: nowhere. */
+    private final Event<Object> moves;
 
     /** A store built by hand, on the Quarkus client {@code redis}, refusing no write. */
     public RedisSessionStore(RedisDataSource redis, SessionConfig config, ObjectMapper json) {
-        this(redis, config, json, new QuarkusScriptTransport(new RedisCalls(redis, config)), null);
+        this(redis, config, json, new QuarkusScriptTransport(new RedisCalls(redis, config)), null, null);
     }
 
     @Inject
     public RedisSessionStore(@MnemosRedis RedisDataSource redis, SessionConfig config, ObjectMapper json,
             ScriptTransport transport,
-            RedisDurability durability) {
+            RedisDurability durability, Event<Object> moves) {
         RedisCalls calls = new RedisCalls(redis, config);
         StateFields fields = new StateFields(json);
         this.durability = durability;
+        this.moves = moves;
         this.reads = new RedisSessionReads(calls, transport, fields,
                 new RedisReplayLog(redis, transport, config, fields));
         this.index = new RedisUserIndex(calls, transport);
@@ -163,15 +170,34 @@ public class RedisSessionStore implements SessionStore {
     @Override
     public SessionState rollback(Rollback request) {
         refuseIfEvicting();
-        return slow.get(() -> writes.rollback(request), SessionState.class);
+        SessionState rolledBack = slow.get(() -> writes.rollback(request), SessionState.class);
+        announce(new SessionRolledBack(request.sessionId(), request.toVersion(), rolledBack.version()));
+        return rolledBack;
     }
 
     @Override
     public SessionState fork(Fork request) {
-        return slow.get(() -> {
+        SessionState fork = slow.get(() -> {
             refuseIfEvicting();
             return starts.fork(request);
         }, SessionState.class);
+        announce(new SessionForked(request.sessionId(), request.fromVersion(), fork.sessionId()));
+        return fork;
+    }
+
+    /**
+     * Tells the application's observers. The move is stored whatever they do: a failure of theirs (Redis failing
+     * between the move and their update) is logged, not answered as a failed move.
+     */
+    private void announce(Object move) {
+        if (moves == null) {
+            return;
+        }
+        try {
+            moves.fire(move);
+        } catch (RuntimeException e) {
+            LOG.warnf("%s is stored, but an observer of it failed: %s", move, e.toString());
+        }
     }
 
     @Override
