@@ -20,14 +20,15 @@ import static org.hamcrest.Matchers.equalTo;
 
 /**
  * What every topology test does with its Redis: two {@code @SessionMemory} steps, the second prompted with what the
- * first wrote, a fork that takes a step of its own, a rollback and an end, which archives the session and clears its
- * keys (the fork lives on).
+ * first wrote, a fork and a rollback, each followed by a step whose conversation is that of the version it went to,
+ * and an end, which archives the session and clears its keys (the fork lives on).
  */
 final class SessionRoundTrip {
 
     private static final String FIRST = "Lisbon, three days in May";
     private static final String SECOND = "Book the tram tour first";
     private static final String ON_THE_FORK = "Porto instead";
+    private static final String AFTER_ROLLBACK = "Then the castle";
 
     private SessionRoundTrip() {
     }
@@ -49,10 +50,12 @@ final class SessionRoundTrip {
         String fork = as(user).body(Map.of("fromVersion", 2)).post("/v1/sessions/{id}/fork", id).then().statusCode(201)
                 .body("forkedFrom.sessionId", equalTo(id)).body("collected.'answer.chat'", equalTo(FIRST))
                 .extract().path("sessionId");
-        model.script(request -> ON_THE_FORK);
-        assertThat(ActingAs.user(user).call(() -> ai.chat(fork, "Somewhere else?"))).isEqualTo(ON_THE_FORK);
+        assertThat(conversationOf(ai, model, user, fork, ON_THE_FORK)).as("the fork's conversation, from version 2")
+                .contains(FIRST).doesNotContain(SECOND);
         as(user).body(Map.of("toVersion", 2)).post("/v1/sessions/{id}/rollback", id).then().statusCode(200)
                 .body("version", equalTo(4)).body("collected.'answer.chat'", equalTo(FIRST));
+        assertThat(conversationOf(ai, model, user, id, AFTER_ROLLBACK)).as("the conversation after the rollback")
+                .contains(FIRST).doesNotContain(SECOND);
 
         as(user).post("/v1/sessions/{id}/end", id).then().statusCode(200).body("sessionId", equalTo(id));
         assertThat(SessionKeys.all(id)).as("the ended session's keys").noneMatch(key -> redis.key().exists(key));
@@ -61,6 +64,15 @@ final class SessionRoundTrip {
         as(user).get("/v1/sessions/{id}/report", id).then().statusCode(200).body("sessionId", equalTo(id));
         as(user).get("/v1/sessions/{id}", fork).then().statusCode(200)
                 .body("collected.'answer.chat'", equalTo(ON_THE_FORK));
+    }
+
+    /** Takes a step of {@code sessionId} that the model answers with {@code answer}; what the model was sent. */
+    private static String conversationOf(TripAi ai, ScriptedChatModel model, String user, String sessionId,
+            String answer) {
+        model.reset();
+        model.script(request -> answer);
+        assertThat(ActingAs.user(user).call(() -> ai.chat(sessionId, "And now?"))).isEqualTo(answer);
+        return Requests.all(model.requests().get(0));
     }
 
     private static RequestSpecification as(String user) {
