@@ -39,6 +39,9 @@ final class RedisProcess {
      */
     static RedisProcess start(String name, Path dir, int port, List<String> command) {
         requireBinary(command.get(0));
+        if (listening(port)) {
+            throw new IllegalStateException("port " + port + " is taken: the test must own its " + name);
+        }
         Path log = dir.resolve(name + ".log");
         Process process;
         try {
@@ -48,7 +51,7 @@ final class RedisProcess {
             throw new IllegalStateException("cannot run " + command, e);
         }
         RedisProcess started = new RedisProcess(name, port, process, log);
-        started.await(started::listening, "listening on port " + port);
+        started.await(() -> listening(port), "listening on port " + port);
         return started;
     }
 
@@ -114,7 +117,7 @@ final class RedisProcess {
         }
     }
 
-    private boolean listening() {
+    private static boolean listening(int port) {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
             return true;

@@ -25,21 +25,26 @@ final class SentinelRedis {
 
     /** Starts the three processes; answers the configuration that points an application at the Sentinel. */
     Map<String, String> start() {
-        dir = TestDirectory.create("mnemos-sentinel");
-        int masterPort = FreePorts.one();
-        master = server("master", masterPort);
-        int replicaPort = FreePorts.one();
-        replica = server("replica", replicaPort, "--replicaof", "127.0.0.1", Integer.toString(masterPort));
-        master.await(() -> master.cli("INFO", "replication").contains("connected_slaves:1"), "serving its replica");
-        int sentinelPort = FreePorts.one();
-        sentinel = RedisProcess.start("sentinel", dir, sentinelPort, List.of("redis-sentinel",
-                sentinelConf(sentinelPort, masterPort).toString()));
-        sentinel.await(() -> sentinel.cli("SENTINEL", "REPLICAS", MASTER_NAME).contains(Integer.toString(replicaPort)),
-                "seeing the replica");
-        return Map.of("quarkus.redis.client-type", "sentinel",
-                "quarkus.redis.hosts", "redis://127.0.0.1:" + sentinelPort,
-                "quarkus.redis.master-name", MASTER_NAME,
-                "quarkus.redis.role", "master");
+        try {
+            dir = TestDirectory.create("mnemos-sentinel");
+            int masterPort = FreePorts.one();
+            master = server("master", masterPort);
+            int replicaPort = FreePorts.one();
+            replica = server("replica", replicaPort, "--replicaof", "127.0.0.1", Integer.toString(masterPort));
+            master.await(() -> master.cli("INFO", "replication").contains("connected_slaves:1"), "serving its replica");
+            int sentinelPort = FreePorts.one();
+            sentinel = RedisProcess.start("sentinel", dir, sentinelPort, List.of("redis-sentinel",
+                    sentinelConf(sentinelPort, masterPort).toString()));
+            sentinel.await(() -> sentinel.cli("SENTINEL", "REPLICAS", MASTER_NAME).contains(Integer.toString(replicaPort)),
+                    "seeing the replica");
+            return Map.of("quarkus.redis.client-type", "sentinel",
+                    "quarkus.redis.hosts", "redis://127.0.0.1:" + sentinelPort,
+                    "quarkus.redis.master-name", MASTER_NAME,
+                    "quarkus.redis.role", "master");
+        } catch (RuntimeException e) {
+            stop(); // a failed start leaves nothing behind, whether or not the after-all stop runs
+            throw e;
+        }
     }
 
     void stop() {

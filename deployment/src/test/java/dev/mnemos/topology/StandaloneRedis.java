@@ -14,11 +14,16 @@ final class StandaloneRedis {
 
     /** Starts the server; answers the configuration that points an application at it. */
     Map<String, String> start() {
-        dir = TestDirectory.create("mnemos-standalone");
-        int port = FreePorts.one();
-        server = RedisProcess.start("redis", dir, port, List.of("redis-server", "--port", Integer.toString(port),
-                "--bind", "127.0.0.1", "--dir", dir.toString(), "--save", "", "--appendonly", "no"));
-        return Map.of("quarkus.redis.hosts", "redis://127.0.0.1:" + port);
+        try {
+            dir = TestDirectory.create("mnemos-standalone");
+            int port = FreePorts.one();
+            server = RedisProcess.start("redis", dir, port, List.of("redis-server", "--port", Integer.toString(port),
+                    "--bind", "127.0.0.1", "--dir", dir.toString(), "--save", "", "--appendonly", "no"));
+            return Map.of("quarkus.redis.hosts", "redis://127.0.0.1:" + port);
+        } catch (RuntimeException e) {
+            stop(); // a failed start leaves nothing behind, whether or not the after-all stop runs
+            throw e;
+        }
     }
 
     void stop() {

@@ -25,20 +25,25 @@ final class TlsRedis {
 
     /** Generates the certificates and starts the server; answers the configuration that points an application at it. */
     Map<String, String> start() {
-        dir = TestDirectory.create("mnemos-tls");
-        certificates();
-        int port = FreePorts.one();
-        server = RedisProcess.start("redis-tls", dir, port, List.of("redis-server", "--port", "0",
-                "--tls-port", Integer.toString(port), "--bind", "127.0.0.1",
-                "--tls-cert-file", dir.resolve("server.pem").toString(),
-                "--tls-key-file", dir.resolve("server.key").toString(),
-                "--tls-ca-cert-file", dir.resolve("ca.pem").toString(), "--tls-auth-clients", "no",
-                "--dir", dir.toString(), "--save", "", "--appendonly", "no"));
-        return Map.of("quarkus.redis.hosts", "rediss://127.0.0.1:" + port,
-                "quarkus.redis.tls-configuration-name", TLS_CONFIGURATION,
-                "quarkus.tls." + TLS_CONFIGURATION + ".trust-store.pem.certs", dir.resolve("ca.pem").toString(),
-                // the Redis client refuses TLS without one; the server certificate names 127.0.0.1
-                "quarkus.tls." + TLS_CONFIGURATION + ".hostname-verification-algorithm", "HTTPS");
+        try {
+            dir = TestDirectory.create("mnemos-tls");
+            certificates();
+            int port = FreePorts.one();
+            server = RedisProcess.start("redis-tls", dir, port, List.of("redis-server", "--port", "0",
+                    "--tls-port", Integer.toString(port), "--bind", "127.0.0.1",
+                    "--tls-cert-file", dir.resolve("server.pem").toString(),
+                    "--tls-key-file", dir.resolve("server.key").toString(),
+                    "--tls-ca-cert-file", dir.resolve("ca.pem").toString(), "--tls-auth-clients", "no",
+                    "--dir", dir.toString(), "--save", "", "--appendonly", "no"));
+            return Map.of("quarkus.redis.hosts", "rediss://127.0.0.1:" + port,
+                    "quarkus.redis.tls-configuration-name", TLS_CONFIGURATION,
+                    "quarkus.tls." + TLS_CONFIGURATION + ".trust-store.pem.certs", dir.resolve("ca.pem").toString(),
+                    // the Redis client refuses TLS without one; the server certificate names 127.0.0.1
+                    "quarkus.tls." + TLS_CONFIGURATION + ".hostname-verification-algorithm", "HTTPS");
+        } catch (RuntimeException e) {
+            stop(); // a failed start leaves nothing behind, whether or not the after-all stop runs
+            throw e;
+        }
     }
 
     void stop() {
