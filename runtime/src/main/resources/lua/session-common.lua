@@ -154,11 +154,12 @@ end
 local function trim(snap, events, version, retention, legacy, keep, record)
   if keep > 1 then redis.call('XTRIM', events, 'MINID', keep .. '-0') end
   redis.call('HDEL', snap, record)
-  local below = checkpoints_below(snap, version - retention + 1)
+  local oldest = version - retention + 1
+  local below = checkpoints_below(snap, oldest)
   if #below > 0 then
     local kept = {}
     for v in string.gmatch(redis.call('HGET', snap, 'cps'), '%d+') do
-      if tonumber(v) > tonumber(string.sub(below[#below], 2)) then kept[#kept + 1] = v end
+      if tonumber(v) >= oldest then kept[#kept + 1] = v end
     end
     redis.call('HDEL', snap, 'cps', unpack(below))
     if #kept > 0 then redis.call('HSET', snap, 'cps', table.concat(kept, ',')) end
