@@ -1,8 +1,9 @@
 -- KEYS: state, snap, events, plans
 -- ARGV: version, checkpointEvery, retention, latestPlans
 -- ERRORS: -4 missing, -11 no such version (detail: current), -7 gone (detail: oldest)
--- Reads a past version in one round trip: the current state with the undo records of the versions after
--- it applied (session-common.lua), with the bodies of its plans; for a session written before undo
+-- Reads a past version in one round trip: the nearest checkpoint at or above it (else the current state)
+-- with the undo records of the versions between them applied (session-common.lua), so a read applies
+-- about checkpointEvery records however old the version, with the bodies of its plans; for a session written before undo
 -- records, the nearest checkpoint at or below it (with the bodies of its plans) and the replay entries after it.
 -- latestPlans: how many of the newest plan versions to read (-1: all).
 -- Returns {0, current, {fields …}, {replay entries …}, {body id, plan body …}} (the version's fields and no
@@ -22,9 +23,19 @@ local base, entries = {}, {}
 if version == current then
   base = redis.call('HGETALL', state)
 else
-  -- the current state with the undo records after the version applied, newest first
+  -- the nearest checkpoint at or above the version, else the current state, with the undo records
+  -- between it and the version applied, newest first
+  local from, now = current, nil
+  for v in string.gmatch(redis.call('HGET', snap, 'cps') or '', '%d+') do
+    v = tonumber(v)
+    if v >= version then
+      local packed = redis.call('HGET', snap, 'c' .. v)
+      if packed then from, now = v, cmsgpack.unpack(packed) end
+      break
+    end
+  end
   local before, complete = {}, true
-  for v = current, version + 1, -1 do
+  for v = from, version + 1, -1 do
     local packed = redis.call('HGET', snap, 'u' .. v)
     if not packed then
       complete = false
@@ -34,7 +45,7 @@ else
     for i = 1, #record, 2 do before[record[i]] = record[i + 1] end
   end
   if complete then
-    local now = redis.call('HGETALL', state)
+    now = now or redis.call('HGETALL', state)
     for i = 1, #now, 2 do
       local field, value = now[i], before[now[i]]
       if value == nil then

@@ -58,6 +58,16 @@ end
 -- budget granted the session; size + log stays within it). Sessions written before undo records have
 -- full checkpoints there under their version number; legacy names the last version without a record,
 -- until no version of the retention window needs a checkpoint.
+-- So that reading an old version does not apply every record after it, the hash also keeps checkpoints
+-- c<version>: the state hash's fields and values at that version (plan bodies by id, as the state
+-- holds them), MessagePack pairs. Reading v starts from the nearest checkpoint at or above v and
+-- applies at most the records between them. One is tried at every multiple of checkpointEvery and
+-- taken when it is at most 1/CHECKPOINT_SHARE of the bytes written since the previous one (cw: those
+-- bytes, the events and plan bodies written), so checkpoints cost at most that share of what was
+-- written (3: a third, which keeps the benchmark workload's session within 3x the bytes written at
+-- retention 1,000); a state that is large against its writes (each step adding a new large value)
+-- gets them further apart, or none.
+-- cps lists their versions, oldest first; they are counted in log and trimmed with the window.
 
 -- The bytes a stream entry holds, as XRANGE returns it.
 local function entry_bytes(entry)
@@ -113,6 +123,16 @@ local function counters(state, snap, events, plans, version)
   return size, log, 0, legacy
 end
 
+-- The checkpoint fields (c<version>) below `oldest`, oldest first: no read of the window starts from them.
+local function checkpoints_below(snap, oldest)
+  local below = {}
+  for v in string.gmatch(redis.call('HGET', snap, 'cps') or '', '%d+') do
+    if tonumber(v) >= oldest then break end
+    below[#below + 1] = 'c' .. v
+  end
+  return below
+end
+
 -- What trimming the history to the retention window after writing `version` frees: the replay entries
 -- below the window (while a legacy session may still read a checkpoint, from its base checkpoint on) and
 -- the undo record the window's oldest version no longer needs. Returns bytes, first entry id kept, record.
@@ -126,6 +146,7 @@ local function trimmed(snap, events, version, every, retention, legacy)
   end
   local record = 'u' .. oldest
   bytes = bytes + (redis.call('HEXISTS', snap, record) == 1 and #record + redis.call('HSTRLEN', snap, record) or 0)
+  for _, field in ipairs(checkpoints_below(snap, oldest)) do bytes = bytes + #field + redis.call('HSTRLEN', snap, field) end
   return bytes, keep, record
 end
 
@@ -133,6 +154,16 @@ end
 local function trim(snap, events, version, retention, legacy, keep, record)
   if keep > 1 then redis.call('XTRIM', events, 'MINID', keep .. '-0') end
   redis.call('HDEL', snap, record)
+  local oldest = version - retention + 1
+  local below = checkpoints_below(snap, oldest)
+  if #below > 0 then
+    local kept = {}
+    for v in string.gmatch(redis.call('HGET', snap, 'cps'), '%d+') do
+      if tonumber(v) >= oldest then kept[#kept + 1] = v end
+    end
+    redis.call('HDEL', snap, 'cps', unpack(below))
+    if #kept > 0 then redis.call('HSET', snap, 'cps', table.concat(kept, ',')) end
+  end
   if legacy > 0 and version - retention + 1 > legacy then
     for _, field in ipairs(redis.call('HKEYS', snap)) do
       if string.match(field, '^%d+$') then redis.call('HDEL', snap, field) end
@@ -146,4 +177,29 @@ local function store_undo(snap, version, undo)
   local packed = cmsgpack.pack(undo)
   redis.call('HSET', snap, 'u' .. version, packed)
   return #('u' .. version) + #packed
+end
+
+local CHECKPOINT_SHARE = 3
+
+-- Bytes the checkpoint of `version` may add to log, at most: its share of what was written since the
+-- previous one (with `written`, this write's bytes), when a checkpoint is tried at this version; else 0.
+local function checkpoint_bound(snap, version, every, written)
+  if version % every ~= 0 then return 0 end
+  return #('c' .. version) + math.floor((tonumber(redis.call('HGET', snap, 'cw') or '0') + written) / CHECKPOINT_SHARE)
+end
+
+-- Counts `written` (this write's bytes) and, at a multiple of `every`, takes the checkpoint of `version`
+-- when it costs at most its share of what was written since the previous one. Returns the bytes it added to log.
+local function checkpoint(state, snap, version, every, written)
+  written = tonumber(redis.call('HGET', snap, 'cw') or '0') + written
+  if version % every == 0 then
+    local packed = cmsgpack.pack(redis.call('HGETALL', state))
+    if CHECKPOINT_SHARE * #packed <= written then
+      local cps = redis.call('HGET', snap, 'cps')
+      redis.call('HSET', snap, 'c' .. version, packed, 'cps', cps and cps .. ',' .. version or tostring(version), 'cw', 0)
+      return #('c' .. version) + #packed
+    end
+  end
+  redis.call('HSET', snap, 'cw', written)
+  return 0
 end

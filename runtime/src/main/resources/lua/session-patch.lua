@@ -1,8 +1,8 @@
 -- KEYS: state, snap, events, chat, trace, plans, idempotency
 -- ARGV: expectedVersion, ttlMs, eventJson, checkpointEvery, retention, updatedAtMs, owner, maxSessionBytes, budgeted, refuseEvicting, ops..., idempotencyKey, fingerprint, result
 -- ERRORS: -1 stale (detail: current), -2 no such plan (detail: plan), -3 ended, -4 missing, -6 key used, -9 needs bytes (detail: bytes), -10 too large (detail: bytes), -12 evicting (detail: policy)
--- Applies one step to a session atomically. expectedVersion: -1 for none; checkpointEvery: of sessions
--- written with checkpoints; owner: "" for any; budgeted: "1" when size + log must stay within
+-- Applies one step to a session atomically. expectedVersion: -1 for none; checkpointEvery: the checkpoint interval
+-- (session-common.lua); owner: "" for any; budgeted: "1" when size + log must stay within
 -- the bytes the user's budget granted; refuseEvicting: "1" when nothing is written while Redis runs an evicting
 -- maxmemory-policy (session-common.lua); ops: triples (op, field, value): S set, D delete, O ordered set
 -- (value gets "<version>.<n>|"), P append plan (field: evaluation JSON or ""), E evaluate plan <field>,
@@ -10,7 +10,7 @@
 -- version's trace); idempotencyKey: "" for none; result: what to record ("" records the new version).
 -- The replay entry (id <version>-0) holds the event JSON as e and, when the step added a plan, the
 -- plan's body id as p: the event leaves the content out, so a plan is stored once. The version's undo
--- record holds what it changed (session-common.lua).
+-- record holds what it changed; at a multiple of checkpointEvery a checkpoint may be taken (session-common.lua).
 -- Returns {newVersion} or {errorCode, detail}, nothing written: -6 the idempotency key was already used (its
 -- record holds the first result), -9 the session needs a grant of that many more bytes from its user's
 -- budget, -10 the state would be that many bytes, over maxSessionBytes.
@@ -44,6 +44,8 @@ local version = current + 1
 local every, retention = tonumber(ARGV[4]), tonumber(ARGV[5])
 local size, log, granted, legacy = counters(state, snap, events, plans, current)
 local pending, grow, logGrow, n = {}, 0, 0, 0
+-- what the step writes, as checkpoints count it: its event and the plan bodies it adds
+local written = #ARGV[3]
 local function change(field, bytes)
   local was = field_bytes(state, pending, field)
   grow = grow + bytes - was
@@ -61,6 +63,7 @@ for i = OPS, last, 3 do
     change(field, #field + #(version .. '.' .. n .. '|') + #value)
   elseif op == 'P' then
     planSeq = planSeq + 1
+    written = written + #value
     grow = grow + #('b:' .. planSeq) + #value + 24
     logGrow = logGrow + 48
     if field ~= '' then change('e:' .. planSeq, #('e:' .. planSeq) + #field) end
@@ -71,6 +74,7 @@ for i = OPS, last, 3 do
   end
 end
 logGrow = logGrow + #ARGV[3] + 96 + (ikey ~= '' and #ikey + #ARGV[#ARGV - 1] + #ARGV[#ARGV] + 24 or 0)
+  + checkpoint_bound(snap, version, every, written)
 local freed, keep, record = trimmed(snap, events, version, every, retention, legacy)
 if grow > 0 and size + grow > tonumber(ARGV[8]) then return {-10, size + grow} end
 local footprint = size + grow + log + logGrow - freed
@@ -130,7 +134,7 @@ log = log + store_undo(snap, version, w.undo)
 -- the log entry names the new plan's body (its content is not in the event: plans are stored once)
 local entry = added and {'e', ARGV[3], 'p', tostring(added)} or {'e', ARGV[3]}
 local id = redis.call('XADD', events, version .. '-0', unpack(entry))
-log = log + entry_bytes({id, entry}) - freed
+log = log + entry_bytes({id, entry}) - freed + checkpoint(state, snap, version, every, written)
 trim(snap, events, version, retention, legacy, keep, record)
 if ikey ~= '' then
   local result = ARGV[#ARGV] ~= '' and ARGV[#ARGV] or tostring(version)

@@ -9,9 +9,9 @@
 -- everything else goes to the state hash. The replay entry holds the event JSON as e and, when the
 -- state has plans, their body ids (comma-separated, plan 1 first) as b: the event's state leaves
 -- their content out, so a rollback or fork does not copy plan texts into the log. A rollback's undo
--- record holds the fields it changed (session-common.lua).
--- mode: "create" | "rewrite"; expectedVersion: -1 for none; checkpointEvery: of sessions written with
--- checkpoints; grant: "" when not budgeted, else size + log must stay within the session's grant (on
+-- record holds the fields it changed, and it may take a checkpoint as a step does (session-common.lua).
+-- mode: "create" | "rewrite"; expectedVersion: -1 for none; checkpointEvery: the checkpoint interval
+-- (session-common.lua); grant: "" when not budgeted, else size + log must stay within the session's grant (on
 -- "create" the bytes granted to the new session); refuseEvicting: "1" when nothing is written while Redis runs an
 -- evicting maxmemory-policy (session-common.lua); fields: pairs (field, value) of the new state without
 -- version; idempotencyKey: "" for none; result: what to record. Returns {version} or {errorCode, detail},
@@ -98,12 +98,15 @@ for field, value in pairs(given) do
   after = after + #field + #value
   if old[field] == nil then changed = changed + #field + 4 end
 end
-local freed, keepFrom, record = 0, 1, 'u0'
-if not creating then freed, keepFrom, record = trimmed(snap, events, version, tonumber(ARGV[5]), tonumber(ARGV[6]), legacy) end
+local every, freed, keepFrom, record = tonumber(ARGV[5]), 0, 1, 'u0'
+if not creating then freed, keepFrom, record = trimmed(snap, events, version, every, tonumber(ARGV[6]), legacy) end
+-- what the write writes, as checkpoints count it: its event and the plan bodies it adds
+local written = #ARGV[4] + freshBytes
 local newSize = size - before + after + freshBytes
 if newSize > tonumber(ARGV[7]) and newSize > size then return {-10, newSize} end
 local logGrow = #ARGV[4] + 16 * #listed + 64 + (creating and 0 or changed)
   + (ikey ~= '' and #ikey + #ARGV[#ARGV - 1] + #ARGV[#ARGV] + 24 or 0)
+  + (creating and 0 or checkpoint_bound(snap, version, every, written))
 local footprint = newSize + log + logGrow - freed
 if grant ~= '' and footprint > granted and (creating or footprint > size + log) then return {-9, footprint - granted} end
 
@@ -145,7 +148,7 @@ end
 size = size - before + after + freshBytes
 local entry = #listed > 0 and {'e', ARGV[4], 'b', table.concat(listed, ',')} or {'e', ARGV[4]}
 local id = redis.call('XADD', events, version .. '-0', unpack(entry))
-log = log + entry_bytes({id, entry}) - freed
+log = log + entry_bytes({id, entry}) - freed + checkpoint(state, snap, version, every, written)
 if not creating then trim(snap, events, version, tonumber(ARGV[6]), legacy, keepFrom, record) end
 if ikey ~= '' then
   local value = ARGV[#ARGV - 1] .. '\n' .. ARGV[#ARGV]

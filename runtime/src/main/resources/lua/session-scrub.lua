@@ -1,7 +1,7 @@
 -- KEYS: state, snap, events, chat, trace, plans, idempotency
 -- ARGV: replacement, texts...
--- Blanks forgotten texts out of one session, in place, atomically: the state (values and field names), the undo records and legacy
--- checkpoints (unpacked, scrubbed and packed again; the byte counters beside them are left alone), the replay log (rebuilt under the same entry ids), the chat windows, the step
+-- Blanks forgotten texts out of one session, in place, atomically: the state (values and field names), the undo records and the
+-- checkpoints, legacy or not (unpacked, scrubbed and packed again; the byte counters beside them are left alone), the replay log (rebuilt under the same entry ids), the chat windows, the step
 -- traces, the plan bodies and the idempotency records. Versions, the CAS guard and the keys' TTLs are left as
 -- they are: a scrub is no new version. Running it again finds nothing more.
 -- replacement: what a text becomes; texts: the texts to blank, each in every form it is stored in (raw,
@@ -38,8 +38,8 @@ local function packed(value)
   return cmsgpack.pack(fields)
 end
 
--- the snap hash's byte counters, which are numbers, not packed fields
-local counters = { size = true, log = true, granted = true, legacy = true }
+-- the snap hash's counters and its list of checkpoints, which are plain, not packed fields
+local counters = { size = true, log = true, granted = true, legacy = true, cw = true, cps = true }
 
 -- A state field's name after its prefix is text too (an open question is q:<text>, a collected entry k:<key>):
 -- such a name is renamed; when the blanked name is already taken, the field already there is kept.

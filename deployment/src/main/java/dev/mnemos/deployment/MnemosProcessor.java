@@ -64,7 +64,10 @@ class MnemosProcessor {
         String prefix = "quarkus.cache.caffeine.\"" + ProfileCache.NAME + "\".";
         defaults.produce(new RunTimeConfigurationDefaultBuildItem(prefix + "maximum-size", "10000"));
         defaults.produce(new RunTimeConfigurationDefaultBuildItem(prefix + "expire-after-access", "10M"));
-        defaults.produce(new RunTimeConfigurationDefaultBuildItem(prefix + "metrics-enabled", "true"));
+        if (capabilities.isPresent(Capability.METRICS)) {
+            // without Micrometer, Quarkus Cache warns at every start that it cannot record the cache's metrics
+            defaults.produce(new RunTimeConfigurationDefaultBuildItem(prefix + "metrics-enabled", "true"));
+        }
     }
 
     /**
@@ -183,7 +186,7 @@ class MnemosProcessor {
                         : null;
                 if (AiMethod.unsupported(type.name().toString(), argument)) {
                     errors.produce(new ValidationErrorBuildItem(new IllegalStateException(
-                            AiMethod.unsupportedMessage(method.declaringClass().name() + "." + method.name(),
+                            AiMethod.unsupportedMessage(method.declaringClass().name() + "#" + method.name(),
                                     type.toString()))));
                 }
             }

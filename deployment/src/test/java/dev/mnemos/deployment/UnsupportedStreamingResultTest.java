@@ -48,8 +48,9 @@ class UnsupportedStreamingResultTest {
             .overrideConfigKey("quarkus.datasource.db-kind", "postgresql")
             .assertException(e -> {
                 String all = messages(e);
-                assertThat(all).contains("Planner.tokens returns dev.langchain4j.service.TokenStream",
-                        "returns a value (String, a record, …) or streams a Multi<String>").doesNotContain("Planner.stream");
+                assertThat(all).contains("Planner#tokens returns dev.langchain4j.service.TokenStream",
+                        "returns a value (String, a record, …) or streams a Multi<String>")
+                        .doesNotContain("Planner#stream returns");
             });
 
     @Test

@@ -59,7 +59,7 @@ class LegacyCheckpointsTest {
             seen.put((long) i, store.get(id));
         }
         // as the earlier release left it: checkpoints, no undo records, no counters
-        redis.hash(String.class).hdel(SessionKeys.snapshots(id), "size", "log", "granted", "legacy");
+        redis.hash(String.class).hdel(SessionKeys.snapshots(id), "size", "log", "granted", "legacy", "cw");
         assertThat(redis.hash(String.class).hkeys(SessionKeys.snapshots(id))).containsExactlyInAnyOrder("10", "20", "30",
                 "40");
         for (int i = 46; i <= 60; i++) {
@@ -87,7 +87,10 @@ class LegacyCheckpointsTest {
         store.delete(id);
     }
 
-    /** {@code size}: the state's and the plans' field names and values; {@code log}: the replay entries and undo records. */
+    /**
+     * {@code size}: the state's and the plans' field names and values; {@code log}: the replay entries, undo records and
+     * checkpoints.
+     */
     private void assertCountersMatchRedis(String id) {
         long size = 0;
         for (var field : redis.hash(String.class).hgetall(SessionKeys.state(id)).entrySet()) {
@@ -105,7 +108,7 @@ class LegacyCheckpointsTest {
             }
         }
         List<String> undo = new ArrayList<>(redis.hash(String.class).hkeys(SessionKeys.snapshots(id)));
-        undo.removeIf(field -> !field.startsWith("u"));
+        undo.removeIf(field -> !field.matches("[uc]\\d+"));
         for (String field : undo) {
             log += bytes(field) + redis.hash(String.class).hstrlen(SessionKeys.snapshots(id), field);
         }

@@ -146,7 +146,12 @@ public class RedisDurability {
         } else {
             timer.shutdown();
         }
-        if (report.risks().isEmpty() && report.known()) {
+        String down = report.known() ? null : unreachable();
+        if (down != null) {
+            LOG.warnf("Redis is unreachable at start (%s): every @SessionMemory step fails with"
+                    + " SessionMemoryUnavailableException, and the model is not called, until it answers; check"
+                    + " quarkus.redis.hosts (or the client quarkus.mnemos.redis-client-name names)", down);
+        } else if (report.risks().isEmpty() && report.known()) {
             LOG.infof("Redis durability: %s", report.assessment());
         } else if (mode == DurabilityCheck.ACCEPTED) {
             LOG.infof("Redis durability (accepted by quarkus.mnemos.redis.durability-check): %s", report.assessment());
@@ -247,6 +252,16 @@ public class RedisDurability {
 
     private static MultiGauge.Row<?> row(String setting, String value, boolean safe) {
         return MultiGauge.Row.of(Tags.of("setting", setting, "value", value, "safe", Boolean.toString(safe)), 1);
+    }
+
+    /** Why Redis does not answer a PING, or null when it does. */
+    private String unreachable() {
+        try {
+            redis.execute("PING");
+            return null;
+        } catch (RuntimeException e) {
+            return e.getMessage() == null ? e.toString() : e.getMessage();
+        }
     }
 
     private String setting(String name) {

@@ -10,10 +10,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A session's replay stream ({@link SessionKeys#events}, entry id = version) and its
- * checkpoints: reads events back and rebuilds the state at any version within the retention window
- * from the nearest checkpoint at or below it plus at most {@code checkpointEvery - 1} events after
- * it, read in one round trip ({@code session-at.lua}) without loading the current state first.
+ * A session's replay stream ({@link SessionKeys#events}, entry id = version) and its history: reads
+ * events back and rebuilds the state at any version within the retention window in one round trip
+ * ({@code session-at.lua}): the nearest checkpoint at or above the version (else the current state) with
+ * the undo records between them applied in Redis, so an old version costs about what a recent one does;
+ * for a session written before undo records, its checkpoint at or below the version and the events after it.
  */
 final class RedisReplayLog {
 

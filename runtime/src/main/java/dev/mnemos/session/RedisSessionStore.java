@@ -22,7 +22,7 @@ import java.util.Optional;
  * Each write is one Lua script (atomic, optionally compare-and-set) that also appends the event to
  * the replay stream (entry id = version) and an undo record of what it changed; the stream and the
  * records are trimmed to the retention window as the session runs, and a past version is rebuilt from
- * them in one round trip.
+ * them in one round trip, starting from the nearest periodic checkpoint above it.
  * <p>
  * This class bounds each call and hands it to its part: {@link RedisSessionReads}, {@link RedisSessionWrites},
  * {@link RedisSessionStarts} (create, create-if-absent, fork), the user's index of sessions

@@ -21,9 +21,12 @@ public interface SessionConfig {
     int historyRetention();
 
     /**
-     * The checkpoint interval of sessions written by Mnemos before undo records: their past versions
-     * are rebuilt from a full checkpoint every this many versions until the retention window has moved
-     * past them. Sessions written now keep no checkpoints: each version stores only what it changed.
+     * The checkpoint interval: at every multiple of it a session may keep a copy of its state's fields
+     * (plan bodies by reference), taken when it costs at most a third of the bytes written since the previous
+     * one, so that reading, forking or rolling back to an old version applies the undo records from the
+     * nearest checkpoint above it, not from the current version. Sessions written by Mnemos before undo
+     * records are rebuilt from their full checkpoint every this many versions until the retention window
+     * has moved past them.
      */
     @WithDefault("25")
     int checkpointEvery();

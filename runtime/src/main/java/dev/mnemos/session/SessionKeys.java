@@ -21,7 +21,8 @@ public final class SessionKeys {
 
     /**
      * The session's history and bytes: a hash of {@code u<version>} → what that version changed (its undo
-     * record), and the counters {@code size}, {@code log} and {@code granted} ({@code session-common.lua}).
+     * record), {@code c<version>} → the state's fields at that version (a checkpoint, listed in {@code cps}),
+     * and the counters {@code size}, {@code log}, {@code granted} and {@code cw} ({@code session-common.lua}).
      * Sessions written before undo records also hold checkpoints there: version → serialised state.
      */
     public static String snapshots(String sessionId) {

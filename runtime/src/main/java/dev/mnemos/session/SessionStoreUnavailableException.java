@@ -69,7 +69,7 @@ public class SessionStoreUnavailableException extends RuntimeException {
      * Runs a Redis call: Redis failures become this exception, a script's error a {@link SessionScriptException};
      * Mnemos' own outcomes pass through.
      */
-    static <T> T guard(Supplier<T> call) {
+    public static <T> T guard(Supplier<T> call) {
         try {
             return call.get();
         } catch (SessionNotFoundException | StaleVersionException | InvalidPatchException | SessionEndedException

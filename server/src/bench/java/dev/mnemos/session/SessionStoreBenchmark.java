@@ -20,8 +20,11 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The session store benchmark (issues 2 and 13): every per-step figure of the session store, in
@@ -120,6 +123,59 @@ class SessionStoreBenchmark {
         http(steps);
         store.delete(id);
         Path out = Path.of("target/bench/session.txt");
+        Files.createDirectories(out.getParent());
+        Files.writeString(out, report);
+        System.out.println("\n" + report);
+    }
+
+    /**
+     * Old versions against recent ones (issue 48): {@code bench.historySessions} sessions of the workload
+     * (1,001 versions each), then p50/p99 of reading version 10, 500 and 991 (newest 10 plans, the HTTP
+     * default), forking from version 10 (the fork alone, deleted untimed) and rolling back to version 10 (a
+     * session takes 8 rollbacks before version 10 leaves its window of 1,000), and Redis bytes per session
+     * against the bytes written. Run alone with {@code -Dtest=SessionStoreBenchmark#history}; written to
+     * {@code target/bench/session-history.txt}.
+     */
+    @Test
+    void history() throws Exception {
+        int sessions = Integer.getInteger("bench.historySessions", 25);
+        line("Mnemos session history benchmark  (load average at start: %.2f; retention %d, checkpoint-every %d)",
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(), config.historyRetention(),
+                config.checkpointEvery());
+        warmUp();
+        List<String> ids = new ArrayList<>();
+        long written = 0;
+        for (int s = 0; s < sessions; s++) {
+            String id = newSession();
+            for (int i = 0; i < 1000; i++) {
+                SessionPatch patch = step(i);
+                written += s == 0 ? json.writeValueAsBytes(patch).length : 0;
+                store.apply(StepWrite.of(id, patch).expecting(i + 1).by("bench"));
+            }
+            ids.add(id);
+        }
+        String first = ids.get(0);
+        int[] turn = { 0 };
+        Supplier<String> next = () -> ids.get(turn[0]++ % ids.size());
+        line("read version 10 of 1001   : %s", timed(() -> store.at(next.get(), 10, 10)));
+        line("read version 500 of 1001  : %s", timed(() -> store.at(next.get(), 500, 10)));
+        line("read version 991 of 1001  : %s", timed(() -> store.at(next.get(), 991, 10)));
+        List<String> forks = new ArrayList<>();
+        line("fork from version 10      : %s", timed(() -> forks.add(store.fork(Fork.of(next.get(), 10).by("bench")).sessionId())));
+        forks.forEach(store::delete);
+        long bytes = sessionBytes(first);
+        line("bytes per session: %.3f MB in Redis (MEMORY USAGE: %s), %.3f MB written (patches as JSON): %.2fx", bytes / 1e6,
+                keyBytes(first), written / 1e6, (double) bytes / written);
+        long[] rollbacks = new long[sessions * 8];
+        for (int r = 0; r < rollbacks.length; r++) {
+            String id = ids.get(r % sessions);
+            long t0 = System.nanoTime();
+            store.rollback(Rollback.of(id, 10).by("bench"));
+            rollbacks[r] = System.nanoTime() - t0;
+        }
+        line("rollback to version 10    : %s", Percentiles.of(rollbacks));
+        ids.forEach(store::delete);
+        Path out = Path.of("target/bench/session-history.txt");
         Files.createDirectories(out.getParent());
         Files.writeString(out, report);
         System.out.println("\n" + report);

@@ -10,6 +10,7 @@ import dev.mnemos.session.MnemosRedis;
 import dev.mnemos.session.SessionConfig;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionKeys;
+import dev.mnemos.session.SessionStoreUnavailableException;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.hash.HashCommands;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -74,13 +75,20 @@ public class RedisChatMemoryStore implements ChatMemoryStore, SessionChatHistory
 
     @Override
     public List<ChatMessage> getMessages(Object memoryId) {
-        String json = hashes.hget(key(memoryId), field(memoryId));
+        String json = SessionStoreUnavailableException.guard(() -> hashes.hget(key(memoryId), field(memoryId)));
         return json == null ? List.of() : ChatMessageDeserializer.messagesFromJson(json);
     }
 
     /** Writes the window; during a step of its session, also the copy kept for the version the step read. */
     @Override
     public void updateMessages(Object memoryId, List<ChatMessage> messages) {
+        SessionStoreUnavailableException.guard(() -> {
+            update(memoryId, messages);
+            return null;
+        });
+    }
+
+    private void update(Object memoryId, List<ChatMessage> messages) {
         String key = key(memoryId);
         String json = ChatMessageSerializer.messagesToJson(messages);
         String window = field(memoryId);

@@ -4,12 +4,15 @@ import dev.mnemos.injection.ActingUser;
 import dev.mnemos.injection.ActingUserUnknownException;
 import dev.mnemos.injection.MemoryBlock;
 import dev.mnemos.injection.MemoryContext;
+import dev.mnemos.injection.StepNotStoredException;
 import dev.mnemos.injection.StepResults;
 import dev.mnemos.injection.StepTrace;
+import dev.mnemos.injection.StepWriteMeters;
 import dev.mnemos.injection.ToolRun;
 import dev.mnemos.injection.chat.SessionChatMemoryProvider;
 import dev.mnemos.injection.trace.ToolRuns;
 import dev.mnemos.session.SessionPatch;
+import dev.mnemos.session.SessionStoreUnavailableException;
 import dev.mnemos.tracing.MnemosSpans;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -17,6 +20,7 @@ import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletionException;
 
 /**
  * One read-before-write step around a model call: load and render, make the block current for
@@ -258,6 +262,9 @@ public class StepCycle {
             } catch (Exception e) {
                 model.failed(e);
                 metrics.model(System.nanoTime() - modelStart, false);
+                if (e instanceof SessionStoreUnavailableException) {
+                    throw StepNotStoredException.chatWindow(loaded.sessionId(), loaded.state().version(), e);
+                }
                 throw e;
             }
         }
@@ -280,11 +287,20 @@ public class StepCycle {
                                     version, retries, modelNanos, firstTokenNanos, writeNanos, ran)));
         } catch (RuntimeException e) {
             metrics.writeFailed(e);
-            throw e;
+            throw storeFailure(e) ? new StepNotStoredException(loaded.sessionId(), loaded.state().version(), e) : e;
         }
         metrics.write(System.nanoTime() - writeStart);
         metrics.written(written.retries());
         return written;
+    }
+
+    /**
+     * Whether a write failed because Redis failed or did not answer (Mnemos' own errors, or the client's raw ones, which
+     * come wrapped in a {@link CompletionException}), not because of what was written.
+     */
+    private static boolean storeFailure(RuntimeException e) {
+        return StepWriteMeters.redisDown(e) || e instanceof CompletionException
+                || e.getClass().getName().startsWith("io.vertx.") || e.getClass().getName().startsWith("io.netty.");
     }
 
     /** The trace the write of version {@code version} carries; written time: see {@link StepWriteBack.Tracer}. */

@@ -129,7 +129,12 @@ class StepLoader {
         } catch (SessionNotFoundException e) {
             // no live session of that id: this is its first call, unless it ended and was archived
         }
-        Optional<String> archivedOwner = guarded(sessionId, () -> archive.owner(sessionId));
+        Optional<String> archivedOwner;
+        try {
+            archivedOwner = archive.owner(sessionId);
+        } catch (RuntimeException e) {
+            throw SessionMemoryUnavailableException.archive(sessionId, e);
+        }
         if (archivedOwner.isPresent()) {
             throw restricted.isEmpty() || restricted.get().equals(archivedOwner.get())
                     ? new SessionEndedException(sessionId)

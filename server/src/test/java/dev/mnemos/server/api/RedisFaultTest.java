@@ -3,6 +3,7 @@ package dev.mnemos.server.api;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.mnemos.injection.ActingAs;
 import dev.mnemos.injection.SessionMemoryUnavailableException;
+import dev.mnemos.injection.StepNotStoredException;
 import dev.mnemos.profile.ProfileRevisions;
 import dev.mnemos.server.support.OwnedRedis;
 import dev.mnemos.server.support.ScriptedChatModel;
@@ -353,6 +354,32 @@ class RedisFaultTest {
             assertThat(given().auth().oauth2(Tokens.user(user)).get("/v1/sessions/{id}", id).then().statusCode(200)
                     .extract().jsonPath().getInt("version")).as("both steps of %s stored", id).isEqualTo(3);
         }
+    }
+
+    /**
+     * Redis dies while the model answers: the caller is told the step was not stored (here its chat window, written
+     * after the answer, meets the dead Redis first), not handed the client's raw exception, and nothing was stored.
+     */
+    @Test
+    void aStepWhoseRedisDiesDuringTheModelCallSaysItsAnswerWasNotStored() {
+        String id = createSession();
+        long version = as().get("/v1/sessions/{id}", id).then().statusCode(200).extract().jsonPath().getLong("version");
+        model.reset();
+        model.script(request -> {
+            FaultRedis.redis.kill();
+            return "answered while Redis died";
+        });
+        try {
+            assertThatThrownBy(() -> ActingAs.user(user).call(() -> ai.chat(id, "one more step")))
+                    .isInstanceOfSatisfying(StepNotStoredException.class,
+                            e -> assertThat(e.sessionId()).isEqualTo(id))
+                    .hasMessageContaining("step of session " + id + " was not stored")
+                    .hasMessageContaining("stays at version " + version);
+        } finally {
+            FaultRedis.redis.start();
+        }
+        assertThat(as().get("/v1/sessions/{id}", id).then().statusCode(200).extract().jsonPath().getLong("version"))
+                .as("the session's version after the failed step").isEqualTo(version);
     }
 
     @Test

@@ -1,0 +1,34 @@
+package dev.mnemos.injection;
+
+/**
+ * The step could not be stored (Redis failed or did not answer in time): after the model answered, when the step's
+ * write failed, or during the model call, when the session's chat window could not be read or written. The answer is
+ * not in the session's memory, and the session is still at the version the step read. Calling again redoes the step.
+ */
+public class StepNotStoredException extends RuntimeException {
+
+    private final String sessionId;
+
+    /** The model answered; the step's write failed. */
+    public StepNotStoredException(String sessionId, long readVersion, Throwable cause) {
+        this(sessionId, "the model answered, but the step of session " + sessionId + " was not stored (" + cause
+                + "): its answer is not in the session's memory, which stays at version " + readVersion
+                + "; call again to redo the step", cause);
+    }
+
+    private StepNotStoredException(String sessionId, String message, Throwable cause) {
+        super(message, cause);
+        this.sessionId = sessionId;
+    }
+
+    /** The session's chat window could not be read or written during the model call. */
+    public static StepNotStoredException chatWindow(String sessionId, long readVersion, Throwable cause) {
+        return new StepNotStoredException(sessionId, "the step of session " + sessionId + " was not stored: its chat"
+                + " window in Redis could not be read or written during the model call (" + cause + "); the session"
+                + " stays at version " + readVersion + "; call again to redo the step", cause);
+    }
+
+    public String sessionId() {
+        return sessionId;
+    }
+}
