@@ -127,6 +127,8 @@ class UserErasureTest {
             }
         }
         assertThat(keys).as("Redis keys of the user").isEmpty();
+        assertThat(sessions).as("sessions of the user in the index of unfinished ends")
+                .noneMatch(id -> redis.sortedSet(String.class).zscore(SessionKeys.unfinishedEndsOf(id), id).isPresent());
     }
 
     /**

@@ -1,11 +1,13 @@
 package dev.mnemos.promotion;
 
+import dev.mnemos.session.EndedBeforeTheIndex;
 import dev.mnemos.session.MnemosRedis;
+import dev.mnemos.session.RedisUnfinishedEnds;
 import dev.mnemos.session.SessionEvent;
+import dev.mnemos.session.SessionKeys;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
 import io.quarkus.redis.datasource.RedisDataSource;
-import io.quarkus.redis.datasource.keys.KeyScanArgs;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -18,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Completes the ends a crash cut short. {@link PromotionService#end} marks a session ENDED in Redis before it
@@ -28,18 +31,19 @@ import java.util.concurrent.TimeUnit;
  * {@link PromotionConfig#endSweepGrace()} is ended again through {@link PromotionService#end}, the path
  * {@code /end} takes: it is idempotent and safe with several instances sweeping at once (the Postgres half runs
  * under the user's profile lock and answers the stored report when another instance archived the session
- * first; clearing the keys again is harmless). The sessions are found with {@code SCAN} over the state keys.
+ * first; clearing the keys again is harmless). The sessions are found in the index of unfinished ends
+ * ({@link RedisUnfinishedEnds}), which every end joins before it marks its session ENDED: unlike {@code SCAN}, it
+ * reaches every master of a Redis Cluster. The first sweep of a process also indexes sessions ended before that index
+ * existed ({@link EndedBeforeTheIndex}).
  */
 @ApplicationScoped
 public class EndSweep {
 
     private static final Logger LOG = Logger.getLogger(EndSweep.class);
-    private static final String PREFIX = "mnemos:{s:";
-    private static final String SUFFIX = "}:state";
     /** Who ends a session whose END event names nobody. */
     static final String ACTOR = "mnemos-end-sweep";
     /**
-     * How long after start-up the first sweep waits: its {@code SCAN} and the ends it completes then run once the
+     * How long after start-up the first sweep waits: its reads and the ends it completes then run once the
      * application has started, not beside its start. A session ENDED by a crash waits its grace period anyway.
      */
     static final Duration FIRST_SWEEP = Duration.ofSeconds(30);
@@ -48,6 +52,8 @@ public class EndSweep {
     private final SessionStore store;
     private final PromotionService promotion;
     private final PromotionConfig config;
+    private final RedisUnfinishedEnds ends;
+    private final AtomicBoolean olderEndsIndexed = new AtomicBoolean();
     private ScheduledExecutorService timer;
 
     public EndSweep(@MnemosRedis RedisDataSource redis, SessionStore store, PromotionService promotion,
@@ -56,6 +62,7 @@ public class EndSweep {
         this.store = store;
         this.promotion = promotion;
         this.config = config;
+        this.ends = new RedisUnfinishedEnds(redis);
     }
 
     void onStart(@Observes StartupEvent start) {
@@ -95,25 +102,40 @@ public class EndSweep {
         }
     }
 
-    /** Ends every session ENDED longer than the grace period and not yet archived. @return how many it completed */
+    /**
+     * Ends every indexed session ENDED longer than the grace period and not yet archived, and drops the entries of
+     * sessions that are gone (archived and cleared, expired, deleted). The entry of a live session (a process died
+     * between indexing its end and marking it ENDED) stays until the session ends or expires: dropping it could race
+     * an {@code /end} running now, whose entry it is too. @return how many ends it completed
+     */
     public int sweep() {
+        if (olderEndsIndexed.compareAndSet(false, true)) {
+            new EndedBeforeTheIndex(redis).index();
+        }
         Instant before = Instant.now().minus(config.endSweepGrace());
         int completed = 0;
-        for (String key : redis.key().scan(new KeyScanArgs().match(PREFIX + "*" + SUFFIX).count(500)).toIterable()) {
-            String sessionId = key.substring(PREFIX.length(), key.length() - SUFFIX.length());
-            if (!unfinished(redis.hash(String.class).hmget(key, "status", "updatedAt"), before)) {
-                continue;
-            }
-            try {
-                promotion.end(sessionId, actor(sessionId));
+        for (String sessionId : ends.before(before)) {
+            Map<String, String> fields = redis.hash(String.class).hmget(SessionKeys.state(sessionId), "status",
+                    "updatedAt");
+            if (fields.get("status") == null) {
+                ends.finished(sessionId);
+            } else if (unfinished(fields, before) && complete(sessionId)) {
                 completed++;
-                LOG.infof("completed the end of session %s, left ended without an archive", sessionId);
-            } catch (RuntimeException e) {
-                LOG.warnf("could not complete the end of session %s (retried by the next sweep): %s", sessionId,
-                        e.toString());
             }
         }
         return completed;
+    }
+
+    private boolean complete(String sessionId) {
+        try {
+            promotion.end(sessionId, actor(sessionId));
+            LOG.infof("completed the end of session %s, left ended without an archive", sessionId);
+            return true;
+        } catch (RuntimeException e) {
+            LOG.warnf("could not complete the end of session %s (retried by the next sweep): %s", sessionId,
+                    e.toString());
+            return false;
+        }
     }
 
     private static boolean unfinished(Map<String, String> fields, Instant before) {

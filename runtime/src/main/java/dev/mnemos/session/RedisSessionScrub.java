@@ -14,7 +14,7 @@ import java.util.Map;
 /**
  * What forgetting and erasing do to a user's sessions in Redis: read every value of a session, blank texts out of
  * it in place ({@code session-scrub.lua}, one atomic script per session, no new version), delete every key of a
- * user's sessions and their index, and dump a session's keys for an export.
+ * user's sessions and their indexes, and dump a session's keys for an export.
  */
 @ApplicationScoped
 public class RedisSessionScrub {
@@ -65,13 +65,16 @@ public class RedisSessionScrub {
     /**
      * Deletes every key of these sessions (their ended markers too), the user's index of sessions, their byte budget and
      * {@code others}
-     * (keys of the user outside the sessions). Returns how many keys were deleted.
+     * (keys of the user outside the sessions), and takes the sessions out of the index of unfinished ends (not counted:
+     * those keys hold other sessions too). Returns how many keys were deleted.
      */
     public long erase(String userId, Collection<String> sessionIds, String... others) {
         return SessionStoreUnavailableException.guard(() -> {
             long deleted = 0;
+            RedisUnfinishedEnds ends = new RedisUnfinishedEnds(redis);
             for (String session : sessionIds) {
                 deleted += redis.key().del(SessionKeys.allAndEnded(session).toArray(String[]::new));
+                ends.finished(session);
             }
             deleted += redis.key().del(SessionKeys.userSessions(userId));
             deleted += redis.key().del(SessionKeys.userBytes(userId));

@@ -24,6 +24,7 @@ final class RedisSessionWrites {
     private final RedisSessionReads reads;
     private final RedisUserIndex index;
     private final RedisUserBytes bytes;
+    private final RedisUnfinishedEnds ends;
     /** Whether the write scripts refuse to write while Redis runs an evicting policy ({@link RedisDurability}). */
     private final boolean refuseEvicting;
 
@@ -36,6 +37,7 @@ final class RedisSessionWrites {
         this.reads = reads;
         this.index = index;
         this.bytes = bytes;
+        this.ends = new RedisUnfinishedEnds(calls.redis);
         this.refuseEvicting = refuseEvicting;
     }
 
@@ -130,13 +132,18 @@ final class RedisSessionWrites {
         return Long.parseLong(SessionStoreUnavailableException.guard(() -> recorded(sessionId, idem)));
     }
 
-    /** Marks the session ENDED with a last event. @return the final state */
+    /**
+     * Marks the session ENDED with a last event, after adding it to the index of unfinished ends
+     * ({@link RedisUnfinishedEnds}), which {@link #clear} leaves. @return the final state
+     */
     SessionState end(String sessionId, String actor) {
         SessionState current = reads.load(sessionId, -1);
         if (current.status() == SessionState.Status.ENDED) {
             return current;
         }
         Instant at = now();
+        // indexed first: a crash after the session is marked ENDED leaves it for the end sweep to finish
+        ends.began(sessionId, at);
         SessionEvent event = new SessionEvent(0, SessionEvent.Type.END, at, actor, null, null, null, null);
         StepWrite write = StepWrite.of(sessionId, SessionPatch.builder().build());
         Step step = new Step(write.patch(), at, event, List.of("S", "status", SessionState.Status.ENDED.name()));
@@ -281,6 +288,7 @@ final class RedisSessionWrites {
             } else {
                 calls.redis.key().del(SessionKeys.all(sessionId).toArray(String[]::new));
             }
+            ends.finished(sessionId);
             if (userId != null) {
                 index.remove(userId, sessionId);
                 bytes.release(userId, sessionId);

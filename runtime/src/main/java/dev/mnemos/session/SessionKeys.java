@@ -7,7 +7,8 @@ import java.util.List;
  * The Redis key layout, and its only owner: every Mnemos key is built here. Every key of one
  * session is {@code mnemos:{s:<sessionId>}:<family>} and shares the hash tag {@code {s:<sessionId>}},
  * so scripts and transactions over them stay valid on Redis Cluster; a user's index is
- * {@code mnemos:{u:<userId>}:sessions}, and their byte budget {@code mnemos:{u:<userId>}:bytes}.
+ * {@code mnemos:{u:<userId>}:sessions}, and their byte budget {@code mnemos:{u:<userId>}:bytes}. The index of ends
+ * not yet archived is spread over {@link #UNFINISHED_END_BUCKETS} keys {@code mnemos:{ends:<bucket>}}.
  */
 public final class SessionKeys {
 
@@ -100,6 +101,26 @@ public final class SessionKeys {
      */
     public static String ended(String sessionId) {
         return tag(sessionId) + ":ended";
+    }
+
+    /**
+     * How many buckets the index of unfinished ends has ({@link #unfinishedEnds}): enough that their hash tags land on
+     * every master of a Cluster of a few masters (16 land on all three of a three-master Cluster), few enough that a
+     * sweep reads them all in a handful of round trips.
+     */
+    public static final int UNFINISHED_END_BUCKETS = 16;
+
+    /**
+     * One bucket of the index of ends not yet archived: a sorted set of session ids (no user ids) scored by when their
+     * end began ({@link RedisUnfinishedEnds}). Bucket {@code b} of {@link #UNFINISHED_END_BUCKETS}.
+     */
+    public static String unfinishedEnds(int bucket) {
+        return "mnemos:{ends:" + bucket + "}";
+    }
+
+    /** The bucket of {@link #unfinishedEnds} that holds the session: a stable hash of its id. */
+    public static String unfinishedEndsOf(String sessionId) {
+        return unfinishedEnds(Math.floorMod(sessionId.hashCode(), UNFINISHED_END_BUCKETS));
     }
 
     /** {@link #all} and then {@link #ended}: the keys of the scripts that create a session or clear it. */
