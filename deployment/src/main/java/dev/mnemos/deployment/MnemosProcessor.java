@@ -60,7 +60,10 @@ class MnemosProcessor {
         String prefix = "quarkus.cache.caffeine.\"" + ProfileCache.NAME + "\".";
         defaults.produce(new RunTimeConfigurationDefaultBuildItem(prefix + "maximum-size", "10000"));
         defaults.produce(new RunTimeConfigurationDefaultBuildItem(prefix + "expire-after-access", "10M"));
-        defaults.produce(new RunTimeConfigurationDefaultBuildItem(prefix + "metrics-enabled", "true"));
+        if (capabilities.isPresent(Capability.METRICS)) {
+            // without a metrics extension, Quarkus Cache warns at every start that it records none
+            defaults.produce(new RunTimeConfigurationDefaultBuildItem(prefix + "metrics-enabled", "true"));
+        }
     }
 
     /**
