@@ -65,7 +65,7 @@ class MnemosProcessor {
         defaults.produce(new RunTimeConfigurationDefaultBuildItem(prefix + "maximum-size", "10000"));
         defaults.produce(new RunTimeConfigurationDefaultBuildItem(prefix + "expire-after-access", "10M"));
         if (capabilities.isPresent(Capability.METRICS)) {
-            // without Micrometer, Quarkus Cache warns at every start that it cannot record the cache's metrics
+            // without a metrics extension, Quarkus Cache warns at every start that it records none
             defaults.produce(new RunTimeConfigurationDefaultBuildItem(prefix + "metrics-enabled", "true"));
         }
     }

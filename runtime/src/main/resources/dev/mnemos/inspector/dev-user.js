@@ -12,6 +12,8 @@
   const picked = () => sessionStorage.getItem(KEY);
 
   // The second header gets a bare 401 rather than the application's challenge, which could be a Basic password prompt.
+  // The picked user, for inspector.js to name when the application has no profile to name them.
+  window.mnemosDevUser = picked;
   window.mnemosDevHeaders = () => Object.assign({ 'X-Mnemos-Dev-Inspector': '1' }, picked() ? { [HEADER]: picked() } : {});
 
   function pick(user) {

@@ -103,11 +103,27 @@
 
   let me = null;
 
+  /**
+   * The caller's user id, from their profile. An application without the profile layer has no v1/profile (404): one
+   * page of the caller's sessions then checks the credentials, and the user is the dev-mode pick, or unnamed.
+   */
+  async function whoAmI() {
+    try {
+      return { user: (await api('v1/profile', { quiet: true })).body.userId, profile: true };
+    } catch (e) {
+      if (e.status !== 404) throw e;
+    }
+    await api('v1/sessions?limit=1', { quiet: true });
+    const picked = window.mnemosDevUser ? window.mnemosDevUser() : null; // dev-user.js, dev mode only
+    return { user: picked || 'this user', profile: false };
+  }
+
   async function signIn() {
     try {
-      const profile = await api('v1/profile', { quiet: true });
-      me = profile.body.userId;
+      const caller = await whoAmI();
+      me = caller.user;
       $('whoami').textContent = 'Signed in as ' + me;
+      $('nav-profile').hidden = !caller.profile;
       $('nav').hidden = false;
       return true;
     } catch (e) {

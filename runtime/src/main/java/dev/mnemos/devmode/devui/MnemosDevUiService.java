@@ -5,10 +5,12 @@ import dev.mnemos.injection.StepTraceStore;
 import dev.mnemos.session.SessionEndedException;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionNotFoundException;
+import dev.mnemos.session.SessionPage;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -24,6 +26,8 @@ public class MnemosDevUiService {
 
     /** Most step traces {@link #latestTraces} returns, whatever is asked. */
     public static final int MAX_TRACES = 100;
+    /** Session ids read from the store at once. */
+    static final int PAGE = 20;
 
     private final DevUsers users;
     private final SessionStore sessions;
@@ -53,9 +57,21 @@ public class MnemosDevUiService {
                 .limit(Math.max(0, Math.min(limit, MAX_TRACES))).map(TraceLine::of).toList();
     }
 
+    /**
+     * Read a page of {@value #PAGE} ids at a time: the store checks a page's ids with concurrent Redis calls, so a page
+     * bounds the calls in flight, where the whole list would queue one per session on the Redis pool and overflow its
+     * wait queue for a user with many sessions.
+     */
     private List<SessionState> live(String userId) {
         SessionIds.requireUser("userId", userId);
-        return sessions.liveSessions(userId).stream().map(this::state).flatMap(Optional::stream).toList();
+        List<SessionState> states = new ArrayList<>();
+        String after = null;
+        do {
+            SessionPage page = sessions.liveSessions(userId, after, PAGE);
+            page.ids().stream().map(this::state).flatMap(Optional::stream).forEach(states::add);
+            after = page.next();
+        } while (after != null);
+        return states;
     }
 
     /** A session that ended between the index read and its own read is left out. */
