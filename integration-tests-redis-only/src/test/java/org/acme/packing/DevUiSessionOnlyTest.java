@@ -4,6 +4,7 @@ import dev.mnemos.testsupport.DevUiBrowser;
 import dev.mnemos.testsupport.FreePorts;
 import io.quarkus.test.QuarkusDevModeTest;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -26,6 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the inspector signs in as that user though the app has no profile ({@code /v1/profile}), in a headless Chromium. The
  * app signs its users in with HTTP Basic; neither its start nor a reload logs a WARN or an ERROR from Mnemos.
  */
+@Tag("dev-mode")
 class DevUiSessionOnlyTest {
 
     static final int PORT = FreePorts.one();
