@@ -80,14 +80,16 @@ class MnemosProcessor {
     }
 
     /**
-     * The wait queue of the pool of the Redis client Mnemos uses: its own default (24 waiting for one of 6 connections)
-     * refuses a burst of concurrent steps with {@code ConnectionPoolTooBusyException} long before a step's timeout. An
-     * application's own setting wins.
+     * The pool of the Redis client Mnemos uses: its own defaults (24 waiting for one of 6 connections) refuse a burst of
+     * concurrent steps with {@code ConnectionPoolTooBusyException} long before a step's timeout; 256 concurrent steps
+     * with their chat windows and traces overflowed even a queue of 1,024 on a loaded machine. 32 connections and a queue
+     * of 8,192; an application's own settings win.
      */
     @BuildStep
-    RunTimeConfigurationDefaultBuildItem redisPoolWaitingDefault(MnemosRedisConfig config) {
+    void redisPoolDefaults(MnemosRedisConfig config, BuildProducer<RunTimeConfigurationDefaultBuildItem> defaults) {
         String prefix = config.redisClientName().map(name -> "quarkus.redis." + name + ".").orElse("quarkus.redis.");
-        return new RunTimeConfigurationDefaultBuildItem(prefix + "max-pool-waiting", "1024");
+        defaults.produce(new RunTimeConfigurationDefaultBuildItem(prefix + "max-pool-size", "32"));
+        defaults.produce(new RunTimeConfigurationDefaultBuildItem(prefix + "max-pool-waiting", "8192"));
     }
 
     /**

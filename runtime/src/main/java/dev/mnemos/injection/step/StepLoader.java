@@ -22,6 +22,8 @@ import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionScriptException;
 import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
+import dev.mnemos.session.TooManySessionsException;
+import dev.mnemos.session.UserBytesExceededException;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
@@ -160,8 +162,9 @@ class StepLoader {
     private static <T> T guarded(String sessionId, Supplier<T> call) {
         try {
             return call.get();
-        } catch (SessionNotFoundException | SessionEndedException | InvalidPatchException | SessionScriptException e) {
-            // a script's error is a fault Redis answered, not an outage
+        } catch (SessionNotFoundException | SessionEndedException | InvalidPatchException | SessionScriptException
+                | TooManySessionsException | UserBytesExceededException e) {
+            // a script's error is a fault Redis answered, and a limit reached is the caller's: not an outage
             throw e;
         } catch (RuntimeException e) {
             throw new SessionMemoryUnavailableException(sessionId, e);
