@@ -16,7 +16,6 @@ public interface TripAssistant {
     /** A step whose answer is kept in the session (collected["answer.advise"]). */
     @SessionMemory(step = "advise")
     @SystemMessage("""
-            #prompt: example-advise
             You help the user plan a trip. Answer in one short paragraph.
             {inject:memory.block}""")
     String advise(@MemoryId String sessionId, @UserMessage String question);

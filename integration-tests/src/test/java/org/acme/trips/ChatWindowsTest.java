@@ -106,6 +106,24 @@ class ChatWindowsTest {
                 .containsExactly("Plan a week in Crete", "Add a day in Chania", "Add a boat trip", "Back to the boat trip");
     }
 
+    @Test
+    void aRollbackToAStreamedStepKeepsItsAnswerInTheWindow() throws Exception {
+        String id = "trip-" + UUID.randomUUID();
+        planner.stream(id, "Plan a week in Crete").collect().asList().await().indefinitely();
+        planner.stream(id, "Add a day in Chania").collect().asList().await().indefinitely();
+        long afterSecond = sessions.get(id).version();
+        planner.stream(id, "Add a boat trip").collect().asList().await().indefinitely();
+
+        sessions.rollback(Rollback.of(id, afterSecond).by("test"));
+        int before = OpenAiStub.bodies().size();
+        planner.suggest(id, "What about Rethymno?");
+
+        String body = Bodies.since(before).get(0);
+        assertThat(userTurns(body)).containsExactly("Plan a week in Crete", "Add a day in Chania", "What about Rethymno?");
+        assertThat(turns(body, "assistant")).as("the streamed answers the window had at the version rolled back to")
+                .hasSize(2).allSatisfy(answer -> assertThat(answer).isEqualTo(OpenAiStub.STREAMED_ANSWER));
+    }
+
     private static int copies(String body, String text) throws Exception {
         int copies = 0;
         for (JsonNode message : JSON.readTree(body).path("messages")) {
@@ -127,9 +145,13 @@ class ChatWindowsTest {
     }
 
     private static List<String> userTurns(String body) throws Exception {
+        return turns(body, "user");
+    }
+
+    private static List<String> turns(String body, String role) throws Exception {
         List<String> turns = new ArrayList<>();
         for (JsonNode message : JSON.readTree(body).path("messages")) {
-            if ("user".equals(message.path("role").asText())) {
+            if (role.equals(message.path("role").asText())) {
                 turns.add(message.path("content").asText());
             }
         }

@@ -61,7 +61,7 @@ class QuickStartTest {
         List<String> bodies = Bodies.since(before);
         assertThat(bodies).hasSize(2);
         assertThat(Bodies.system(bodies.get(1))).contains("You help the user plan a trip.").contains("version 2")
-                .contains("answer.advise");
+                .contains("answer.advise").doesNotContain("#prompt");
         assertThat(sessions.get(id).version()).isEqualTo(3);
     }
 }

@@ -103,6 +103,23 @@ public class RedisChatMemoryStore implements ChatMemoryStore, SessionChatHistory
         redis.key().pexpire(key, session.ttl().toMillis());
     }
 
+    /**
+     * The copy of {@code memoryId}'s window kept for {@code readVersion} takes the window as it is now: after a streamed
+     * step, whose answer the framework adds to the window when the stream ends, off the step's thread. Nothing happens
+     * when the window is not in this store.
+     */
+    void keepAsNow(Object memoryId, long readVersion) {
+        String key = key(memoryId);
+        String window = field(memoryId);
+        SessionStoreUnavailableException.guard(() -> {
+            String json = hashes.hget(key, window);
+            if (json != null) {
+                hashes.hset(key, kept(window, readVersion), json);
+            }
+            return null;
+        });
+    }
+
     private static String kept(String window, long version) {
         return window + AT + version;
     }

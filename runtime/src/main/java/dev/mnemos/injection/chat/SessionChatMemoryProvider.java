@@ -72,6 +72,17 @@ public class SessionChatMemoryProvider implements ChatMemoryProvider {
                 .<Object> map(step -> new RedisChatMemoryStore.Window(sessionId, step.chatWindow())).orElse(sessionId);
     }
 
+    /**
+     * After a streamed step of {@code step}'s session: the copy of its window kept for the version it read (for
+     * rollback and fork) takes the answer, which the framework added when the stream ended, on another thread.
+     */
+    public void streamEnded(MemoryContext.ActiveStep step) {
+        Object window = perService && step.chatWindow() != null
+                ? new RedisChatMemoryStore.Window(step.sessionId(), step.chatWindow())
+                : step.sessionId();
+        redis.keepAsNow(window, step.readVersion());
+    }
+
     private ChatMemory window(Object memoryId, ChatMemoryStore store) {
         return MessageWindowChatMemory.builder().id(memoryId).maxMessages(maxMessages).chatMemoryStore(store).build();
     }

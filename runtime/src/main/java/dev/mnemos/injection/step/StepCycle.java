@@ -206,7 +206,7 @@ public class StepCycle {
     }
 
     /** The chat window of {@code method}'s calls: named after its AI service ({@link SessionChatMemoryProvider}). */
-    private static String chatWindow(AiMethod method) {
+    static String chatWindow(AiMethod method) {
         return method.method().getDeclaringClass().getName();
     }
 

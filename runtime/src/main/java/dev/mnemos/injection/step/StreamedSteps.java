@@ -2,6 +2,7 @@ package dev.mnemos.injection.step;
 
 import dev.mnemos.injection.ActingUser;
 import dev.mnemos.injection.IncompleteStreamException;
+import dev.mnemos.injection.chat.SessionChatMemoryProvider;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.operators.AbstractMulti;
@@ -24,7 +25,9 @@ import java.util.concurrent.Callable;
  * No Redis round trip runs on an event-loop thread: the subscription (load, render, the AI service's own call, which
  * renders the system message while the block is current) runs on a worker thread, and a stream that completes on an
  * event loop is written on a worker thread before its completion is passed on. The subscriber sees the stream complete
- * after its step was written, and fail when that write fails. The worker threads are the application's
+ * after its step was written, and fail when that write fails. The chat window's copy kept for the version the step read
+ * (for rollback and fork) is taken again once the stream ended, with the answer the framework added to the window. The worker
+ * threads are the application's
  * {@link ManagedExecutor}: the caller's request context, and with it the authenticated user, goes along. Who the step
  * acts for is established where the AI service is called, before the stream is subscribed, so an {@code ActingAs} scope
  * around that call holds for the step.
@@ -36,10 +39,12 @@ public class StreamedSteps {
 
     private final StepCycle cycle;
     private final ManagedExecutor workers;
+    private final SessionChatMemoryProvider chats;
 
-    public StreamedSteps(StepCycle cycle, ManagedExecutor workers) {
+    public StreamedSteps(StepCycle cycle, ManagedExecutor workers, SessionChatMemoryProvider chats) {
         this.cycle = cycle;
         this.workers = workers;
+        this.chats = chats;
     }
 
     /** The stream of {@code call} (the AI service's {@code Multi<String>}) as one step per subscription. */
@@ -95,8 +100,10 @@ public class StreamedSteps {
                     started.loaded().sessionId(), incomplete.get(), answer.text().length());
             return Uni.createFrom().failure(new IncompleteStreamException(started.loaded().sessionId(), incomplete.get()));
         }
-        Uni<StepWriteBack.Result> write = Uni.createFrom().item(() -> cycle.finish(method, args, started.loaded(),
-                answer.text(), modelNanos, answer.firstTokenNanos()));
+        Uni<StepWriteBack.Result> write = Uni.createFrom().item(() -> {
+            chats.streamEnded(started.loaded().active().inChatWindow(StepCycle.chatWindow(method)));
+            return cycle.finish(method, args, started.loaded(), answer.text(), modelNanos, answer.firstTokenNanos());
+        });
         return Context.isOnEventLoopThread() ? write.runSubscriptionOn(workers) : write;
     }
 }
