@@ -1,5 +1,6 @@
 package dev.mnemos.session;
 
+import io.vertx.core.http.ConnectionPoolTooBusyException;
 import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 
 import java.net.ConnectException;
@@ -58,11 +59,26 @@ public class SessionStoreUnavailableException extends RuntimeException {
 
     private static boolean neverSent(Throwable cause) {
         for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof ConnectException) {
+            if (t instanceof ConnectException || t instanceof ConnectionPoolTooBusyException) {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * The Redis client's pool had no connection and its wait queue was full: the command was never sent. Said in
+     * Mnemos' words, with the settings that size the pool, instead of the client's exception.
+     */
+    static SessionStoreUnavailableException poolTooBusy(Throwable cause) {
+        for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof ConnectionPoolTooBusyException) {
+                return new SessionStoreUnavailableException("session memory is unavailable: every connection of the"
+                        + " Redis client's pool is in use and its wait queue is full (quarkus.redis.max-pool-size,"
+                        + " quarkus.redis.max-pool-waiting); nothing was written", cause, false);
+            }
+        }
+        return null;
     }
 
     /**
@@ -79,6 +95,10 @@ public class SessionStoreUnavailableException extends RuntimeException {
                 | TimeoutException e) {
             throw e;
         } catch (RuntimeException e) {
+            SessionStoreUnavailableException busy = poolTooBusy(e);
+            if (busy != null) {
+                throw busy;
+            }
             throw SessionScriptException.of("Redis did not answer: " + e.getMessage(), e);
         }
     }

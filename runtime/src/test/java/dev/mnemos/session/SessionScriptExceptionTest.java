@@ -1,10 +1,13 @@
 package dev.mnemos.session;
 
+import io.vertx.core.http.ConnectionPoolTooBusyException;
 import org.junit.jupiter.api.Test;
 
 import java.net.ConnectException;
+import java.util.concurrent.CompletionException;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Redis' error reply to a script is a fault, not an outage; Redis refusing the script's write stays an outage. */
 class SessionScriptExceptionTest {
@@ -18,6 +21,19 @@ class SessionScriptExceptionTest {
         assertThat(SessionScriptException.of("Redis did not answer",
                 new RuntimeException("ERR Error running script (call to f_0a1b): @user_script:5: attempt to index nil")))
                 .isInstanceOf(SessionScriptException.class);
+    }
+
+    @Test
+    void aFullPoolIsMnemosOwnUnavailableErrorWithNothingWritten() {
+        RuntimeException busy = new CompletionException(
+                new ConnectionPoolTooBusyException("Connection pool reached max wait queue size of 24"));
+        assertThatThrownBy(() -> SessionStoreUnavailableException.guard(() -> {
+            throw busy;
+        })).isInstanceOfSatisfying(SessionStoreUnavailableException.class, e -> {
+            assertThat(e.outcomeUnknown()).as("never sent").isFalse();
+            assertThat(e).hasMessageContaining("quarkus.redis.max-pool-size").hasMessageContaining("nothing was written")
+                    .hasCause(busy);
+        });
     }
 
     @Test
