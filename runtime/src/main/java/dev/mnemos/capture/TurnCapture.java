@@ -29,7 +29,7 @@ import java.util.regex.Pattern;
  * as STABLE; a plain request ("plan the days") is not a constraint;</li>
  * <li><b>observations</b> for promotion: each standing clause (scope STABLE), and a clause with no cue that speaks about
  * the user (no scope: the end of the task leaves it for confirmation), except in the opening message, whose cue-less
- * clauses state the goal;</li>
+ * clauses state the goal, and in a question;</li>
  * <li><b>open questions</b>: the questions the answer leaves; the user's next message answers the ones before.</li>
  * </ul>
  * A clause the session already holds (as a constraint or observation, same words) is not added again. A question the
@@ -114,7 +114,7 @@ public final class TurnCapture implements StepCapture {
                     goal = text;
                 } else if (!opening && goal == null && !asks && CHANGE.matcher(clause).find()) {
                     goal = text;
-                } else if (observed.isPresent()) {
+                } else if (observed.isPresent() && !asks) {
                     if (known.add(FactText.normalise(text))) {
                         observations.add(observed.get());
                     }
@@ -130,17 +130,21 @@ public final class TurnCapture implements StepCapture {
 
     /**
      * The observations {@code message} gives promotion, as {@link #capture} records them: each standing clause (scope
-     * STABLE), and each clause with no cue that speaks about the user (scope UNKNOWN) except, in the message that opens
-     * a task, the first clause that does not read standing (it states the goal).
+     * STABLE), and each clause with no cue that speaks about the user (scope UNKNOWN), unless it is asked as a question
+     * or, in a message that opens a task ({@code opening}), it is the first clause that does not read standing (it
+     * states the goal).
      */
     public List<Observation> observations(String message, boolean opening) {
         List<Observation> observations = new ArrayList<>();
         boolean goal = !opening;
-        for (String clause : clauses(message)) {
-            Reading reading = markers.read(clause);
-            boolean opens = !goal && reading.scope() != Scope.STABLE;
-            goal |= opens;
-            observation(clause, reading, opens).ifPresent(observations::add);
+        for (String sentence : sentences(message)) {
+            boolean asks = QUESTION.matcher(sentence).find();
+            for (String clause : markers.clauses(sentence)) {
+                Reading reading = markers.read(clause);
+                boolean opens = !goal && reading.scope() != Scope.STABLE;
+                goal |= opens;
+                observation(clause, reading, opens || asks).ifPresent(observations::add);
+            }
         }
         return observations;
     }

@@ -78,6 +78,15 @@ class TurnCaptureTest {
     }
 
     @Test
+    void aQuestionAboutTheUserIsNotAStatementAboutThem() {
+        SessionState s = turn(empty(), "Plan a weekend in Lisbon", "Sure.");
+        s = turn(s, "Am I too late for the tram museum?", "No.");
+        assertThat(s.observations()).isEmpty();
+        assertThat(capture.observations("Am I too late for the tram museum? My knees are bad", false))
+                .extracting(Observation::text, Observation::scope).containsExactly(tuple("My knees are bad", Scope.UNKNOWN));
+    }
+
+    @Test
     void aChangedTaskChangesTheGoal() {
         SessionState s = turn(empty(), "Plan a weekend in Lisbon", "Sure.");
         s = turn(s, "Let's go to Porto instead", "Sure.");

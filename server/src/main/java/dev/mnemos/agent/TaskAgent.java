@@ -48,7 +48,7 @@ public class TaskAgent {
         Routing routing = router.route(id, String.join("\n", conversation.recent(id)), message);
         // a captured standing statement is a write of its own: then the session is read again, else the turn
         // goes on from the state the routing step wrote
-        SessionState state = capture.capture(id, message) ? sessions.get(id) : afterStep.of(opened);
+        SessionState state = capture.capture(id, message, routing.intent()) ? sessions.get(id) : afterStep.of(opened);
         Turn turn = new Turn(userId, state, message, routing, languages.of(state, message));
         TurnOutcome outcome = handlers.get(routing.intent()).handle(turn);
         if (routing.intent() != Intent.END_TASK) {
