@@ -21,7 +21,7 @@ import static org.hamcrest.Matchers.equalTo;
  * {@code quarkus.mnemos.session.replica-wait.replicas=1} against the machine's Redis, which has no replica: every
  * session write reaches the master and is answered as not confirmed, never as stored; a replayed Idempotency-Key is no
  * more confirmed than its first write. The Cluster failover tests show the wait doing its job
- * ({@code dev.mnemos.topology.ClusterFailoverReplicaWaitTest}).
+ * ({@code dev.mnemos.topology.ClusterFailoverTest}).
  */
 class ReplicaWaitTest {
 

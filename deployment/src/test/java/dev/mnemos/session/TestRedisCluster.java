@@ -230,9 +230,15 @@ public final class TestRedisCluster {
         }
     }
 
-    /** Whether the node on {@code port} is a replica whose link to its master is up. */
-    public boolean replicaInSync(int port) {
-        return alive(port) && cli(port, "INFO", "replication").contains("master_link_status:up");
+    /** Waits until the node on {@code port} is a replica whose link to its master is up. */
+    public void awaitReplicaInSync(int port) {
+        try {
+            waitFor(() -> alive(port) && cli(port, "INFO", "replication").contains("master_link_status:up"),
+                    "node " + port + " replicating");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     public void stop() {

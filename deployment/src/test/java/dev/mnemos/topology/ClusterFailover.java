@@ -30,10 +30,13 @@ final class ClusterFailover {
     }
 
     /**
-     * Steps sessions on every master, kills the master of the first session's slot, waits for its replica to take
-     * over and, with {@code restart}, starts the killed node again (it comes back as the new master's replica).
+     * Steps sessions on every master, kills the master of the first session's slot and waits for its replica to take
+     * over; then starts the killed node again (it comes back as the new master's replica) and waits until it
+     * replicates, so that a next run finds every master with a replica. With {@code restartUnderLoad}, the node is
+     * started again while the clients step (a replica wait needs it back before that range acknowledges again),
+     * else once they stopped.
      */
-    static FailoverLoad.Result run(SessionStore store, RedisDataSource redis, boolean restart)
+    static FailoverLoad.Result run(SessionStore store, RedisDataSource redis, boolean restartUnderLoad)
             throws InterruptedException {
         TestRedisCluster cluster = TestRedisCluster.started();
         FailoverLoad load = new FailoverLoad(store, 3);
@@ -49,11 +52,17 @@ final class ClusterFailover {
         int slot = slots.get(first);
         Set<String> affected = masters.entrySet().stream().filter(e -> e.getValue() == victim).map(Map.Entry::getKey)
                 .collect(Collectors.toSet());
-        return load.run(Duration.ofMillis(1500), affected::contains, () -> cluster.kill(victim), () -> {
-            cluster.awaitTakenOver(victim, slot);
-            if (restart) {
-                cluster.restart(victim);
-            }
-        }, Duration.ofSeconds(20));
+        FailoverLoad.Result result = load.run(Duration.ofMillis(1500), affected::contains, () -> cluster.kill(victim),
+                () -> {
+                    cluster.awaitTakenOver(victim, slot);
+                    if (restartUnderLoad) {
+                        cluster.restart(victim);
+                    }
+                }, Duration.ofSeconds(20));
+        if (!restartUnderLoad) {
+            cluster.restart(victim);
+        }
+        cluster.awaitReplicaInSync(victim);
+        return result;
     }
 }

@@ -19,6 +19,10 @@ final class ReplicaWait {
 
     static final ReplicaWait NONE = new ReplicaWait(0, Duration.ZERO);
 
+    /** Writes a hash field again with its value, unless it is gone (a session cleared meanwhile is not brought back). */
+    private static final String REWRITE_FIELD = "if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then"
+            + " redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end return 0";
+
     private final int replicas;
     private final Duration timeout;
 
@@ -71,7 +75,7 @@ final class ReplicaWait {
         if (!on()) {
             return Uni.createFrom().voidItem();
         }
-        Request rewrite = Request.cmd(Command.HSET).arg(key).arg(field).arg(value);
+        Request rewrite = Request.cmd(Command.EVAL).arg(REWRITE_FIELD).arg(1).arg(key).arg(field).arg(value);
         Request wait = Request.cmd(Command.WAIT).arg(replicas).arg(Math.max(1, timeout.toMillis()));
         return redis.getRedis().batch(List.of(rewrite, wait)).map(replies -> {
             long confirmed = replies.get(1).toLong();
