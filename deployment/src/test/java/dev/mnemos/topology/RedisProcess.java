@@ -92,6 +92,11 @@ final class RedisProcess {
 
     /** Runs {@code redis-cli} against this process with {@code args}; its output, or "" when it fails. */
     String cli(String... args) {
+        return cli(port, args);
+    }
+
+    /** Runs {@code redis-cli} against the process on {@code port} with {@code args}; its output, or "" when it fails. */
+    static String cli(int port, String... args) {
         List<String> command = new ArrayList<>(List.of("redis-cli", "-h", "127.0.0.1", "-p", Integer.toString(port)));
         command.addAll(List.of(args));
         try {
@@ -104,6 +109,10 @@ final class RedisProcess {
             Thread.currentThread().interrupt();
             return "";
         }
+    }
+
+    long pid() {
+        return process.pid();
     }
 
     void stop() {

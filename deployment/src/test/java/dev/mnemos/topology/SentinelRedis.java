@@ -6,9 +6,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A master, its replica and one {@code redis-sentinel} watching them: the application asks the Sentinel where the
@@ -18,10 +20,64 @@ final class SentinelRedis {
 
     static final String MASTER_NAME = "mnemos-master";
 
+    /** How long the master may not answer before the Sentinel fails it over. */
+    private final Duration downAfter;
+
     private Path dir;
     private RedisProcess master;
     private RedisProcess replica;
     private RedisProcess sentinel;
+
+    SentinelRedis() {
+        this(Duration.ofSeconds(5));
+    }
+
+    /** @param downAfter the Sentinel's {@code down-after-milliseconds}: how long a master may not answer */
+    SentinelRedis(Duration downAfter) {
+        this.downAfter = downAfter;
+    }
+
+    /**
+     * Where {@link #start()} leaves the master's process id and the replica's and the Sentinel's ports for the test
+     * method ({@link #killStarted()}, {@link #awaitStartedFailover()}): QuarkusUnitTest runs the test class again in
+     * the application's class loader, where its static fields are new, unstarted copies.
+     */
+    private static final String STARTED = "mnemos.test.sentinel";
+
+    /** Kills the master of the set-up this JVM's test started with {@code SIGKILL} ({@code kill -9}). */
+    static void killStarted() {
+        ProcessHandle master = ProcessHandle.of(Long.parseLong(started()[0])).orElseThrow();
+        master.destroyForcibly();
+        master.onExit().orTimeout(10, TimeUnit.SECONDS).join();
+    }
+
+    /** Waits until the Sentinel of the set-up this JVM's test started names the replica as the master. */
+    static void awaitStartedFailover() {
+        String[] started = started();
+        int replica = Integer.parseInt(started[1]);
+        int sentinel = Integer.parseInt(started[2]);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!(RedisProcess.cli(sentinel, "SENTINEL", "GET-MASTER-ADDR-BY-NAME", MASTER_NAME).contains(started[1])
+                && RedisProcess.cli(replica, "ROLE").startsWith("master"))) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the Sentinel did not promote the replica in 20 s");
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    private static String[] started() {
+        String started = System.getProperty(STARTED);
+        if (started == null) {
+            throw new IllegalStateException("no test Sentinel set-up was started");
+        }
+        return started.split(",");
+    }
 
     /** Starts the three processes; answers the configuration that points an application at the Sentinel. */
     Map<String, String> start() {
@@ -37,6 +93,7 @@ final class SentinelRedis {
                     sentinelConf(sentinelPort, masterPort).toString()));
             sentinel.await(() -> sentinel.cli("SENTINEL", "REPLICAS", MASTER_NAME).contains(Integer.toString(replicaPort)),
                     "seeing the replica");
+            System.setProperty(STARTED, master.pid() + "," + replicaPort + "," + sentinelPort);
             return Map.of("quarkus.redis.client-type", "sentinel",
                     "quarkus.redis.hosts", "redis://127.0.0.1:" + sentinelPort,
                     "quarkus.redis.master-name", MASTER_NAME,
@@ -48,6 +105,7 @@ final class SentinelRedis {
     }
 
     void stop() {
+        System.clearProperty(STARTED);
         for (RedisProcess process : new RedisProcess[] { sentinel, replica, master }) {
             if (process != null) {
                 process.stop();
@@ -59,7 +117,7 @@ final class SentinelRedis {
     private RedisProcess server(String name, int port, String... more) {
         List<String> command = new ArrayList<>(List.of("redis-server", "--port", Integer.toString(port),
                 "--bind", "127.0.0.1", "--dir", dir.toString(), "--dbfilename", name + ".rdb", "--save", "",
-                "--appendonly", "no"));
+                "--appendonly", "no", "--repl-diskless-sync-delay", "0"));
         command.addAll(List.of(more));
         return RedisProcess.start(name, dir, port, command);
     }
@@ -73,7 +131,8 @@ final class SentinelRedis {
                     "bind 127.0.0.1",
                     "dir " + dir,
                     "sentinel monitor " + MASTER_NAME + " 127.0.0.1 " + masterPort + " 1",
-                    "sentinel down-after-milliseconds " + MASTER_NAME + " 5000",
+                    "sentinel down-after-milliseconds " + MASTER_NAME + " " + downAfter.toMillis(),
+                    "sentinel failover-timeout " + MASTER_NAME + " " + Math.max(downAfter.toMillis() * 3, 3000),
                     ""));
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -2,6 +2,7 @@ package dev.mnemos.rest;
 
 import dev.mnemos.session.InvalidPatchException;
 import dev.mnemos.session.RedisDurabilityException;
+import dev.mnemos.session.ReplicaWaitException;
 import dev.mnemos.session.SessionEndedException;
 import dev.mnemos.session.SessionNotFoundException;
 import dev.mnemos.session.SessionScriptException;
@@ -90,6 +91,21 @@ public class SessionProblemMappers {
                 .withExtras(Map.of("reason", "redis-evicting", "maxmemoryPolicy", e.policy())).toResponse();
         // about the default interval of the background check that notices the policy changed back
         return Response.fromResponse(problem).header("Retry-After", "10").build();
+    }
+
+    /**
+     * The master wrote, no replica confirmed in time ({@code quarkus.mnemos.session.replica-wait}): the write is in the
+     * session unless the master fails over before it replicates. Said as it is, with the version written.
+     */
+    @ServerExceptionMapper
+    public Response unreplicated(ReplicaWaitException e) {
+        LOG.warnf("session write not confirmed by a replica: %s", e.getMessage());
+        Response problem = Problem.of(Response.Status.SERVICE_UNAVAILABLE, "session memory " + e.getMessage()
+                + "; read the session before writing again, or retry with the same Idempotency-Key")
+                .withExtras(Map.of("reason", "redis-unreplicated", "writtenVersion", e.version(),
+                        "replicasConfirmed", e.confirmed(), "replicasAsked", e.asked()))
+                .toResponse();
+        return Response.fromResponse(problem).header("Retry-After", RETRY_AFTER_SECONDS).build();
     }
 
     @ServerExceptionMapper

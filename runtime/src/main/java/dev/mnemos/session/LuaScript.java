@@ -57,6 +57,14 @@ enum LuaScript {
         return script;
     }
 
+    /**
+     * Whether the script writes a session's version and answers it (1 or more) when it did, an error code
+     * ({@link ScriptReply}) when it wrote nothing: the writes {@link ReplicaWait} waits for.
+     */
+    boolean versioned() {
+        return this == PATCH || this == REWRITE;
+    }
+
     /** The script's keys for one session (a session script) or one user (a user script). */
     List<String> keys(String id) {
         List<String> keys = new ArrayList<>(keyNames.size());

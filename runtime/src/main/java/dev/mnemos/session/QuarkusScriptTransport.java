@@ -10,7 +10,7 @@ import java.util.List;
 /**
  * The reference {@link ScriptTransport}: the Quarkus Redis client, whatever Redis it is set up for (standalone,
  * cluster, sentinel, replication, TLS). The calling thread waits for each reply the client's event loop reads
- * ({@link RedisCalls#awaited}).
+ * ({@link RedisCalls#awaited}). A write waits for the replicas {@link ReplicaWaitConfig} asks for.
  */
 @Singleton
 final class QuarkusScriptTransport implements ScriptTransport {
@@ -18,8 +18,8 @@ final class QuarkusScriptTransport implements ScriptTransport {
     private final RedisCalls calls;
 
     @Inject
-    QuarkusScriptTransport(@MnemosRedis RedisDataSource redis, SessionConfig config) {
-        this(new RedisCalls(redis, config));
+    QuarkusScriptTransport(@MnemosRedis RedisDataSource redis, SessionConfig config, ReplicaWaitConfig replicaWait) {
+        this(new RedisCalls(redis, config, ReplicaWait.of(replicaWait)));
     }
 
     QuarkusScriptTransport(RedisCalls calls) {
@@ -28,7 +28,7 @@ final class QuarkusScriptTransport implements ScriptTransport {
 
     @Override
     public long[] write(LuaScript script, List<String> keys, List<String> argv) {
-        return SessionScripts.longs(calls.awaited(script.script().executeAsync(calls.reactive, keys, argv)));
+        return SessionScripts.longs(calls.awaited(calls.write(script, keys, argv)));
     }
 
     @Override

@@ -17,16 +17,33 @@ final class RedisCalls {
     final RedisDataSource redis;
     final ReactiveRedisDataSource reactive;
     final SessionConfig config;
+    /** Whether a write script is followed by Redis' {@code WAIT} for replicas ({@link ReplicaWait}). */
+    final ReplicaWait replicaWait;
 
     RedisCalls(RedisDataSource redis, SessionConfig config) {
+        this(redis, config, ReplicaWait.NONE);
+    }
+
+    RedisCalls(RedisDataSource redis, SessionConfig config, ReplicaWait replicaWait) {
         this.redis = redis;
         this.reactive = redis.getReactive();
         this.config = config;
+        this.replicaWait = replicaWait;
     }
 
     /** Runs the script without blocking on the Quarkus client. */
     Uni<Response> async(LuaScript script, String id, List<String> argv) {
         return script.script().executeAsync(reactive, script.keys(id), argv);
+    }
+
+    /**
+     * Runs a write script without blocking; a script that writes a session's version ({@link LuaScript#versioned()})
+     * is followed by {@code WAIT} when replicas are asked for, and fails with {@link ReplicaWaitException} when it
+     * wrote and too few confirmed it.
+     */
+    Uni<Response> write(LuaScript script, List<String> keys, List<String> argv) {
+        return script.versioned() ? replicaWait.write(script.script(), reactive, keys, argv)
+                : script.script().executeAsync(reactive, keys, argv);
     }
 
     /**
@@ -52,7 +69,8 @@ final class RedisCalls {
     }
 
     private <T> Uni<T> unavailable(Uni<T> call) {
-        return call.onFailure(e -> !(e instanceof TimeoutException))
+        // Mnemos' own outcomes (a write no replica confirmed) pass as they are
+        return call.onFailure(e -> !(e instanceof TimeoutException) && !(e instanceof SessionStoreUnavailableException))
                 .transform(e -> SessionScriptException.of("Redis did not answer: " + e.getMessage(), e));
     }
 

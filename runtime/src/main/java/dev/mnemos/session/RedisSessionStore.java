@@ -31,7 +31,7 @@ import java.util.Optional;
  * history; a slower call throws MicroProfile's {@code TimeoutException}. The calls every step makes
  * ({@link #get}, {@link #recent}, {@link #apply}) bound each of their round trips instead
  * ({@link RedisCalls#awaited}). Writes are refused while Redis may evict session keys
- * ({@link RedisDurability}).
+ * ({@link RedisDurability}), and wait for the replicas {@link ReplicaWaitConfig} asks for.
  */
 @ApplicationScoped
 public class RedisSessionStore implements SessionStore {
@@ -60,14 +60,19 @@ public class RedisSessionStore implements SessionStore {
 
     /** A store built by hand, on the Quarkus client {@code redis}, refusing no write. */
     public RedisSessionStore(RedisDataSource redis, SessionConfig config, ObjectMapper json) {
-        this(redis, config, json, new QuarkusScriptTransport(new RedisCalls(redis, config)), null, null);
+        this(redis, config, json, new QuarkusScriptTransport(new RedisCalls(redis, config)), null, null,
+                ReplicaWait.NONE);
     }
 
     @Inject
     public RedisSessionStore(@MnemosRedis RedisDataSource redis, SessionConfig config, ObjectMapper json,
-            ScriptTransport transport,
-            RedisDurability durability, Event<Object> moves) {
-        RedisCalls calls = new RedisCalls(redis, config);
+            ScriptTransport transport, RedisDurability durability, Event<Object> moves, ReplicaWaitConfig replicaWait) {
+        this(redis, config, json, transport, durability, moves, ReplicaWait.of(replicaWait));
+    }
+
+    private RedisSessionStore(RedisDataSource redis, SessionConfig config, ObjectMapper json, ScriptTransport transport,
+            RedisDurability durability, Event<Object> moves, ReplicaWait replicaWait) {
+        RedisCalls calls = new RedisCalls(redis, config, replicaWait);
         StateFields fields = new StateFields(json);
         this.durability = durability;
         this.moves = moves;

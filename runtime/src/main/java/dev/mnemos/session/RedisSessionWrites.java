@@ -68,15 +68,16 @@ final class RedisSessionWrites {
         } catch (RuntimeException e) {
             return Uni.createFrom().failure(e);
         }
-        return calls.bounded(calls.async(LuaScript.PATCH, write.sessionId(), patchArgs(write, step))).chain(reply -> {
-            long[] result = SessionScripts.longs(reply);
-            if (ScriptReply.NEEDS_BYTES.is(result)) {
-                // nothing was written: the blocking path asks the user's budget for bytes and writes
-                return onWorker;
-            }
-            return Uni.createFrom().item(new AppliedPatch(
-                    outcome(write.sessionId(), result, write.expectedVersion().orElse(-1)), step.patch(), step.at()));
-        });
+        return calls.bounded(calls.write(LuaScript.PATCH, LuaScript.PATCH.keys(write.sessionId()),
+                patchArgs(write, step))).chain(reply -> {
+                    long[] result = SessionScripts.longs(reply);
+                    if (ScriptReply.NEEDS_BYTES.is(result)) {
+                        // nothing was written: the blocking path asks the user's budget for bytes and writes
+                        return onWorker;
+                    }
+                    return Uni.createFrom().item(new AppliedPatch(
+                            outcome(write.sessionId(), result, write.expectedVersion().orElse(-1)), step.patch(), step.at()));
+                });
     }
 
     /** A validated patch with its generated ids, its time, its replay event and its script operations. */
@@ -255,7 +256,12 @@ final class RedisSessionWrites {
         return total;
     }
 
-    /** The first result recorded for {@code idem}. @throws IdempotencyKeyReusedException when its request differed */
+    /**
+     * The first result recorded for {@code idem}, confirmed by the replicas {@link ReplicaWaitConfig} asks for.
+     *
+     * @throws IdempotencyKeyReusedException when its request differed
+     * @throws ReplicaWaitException when too few replicas confirmed the record
+     */
     String recorded(String sessionId, Idempotency idem) {
         String record = calls.awaited(calls.reactive.hash(String.class).hget(SessionKeys.idempotency(sessionId),
                 idem.key()));
@@ -266,7 +272,21 @@ final class RedisSessionWrites {
         if (!record.substring(0, split).equals(idem.fingerprint())) {
             throw new IdempotencyKeyReusedException(idem.key());
         }
-        return record.substring(split + 1);
+        String result = record.substring(split + 1);
+        // a replay is acknowledged as the first write would have been: once the replicas asked for hold the record
+        calls.awaited(calls.replicaWait.confirm(calls.reactive, SessionKeys.idempotency(sessionId), idem.key(), record,
+                recordedVersion(result), "the result of Idempotency-Key " + idem.key() + " is recorded on the Redis"
+                        + " master"));
+        return result;
+    }
+
+    /** The version a recorded result names: a step's is its version, a rollback's a state (0: not read here). */
+    private static long recordedVersion(String result) {
+        try {
+            return Long.parseLong(result);
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 
     /** A keyed write that already has its record answers without touching anything else; else null. */

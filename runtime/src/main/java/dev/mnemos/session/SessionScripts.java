@@ -3,6 +3,8 @@ package dev.mnemos.session;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
 
 import java.io.IOException;
@@ -106,6 +108,29 @@ public final class SessionScripts {
             eval.set(0, source);
             return redis.execute("EVAL", eval.toArray(String[]::new));
         });
+    }
+
+    /**
+     * Runs the script then {@code after} in one batch: one node, one connection (on a Cluster, the master of the keys'
+     * slot, as {@code after} has no key). Loads the script first when its SHA is not known yet, and sends its source
+     * when Redis lost it. @return the script's reply, then {@code after}'s
+     */
+    public Uni<List<Response>> executeAsync(ReactiveRedisDataSource redis, List<String> keys, List<String> args,
+            Request after) {
+        List<String> call = call(keys, args);
+        Uni<String> known = sha != null ? Uni.createFrom().item(sha)
+                : redis.execute("SCRIPT", "LOAD", source).map(loaded -> sha = loaded.toString());
+        return known.chain(current -> batch(redis, Command.EVALSHA, current, call, after))
+                .onFailure(SessionScripts::noScript).recoverWithUni(e -> batch(redis, Command.EVAL, source, call, after));
+    }
+
+    private static Uni<List<Response>> batch(ReactiveRedisDataSource redis, Command command, String script,
+            List<String> call, Request after) {
+        Request run = Request.cmd(command).arg(script);
+        for (int i = 1; i < call.size(); i++) {
+            run.arg(call.get(i));
+        }
+        return redis.getRedis().batch(List.of(run, after));
     }
 
     /** The arguments of EVALSHA/EVAL after the script (left null at index 0): key count, keys, arguments. */

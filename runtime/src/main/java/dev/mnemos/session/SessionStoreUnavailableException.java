@@ -4,11 +4,13 @@ import io.vertx.core.http.ConnectionPoolTooBusyException;
 import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 
 import java.net.ConnectException;
+import java.util.List;
 import java.util.function.Supplier;
 
 /**
  * Redis could not be reached or failed the call. {@link #outcomeUnknown()} tells whether a write
  * may have been applied: only a refused connection proves the command was never sent.
+ * {@link ReplicaWaitException}: it was applied on the master, and no replica confirmed it.
  */
 public class SessionStoreUnavailableException extends RuntimeException {
 
@@ -57,9 +59,36 @@ public class SessionStoreUnavailableException extends RuntimeException {
         return false;
     }
 
+    /**
+     * How the Quarkus client's Cluster connection fails a command it could not open a connection for (the node's
+     * address refused it, as a killed master's does until the Cluster names another): it sends nothing.
+     */
+    private static final String NO_CLUSTER_CONNECTION = "Failed obtaining connection to";
+
+    /**
+     * Errors Redis answers before it runs a command: a Cluster node that does not serve the slot, a cluster or master
+     * that is down, a replica, a loading node, a master short of replicas ({@code min-replicas-to-write}).
+     */
+    private static final List<String> REFUSED = List.of("MOVED", "ASK", "CLUSTERDOWN", "TRYAGAIN", "READONLY",
+            "MASTERDOWN", "LOADING", "NOREPLICAS");
+
     private static boolean neverSent(Throwable cause) {
         for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof ConnectException || t instanceof ConnectionPoolTooBusyException) {
+            if (t instanceof ConnectException || t instanceof ConnectionPoolTooBusyException || t.getMessage() != null
+                    && (t.getMessage().startsWith(NO_CLUSTER_CONNECTION) || refused(t.getMessage()))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Redis refused the command unrun: its error reply, or, for a batch (a write and its {@code WAIT},
+     * {@link ReplicaWait}), the error of its first command, {@code ERR [0] …}.
+     */
+    private static boolean refused(String message) {
+        for (String error : REFUSED) {
+            if (message.startsWith(error + " ") || message.startsWith("ERR [0] " + error + " ")) {
                 return true;
             }
         }

@@ -50,4 +50,25 @@ class SessionScriptExceptionTest {
         assertThat(refused).isInstanceOf(SessionStoreUnavailableException.class);
         assertThat(((SessionStoreUnavailableException) refused).outcomeUnknown()).isFalse();
     }
+
+    @Test
+    void anErrorRedisAnswersBeforeRunningTheCommandWroteNothing() {
+        assertThat(unknown("READONLY You can't write against a read only replica. script: b589fad0, on @user_script:40."))
+                .isFalse();
+        assertThat(unknown("MOVED 5798 127.0.0.1:7002")).isFalse();
+        // a write and its WAIT in one batch: the write's own error is the batch's first
+        assertThat(unknown("ERR [0] MOVED 5798 127.0.0.1:7002\nERR [1] WAIT cannot be used with replica instances."))
+                .isFalse();
+        assertThat(unknown("ERR [0] CLUSTERDOWN The cluster is down")).isFalse();
+        assertThat(unknown("Failed obtaining connection to: redis://127.0.0.1:7002")).isFalse();
+        // the write ran (no error of its own); only its WAIT failed
+        assertThat(unknown("ERR [1] WAIT cannot be used with replica instances.")).isTrue();
+        assertThat(unknown("Connection reset")).isTrue();
+    }
+
+    private static boolean unknown(String error) {
+        RuntimeException failure = SessionScriptException.of("Redis did not answer", new RuntimeException(error));
+        assertThat(failure).isInstanceOf(SessionStoreUnavailableException.class);
+        return ((SessionStoreUnavailableException) failure).outcomeUnknown();
+    }
 }

@@ -11,6 +11,7 @@ import dev.mnemos.injection.StepWriteMeters;
 import dev.mnemos.injection.ToolRun;
 import dev.mnemos.injection.chat.SessionChatMemoryProvider;
 import dev.mnemos.injection.trace.ToolRuns;
+import dev.mnemos.session.ReplicaWaitException;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStoreUnavailableException;
 import dev.mnemos.tracing.MnemosSpans;
@@ -287,6 +288,9 @@ public class StepCycle {
                                     version, retries, modelNanos, firstTokenNanos, writeNanos, ran)));
         } catch (RuntimeException e) {
             metrics.writeFailed(e);
+            if (e instanceof ReplicaWaitException unconfirmed) {
+                throw StepNotStoredException.unconfirmed(loaded.sessionId(), unconfirmed);
+            }
             throw storeFailure(e) ? new StepNotStoredException(loaded.sessionId(), loaded.state().version(), e) : e;
         }
         metrics.write(System.nanoTime() - writeStart);
