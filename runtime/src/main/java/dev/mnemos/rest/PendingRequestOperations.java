@@ -60,22 +60,39 @@ public class PendingRequestOperations {
     }
 
     @Operation(summary = "Confirm a pending destructive call", description = "Carries the call `id` out (the forget, the undo) as the user's own, once: a repeat, or confirms racing, answer the request with `repeated: true` and do nothing more. A call that fails (the fact is gone, the undo conflicts) answers as the call would and leaves the request pending.")
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST)
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     @APIResponse(responseCode = "409", description = DECIDED)
     @APIResponse(responseCode = "200", description = "The decision and what the call did.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = PendingRequestDecision.class)))
     @POST
     @Path("/{id}/confirm")
-    public PendingRequestDecision confirm(@PathParam("id") long id) {
-        return meters.profileWrite("confirm-request", () -> requests.confirm(who, id));
+    public PendingRequestDecision confirm(@PathParam("id") String id) {
+        long request = id(id);
+        return meters.profileWrite("confirm-request", () -> requests.confirm(who, request));
     }
 
     @Operation(summary = "Reject a pending destructive call", description = "Drops the call `id`: nothing is changed. A repeat answers the request with `repeated: true`.")
+    @APIResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST)
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     @APIResponse(responseCode = "409", description = DECIDED)
     @APIResponse(responseCode = "200", description = "The decision.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = PendingRequestDecision.class)))
     @POST
     @Path("/{id}/reject")
-    public PendingRequestDecision reject(@PathParam("id") long id) {
-        return meters.profileWrite("reject-request", () -> requests.reject(who, id));
+    public PendingRequestDecision reject(@PathParam("id") String id) {
+        long request = id(id);
+        return meters.profileWrite("reject-request", () -> requests.reject(who, request));
+    }
+
+    /** The request id of the path. @throws InvalidRequestException naming {@code id} unless a positive whole number */
+    private static long id(String id) {
+        try {
+            long value = Long.parseLong(id);
+            if (value > 0) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // answered below
+        }
+        throw new InvalidRequestException("id", "a pending request's id, a positive whole number");
     }
 }

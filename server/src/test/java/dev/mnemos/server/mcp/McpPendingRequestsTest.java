@@ -176,6 +176,8 @@ class McpPendingRequestsTest {
         user(bob).post(REQUESTS + "/{id}/confirm", id).then().statusCode(409).body("field", equalTo("id"))
                 .body("status", equalTo("REJECTED"));
         user(bob).post(REQUESTS + "/{id}/confirm", 999_999_999L).then().statusCode(404).body("field", equalTo("id"));
+        user(bob).post(REQUESTS + "/{id}/reject", "seven").then().statusCode(400).contentType("application/problem+json")
+                .body("field", equalTo("id"));
         assertThat(facts(bob)).contains(text);
         assertThat(SqlRows.count(db, "select count(*) from pending_request where user_id = ? and instruction is not null",
                 bob)).as("the rejected instruction's text").isZero();
