@@ -2,7 +2,7 @@
 -- ARGV: version, checkpointEvery, retention, latestPlans
 -- ERRORS: -4 missing, -11 no such version (detail: current), -7 gone (detail: oldest)
 -- Reads a past version in one round trip: the nearest checkpoint at or above it (else the current state)
--- with the undo records of the versions between them applied (session-common.lua), so a read applies
+-- with the undo records of the versions between them (in their blocks) applied (session-common.lua), so a read applies
 -- about checkpointEvery records however old the version, with the bodies of its plans; for a session written before undo
 -- records, the nearest checkpoint at or below it (with the bodies of its plans) and the replay entries after it.
 -- latestPlans: how many of the newest plan versions to read (-1: all).
@@ -34,15 +34,33 @@ else
       break
     end
   end
+  -- the records in their blocks (sessions written before blocks: u<version>); version and updatedAt are the
+  -- version's own and its replay entry's time
+  local records = undo_records(snap, version + 1, from)
   local before, complete = {}, true
   for v = from, version + 1, -1 do
-    local packed = redis.call('HGET', snap, 'u' .. v)
-    if not packed then
+    local record = records[v]
+    if not record then
+      local packed = redis.call('HGET', snap, 'u' .. v)
+      record = packed and cmsgpack.unpack(packed)
+    end
+    if not record then
       complete = false
       break
     end
-    local record = cmsgpack.unpack(packed)
     for i = 1, #record, 2 do before[record[i]] = record[i + 1] end
+  end
+  if complete and from > version then
+    -- a version whose entry is gone, or whose event has its time as ISO-8601 text (written by an earlier release),
+    -- is replayed from the log instead (which finds it gone when the log no longer holds it)
+    local entry = redis.call('XRANGE', events, version .. '-0', version .. '-0')[1]
+    local at = entry and entry[2][1] == 'e' and string.match(entry[2][2], '"at":%s*(%d+)')
+    if at then
+      before['version'] = tostring(version)
+      before['updatedAt'] = at
+    else
+      complete = false
+    end
   end
   if complete then
     now = now or redis.call('HGETALL', state)

@@ -49,10 +49,14 @@ local function evicting()
   return #EVICTING + 1
 end
 
--- History and bytes live in the snap hash. Each version from 2 on has an undo record u<version>: the
--- state fields that version changed and their values before it (false: the field was absent), packed
--- with MessagePack, so a record costs what the version changed, not the state's size; a past version is
--- the current state with the records after it applied newest first (session-at.lua). Counters, in bytes
+-- History and bytes live in the snap hash. Each version from 2 on has an undo record: the state fields that
+-- version changed and their values before it (false: the field was absent), so a record costs what the version
+-- changed, not the state's size; a past version is the current state with the records after it applied newest
+-- first (session-at.lua), its version and updatedAt being its own and its replay entry's time. The records of
+-- UNDO_BLOCK consecutive versions share one field, U<version / UNDO_BLOCK>: one MessagePack array of
+-- version, number of pairs, pairs …, record after record. A field of its own per record (u<version>, as earlier
+-- releases wrote them, still read) cost about 60 bytes of Redis' per-field overhead besides the record itself:
+-- with the replay entry, a version that set a 100-byte value took 4.9x its size. Counters, in bytes
 -- of field names and values: size (the state hash and the plan bodies: what the per-session cap
 -- limits), log (replay entries, undo records, traces, idempotency records) and granted (what the user's
 -- budget granted the session; size + log stays within it). Sessions written before undo records have
@@ -123,6 +127,24 @@ local function counters(state, snap, events, plans, version)
   return size, log, 0, legacy
 end
 
+local UNDO_BLOCK = 16
+
+-- The field of the block that holds the undo record of version v.
+local function undo_block(v)
+  return 'U' .. math.floor(v / UNDO_BLOCK)
+end
+
+-- The undo blocks no version of the window needs (every version in them at or below `oldest`), newest first.
+local function stale_blocks(snap, oldest)
+  local stale = {}
+  local b = math.floor((oldest + 1) / UNDO_BLOCK) - 1
+  while b >= 0 and redis.call('HEXISTS', snap, 'U' .. b) == 1 do
+    stale[#stale + 1] = 'U' .. b
+    b = b - 1
+  end
+  return stale
+end
+
 -- The checkpoint fields (c<version>) below `oldest`, oldest first: no read of the window starts from them.
 local function checkpoints_below(snap, oldest)
   local below = {}
@@ -147,6 +169,7 @@ local function trimmed(snap, events, version, every, retention, legacy)
   local record = 'u' .. oldest
   bytes = bytes + (redis.call('HEXISTS', snap, record) == 1 and #record + redis.call('HSTRLEN', snap, record) or 0)
   for _, field in ipairs(checkpoints_below(snap, oldest)) do bytes = bytes + #field + redis.call('HSTRLEN', snap, field) end
+  for _, field in ipairs(stale_blocks(snap, oldest)) do bytes = bytes + #field + redis.call('HSTRLEN', snap, field) end
   return bytes, keep, record
 end
 
@@ -155,6 +178,8 @@ local function trim(snap, events, version, retention, legacy, keep, record)
   if keep > 1 then redis.call('XTRIM', events, 'MINID', keep .. '-0') end
   redis.call('HDEL', snap, record)
   local oldest = version - retention + 1
+  local stale = stale_blocks(snap, oldest)
+  if #stale > 0 then redis.call('HDEL', snap, unpack(stale)) end
   local below = checkpoints_below(snap, oldest)
   if #below > 0 then
     local kept = {}
@@ -172,11 +197,43 @@ local function trim(snap, events, version, retention, legacy, keep, record)
   end
 end
 
--- The undo record of `version` (pairs field, value before) stored; returns its bytes.
+-- The undo record of `version` (pairs field, value before) appended to its block, without version and updatedAt
+-- (a read takes them from the version itself); returns the bytes the snap hash grew by.
 local function store_undo(snap, version, undo)
-  local packed = cmsgpack.pack(undo)
-  redis.call('HSET', snap, 'u' .. version, packed)
-  return #('u' .. version) + #packed
+  local field = undo_block(version)
+  local old = redis.call('HGET', snap, field)
+  local block = old and cmsgpack.unpack(old) or {}
+  local at = #block + 2
+  block[at - 1], block[at] = version, 0
+  for i = 1, #undo, 2 do
+    if undo[i] ~= 'version' and undo[i] ~= 'updatedAt' then
+      block[#block + 1] = undo[i]
+      block[#block + 1] = undo[i + 1]
+    end
+  end
+  block[at] = (#block - at) / 2
+  local packed = cmsgpack.pack(block)
+  redis.call('HSET', snap, field, packed)
+  return #packed - (old and #old or -#field)
+end
+
+-- The undo records of versions first..last kept in blocks: version -> its pairs.
+local function undo_records(snap, first, last)
+  local records = {}
+  for b = math.floor(first / UNDO_BLOCK), math.floor(last / UNDO_BLOCK) do
+    local packed = redis.call('HGET', snap, 'U' .. b)
+    if packed then
+      local block, i = cmsgpack.unpack(packed), 1
+      while i <= #block do
+        local v, n = block[i], block[i + 1]
+        local record = {}
+        for j = 1, 2 * n do record[j] = block[i + 1 + j] end
+        records[v] = record
+        i = i + 2 + 2 * n
+      end
+    end
+  end
+  return records
 end
 
 local CHECKPOINT_SHARE = 3

@@ -115,9 +115,9 @@ class CheckpointIntervalChangeTest {
         for (int i = 1; i <= 25; i++) {
             store.apply(StepWrite.of(id, SessionPatch.builder().putCollected("k", "v" + i).build()).by("t"));
         }
-        // without the undo record of version 13, versions before it are replayed from the log, as
-        // sessions written with checkpoints are; with a replay entry gone too, they are gone
-        redis.hash(String.class).hdel(SessionKeys.snapshots(id), "u13");
+        // without the undo records of versions 13 to 15 (their block: versions 0 to 15), versions before them are
+        // replayed from the log, as sessions written with checkpoints are; with a replay entry gone too, they are gone
+        redis.hash(String.class).hdel(SessionKeys.snapshots(id), "U0");
         assertThat(store.at(id, 12).collected()).containsEntry("k", "v11");
         assertThat(store.at(id, 13).collected()).containsEntry("k", "v12");
         redis.execute("XDEL", SessionKeys.events(id), "5-0");

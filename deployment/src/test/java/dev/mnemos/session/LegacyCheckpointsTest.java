@@ -108,7 +108,7 @@ class LegacyCheckpointsTest {
             }
         }
         List<String> undo = new ArrayList<>(redis.hash(String.class).hkeys(SessionKeys.snapshots(id)));
-        undo.removeIf(field -> !field.matches("[uc]\\d+"));
+        undo.removeIf(field -> !field.matches("[uUc]\\d+"));
         for (String field : undo) {
             log += bytes(field) + redis.hash(String.class).hstrlen(SessionKeys.snapshots(id), field);
         }

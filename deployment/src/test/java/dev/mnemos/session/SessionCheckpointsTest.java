@@ -197,7 +197,7 @@ class SessionCheckpointsTest {
             }
         }
         for (String field : redis.hash(String.class).hkeys(SessionKeys.snapshots(id))) {
-            if (field.matches("[uc]\\d+")) {
+            if (field.matches("[uUc]\\d+")) {
                 log += bytes(field) + redis.hash(String.class).hstrlen(SessionKeys.snapshots(id), field);
             }
         }

@@ -120,8 +120,9 @@ class SessionHistoryStorageTest {
         String id = sessionWithPlans(3);
         long entries = redis.stream(String.class).xlen(SessionKeys.events(id));
         assertThat(entries).as("entries kept of 81 versions (retention 10)").isEqualTo(10L);
-        assertThat(redis.hash(String.class).hkeys(SessionKeys.snapshots(id)).stream().filter(f -> f.startsWith("u")))
-                .as("undo records kept: one per version after the oldest kept").hasSize(9);
+        // versions 73 to 81 need their undo records: blocks of 16 versions, U4 (64-79) and U5 (80-95)
+        assertThat(redis.hash(String.class).hkeys(SessionKeys.snapshots(id)).stream()
+                .filter(f -> f.matches("[uU]\\d+"))).as("undo records kept, in blocks").containsExactlyInAnyOrder("U4", "U5");
         assertThat(store.events(id, 1, 100).get(0).version()).isLessThanOrEqualTo(72);
     }
 
@@ -180,7 +181,12 @@ class SessionHistoryStorageTest {
     }
 
     private long undoBytes(String id, long version) {
-        return redis.hash(String.class).hstrlen(SessionKeys.snapshots(id), "u" + version);
+        // the record's own bytes, packed alone, out of its block (version, pair count, pairs …)
+        String script = "local b = cmsgpack.unpack(redis.call('HGET', KEYS[1], ARGV[1])) local i = 1 "
+                + "while i <= #b do local n = b[i + 1] if b[i] == tonumber(ARGV[2]) then "
+                + "return #cmsgpack.pack({unpack(b, i + 2, i + 1 + 2 * n)}) end i = i + 2 + 2 * n end return -1";
+        return redis.execute("EVAL", script, "1", SessionKeys.snapshots(id), "U" + version / 16, Long.toString(version))
+                .toLong();
     }
 
     private static String plan(int n) {

@@ -24,11 +24,16 @@ public class PromotionUndoService {
 
     /** Reverts the session end's profile changes; {@code force} keeps later changes and undoes the rest. */
     public UndoReport undo(Actor who, String id, boolean force) {
+        requireEnded(who, id);
+        return undo.undo(who.user(), id, who.actor(), force);
+    }
+
+    /** Fails as {@link #undo} would unless {@code id} is an ended session of {@code who.user()}; changes nothing. */
+    public void requireEnded(Actor who, String id) {
         SessionIds.require("sessionId", id);
         String owner = archive.owner(id).orElseThrow(() -> new SessionNotFoundException(id));
         if (!owner.equals(who.user())) {
             throw new SessionNotFoundException(id);
         }
-        return undo.undo(owner, id, who.actor(), force);
     }
 }

@@ -18,8 +18,9 @@ import java.util.Set;
 
 /**
  * Erases a user: every row Mnemos keeps of them in Postgres ({@link #TABLES}: facts of every status, the audit
- * trail, promotion candidates, archived sessions, idempotency records, forgotten-text tombstones, the profile's
- * revision row), every Redis key of their sessions (live ones from the user's index, and the ended markers of the
+ * trail, promotion candidates, archived sessions, idempotency records, forgotten-text tombstones, destructive calls
+ * held for the user, the profile's revision row), every Redis key of their sessions (live ones from the user's index, and the
+ * ended markers of the
  * archived ones), the index, the profile revision's copy, and this pod's cached facts. A row of
  * {@code user_erasure} records that an erasure happened, when, who asked and how many rows went, naming no user.
  * <p>
@@ -33,7 +34,7 @@ public class UserErasure {
 
     /** Mnemos' tables that hold a user's rows, in the order they are deleted (facts before the revision row). */
     public static final List<String> TABLES = List.of("profile_event", "profile_fact", "promotion_candidate",
-            "session_archive", "profile_request", "profile_forgotten", "profile_owner");
+            "session_archive", "profile_request", "profile_forgotten", "pending_request", "profile_owner");
 
     /** What an erasure removed: rows per table, and Redis keys. */
     public record Erasure(String userId, Map<String, Integer> rows, long redisKeys) {

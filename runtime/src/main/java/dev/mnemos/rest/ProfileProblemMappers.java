@@ -1,5 +1,7 @@
 package dev.mnemos.rest;
 
+import dev.mnemos.app.PendingRequestDecidedException;
+import dev.mnemos.app.PendingRequestNotFoundException;
 import dev.mnemos.profile.FactNotFoundException;
 import dev.mnemos.profile.InvalidFactException;
 import dev.mnemos.profile.PostgresFaults;
@@ -83,6 +85,19 @@ public class ProfileProblemMappers {
         return Problem
                 .of(Response.Status.NOT_FOUND, "no pending promotion candidate " + e.candidateId() + " exists for this user")
                 .withField("id").toResponse();
+    }
+
+    @ServerExceptionMapper
+    public Response noPendingRequest(PendingRequestNotFoundException e) {
+        return Problem.of(Response.Status.NOT_FOUND, "no pending request " + e.requestId() + " exists for this user")
+                .withField("id").toResponse();
+    }
+
+    @ServerExceptionMapper
+    public Response decided(PendingRequestDecidedException e) {
+        return Problem.of(Response.Status.CONFLICT, "pending request " + e.requestId() + " is " + e.status()
+                + " already; the first decision stands").withField("id").withExtras(Map.of("status", e.status()))
+                .toResponse();
     }
 
     /**

@@ -133,7 +133,9 @@ final class RedisReplayLog {
         if (state != null && entry.get("b") != null) {
             state = withPlanContent(state, entry.get("b").split(","), bodies);
         }
-        return new SessionEvent(version, e.type(), e.at(), e.actor(), e.note(), patch, e.toVersion(), state);
+        // a stored step leaves its type out (StateFields.StoredEvent)
+        SessionEvent.Type type = e.type() == null ? SessionEvent.Type.PATCH : e.type();
+        return new SessionEvent(version, type, e.at(), e.actor(), e.note(), patch, e.toVersion(), state);
     }
 
     /** The state's plans (oldest first) with the content of the bodies {@code ids} names in the same order. */

@@ -1,5 +1,6 @@
 package dev.mnemos.session;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -43,7 +44,31 @@ final class StateFields {
         return json.copy().setDefaultPropertyInclusion(JsonInclude.Include.NON_NULL)
                 .enable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
                 .disable(SerializationFeature.WRITE_DATE_TIMESTAMPS_AS_NANOSECONDS)
-                .disable(DeserializationFeature.READ_DATE_TIMESTAMPS_AS_NANOSECONDS);
+                .disable(DeserializationFeature.READ_DATE_TIMESTAMPS_AS_NANOSECONDS)
+                .addMixIn(SessionEvent.class, StoredEvent.class);
+    }
+
+    /**
+     * A replay entry's event as stored: without {@code version} (the entry's id) and without {@code type} when it is
+     * PATCH (read back as PATCH), which a small step would otherwise pay in every version it keeps.
+     */
+    @JsonIgnoreProperties("version")
+    private interface StoredEvent {
+        @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = PatchType.class)
+        SessionEvent.Type type();
+    }
+
+    /** Leaves out the type PATCH ({@link JsonInclude.Include#CUSTOM}: equal means left out). */
+    private static final class PatchType {
+        @Override
+        public boolean equals(Object value) {
+            return value == null || value == SessionEvent.Type.PATCH;
+        }
+
+        @Override
+        public int hashCode() {
+            return 0;
+        }
     }
 
     /** The hash fields of a whole state (without {@code version}), list items ordered 0.0, 0.1 … */

@@ -14,4 +14,16 @@ public interface McpLimits {
     /** Destructive tool calls (forget, undo) one MCP session may make; beyond them the user acts outside the agent. */
     @WithDefault("1")
     int destructiveCallsPerSession();
+
+    /** What a destructive call beyond {@link #destructiveCallsPerSession()} does. */
+    @WithDefault("pending")
+    BeyondBudget beyondBudget();
+
+    /** What a destructive call beyond the session's budget does. */
+    enum BeyondBudget {
+        /** Held for the user, who confirms or rejects it over the REST API ({@code /v1/profile/pending-requests}). */
+        PENDING,
+        /** Refused ({@code confirmation_required}); the user does it themselves over the REST API. */
+        REFUSE
+    }
 }

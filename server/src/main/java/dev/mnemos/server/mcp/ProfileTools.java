@@ -1,5 +1,6 @@
 package dev.mnemos.server.mcp;
 
+import dev.mnemos.app.PendingRequests;
 import dev.mnemos.app.UserProfileService;
 import dev.mnemos.profile.Instruction;
 import io.quarkiverse.mcp.server.McpConnection;
@@ -20,11 +21,13 @@ public class ProfileTools {
     private final McpCalls calls;
     private final UserProfileService profiles;
     private final DestructiveCalls destructive;
+    private final PendingRequests held;
 
-    ProfileTools(McpCalls calls, UserProfileService profiles, DestructiveCalls destructive) {
+    ProfileTools(McpCalls calls, UserProfileService profiles, DestructiveCalls destructive, PendingRequests held) {
         this.calls = calls;
         this.profiles = profiles;
         this.destructive = destructive;
+        this.held = held;
     }
 
     @Tool(name = "get_profile", description = "Reads the user's long-term profile: their active preferences and "
@@ -48,7 +51,8 @@ public class ProfileTools {
             @ToolArg(name = McpCalls.IDEMPOTENCY_KEY, description = SessionTools.KEY, required = false) String idempotencyKey,
             McpConnection connection) {
         if (instruction != null && Instruction.parse(instruction) instanceof Instruction.Forget) {
-            return destructive.run(connection, "remember", idempotencyKey, () -> remember(instruction, idempotencyKey));
+            return destructive.run(connection, "remember", idempotencyKey, () -> remember(instruction, idempotencyKey),
+                    caller -> held.holdInstruction(caller, instruction));
         }
         return remember(instruction, idempotencyKey);
     }
@@ -60,15 +64,16 @@ public class ProfileTools {
 
     @Tool(name = "forget_fact", description = "Forgets one profile fact by id (from get_profile) when the user asks "
             + "for it: its text is removed everywhere and the audit trail keeps only that it was forgotten. It is final: "
-            + "a session may make only a few such calls (error \"confirmation_required\" beyond them: then tell the user "
-            + "what you meant to forget). Returns the change and the profile after it.", annotations = @Tool.Annotations(title = "Forget a fact", readOnlyHint = false, destructiveHint = true, idempotentHint = false, openWorldHint = false), inputSchema = @Tool.InputSchema(generator = StrictInputSchema.class))
+            + "a session may make only a few such calls (beyond them error \"pending_confirmation\": the user confirms it "
+            + "outside this conversation; tell them what you asked to forget and why). Returns the change and the profile after it.", annotations = @Tool.Annotations(title = "Forget a fact", readOnlyHint = false, destructiveHint = true, idempotentHint = false, openWorldHint = false), inputSchema = @Tool.InputSchema(generator = StrictInputSchema.class))
     @ToolGuardrails(input = StrictArguments.class)
     ToolResponse forgetFact(@ToolArg(description = "The fact's id from get_profile.") Long factId,
             @ToolArg(name = McpCalls.IDEMPOTENCY_KEY, description = SessionTools.KEY, required = false) String idempotencyKey,
             McpConnection connection) {
         return destructive.run(connection, "forget_fact", idempotencyKey, () -> calls.run("forget_fact",
                 caller -> profiles.forget(caller, SessionTools.version("factId", factId), SessionTools.key(idempotencyKey),
-                        McpCalls.request("factId", factId))));
+                        McpCalls.request("factId", factId))),
+                caller -> held.holdForget(caller, SessionTools.version("factId", factId)));
     }
 
     @Tool(name = "list_pending_candidates", description = "Lists preferences that ended tasks suggested but did not "

@@ -1,5 +1,6 @@
 package dev.mnemos.server.mcp;
 
+import dev.mnemos.app.PendingRequests;
 import dev.mnemos.app.PromotionUndoService;
 import io.quarkiverse.mcp.server.McpConnection;
 import io.quarkiverse.mcp.server.Tool;
@@ -17,11 +18,13 @@ public class UndoTools {
     private final McpCalls calls;
     private final PromotionUndoService undo;
     private final DestructiveCalls destructive;
+    private final PendingRequests held;
 
-    UndoTools(McpCalls calls, PromotionUndoService undo, DestructiveCalls destructive) {
+    UndoTools(McpCalls calls, PromotionUndoService undo, DestructiveCalls destructive, PendingRequests held) {
         this.calls = calls;
         this.undo = undo;
         this.destructive = destructive;
+        this.held = held;
     }
 
     @Tool(name = "undo_task_promotion", description = "Undoes what one ended task taught the long-term profile, when "
@@ -29,8 +32,8 @@ public class UndoTools {
             + "end_task promoted are removed, the facts it replaced come back, its pending candidates are dropped, "
             + "every change audited. A fact the user forgot stays forgotten. If a later change touched the same facts "
             + "the call fails with error \"conflict\" naming them; ask the user, and only then call again with "
-            + "force=true. Calling it again for the same task changes nothing. A session may undo only a few tasks (error "
-            + "\"confirmation_required\" beyond them: then tell the user). Returns the changes and the profile "
+            + "force=true. Calling it again for the same task changes nothing. A session may undo only a few tasks (beyond "
+            + "them error \"pending_confirmation\": the user confirms it outside this conversation; tell them). Returns the changes and the profile "
             + "after them.", annotations = @Tool.Annotations(title = "Undo a task's promotion", readOnlyHint = false, destructiveHint = true, idempotentHint = true, openWorldHint = false), inputSchema = @Tool.InputSchema(generator = StrictInputSchema.class))
     @ToolGuardrails(input = StrictArguments.class)
     ToolResponse undoPromotion(
@@ -39,6 +42,7 @@ public class UndoTools {
                     + "error \"conflict\" before): the later changes stay. Only when the user agreed.", required = false) Boolean force,
             McpConnection connection) {
         return destructive.run(connection, "undo_task_promotion", sessionId,
-                () -> calls.run("undo_task_promotion", caller -> undo.undo(caller, sessionId, Boolean.TRUE.equals(force))));
+                () -> calls.run("undo_task_promotion", caller -> undo.undo(caller, sessionId, Boolean.TRUE.equals(force))),
+                caller -> held.holdUndo(caller, sessionId, Boolean.TRUE.equals(force)));
     }
 }

@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Issue 51 item 5: a poisoned agent must not forget the whole profile. With the default budget (one destructive call
  * per MCP session), an agent that calls forget_fact on each of the user's 4 facts forgets one; the rest answer
- * confirmation_required and stay.
+ * pending_confirmation and stay until the user decides (McpPendingRequestsTest).
  */
 @QuarkusTest
 class McpDestructiveBudgetTest {
@@ -83,13 +83,17 @@ class McpDestructiveBudgetTest {
         }
         assertThat(forgotten).as("destructive calls let through in one MCP session").isEqualTo(1);
         assertThat(refused).hasSize(3).allSatisfy(r -> {
-            assertThat(r.path("error").asText()).isEqualTo("confirmation_required");
+            assertThat(r.path("error").asText()).isEqualTo("pending_confirmation");
             assertThat(r.path("tool").asText()).isEqualTo("forget_fact");
             assertThat(r.path("destructiveCallsPerSession").asInt()).isEqualTo(1);
         });
+        assertThat(refused.stream().map(r -> r.path("pendingRequestId").asLong()).distinct()).hasSize(3);
         // "forget …" through remember is the same kind of call
         assertThat(error(agent, "remember", Map.of("instruction", "forget that I like tea")).path("error").asText())
-                .isEqualTo("confirmation_required");
+                .isEqualTo("pending_confirmation");
+        assertThat(given().auth().oauth2(Tokens.user(user)).get("/v1/profile/pending-requests").then().statusCode(200)
+                .extract().jsonPath().getList("tool", String.class)).containsExactlyInAnyOrder("forget_fact",
+                        "forget_fact", "forget_fact", "remember");
         List<String> left = given().auth().oauth2(Tokens.user(user)).get("/v1/profile").then().statusCode(200).extract()
                 .path("facts.text");
         assertThat(left).hasSize(3);
@@ -109,7 +113,7 @@ class McpDestructiveBudgetTest {
         ok(agent, "forget_fact", forget);
         ok(agent, "forget_fact", forget);
         assertThat(error(agent, "forget_fact", Map.of("factId", ids.get(1))).path("error").asText())
-                .isEqualTo("confirmation_required");
+                .isEqualTo("pending_confirmation");
         // another MCP session (the user reconnects) has a budget of its own
         ok(as(user), "forget_fact", Map.of("factId", ids.get(1)));
         assertThat(factIds(agent)).isEmpty();

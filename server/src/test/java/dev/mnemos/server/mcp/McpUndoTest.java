@@ -64,7 +64,7 @@ class McpUndoTest {
 
         // that undo spent this MCP session's destructive call (McpDestructiveBudgetTest): the user reconnects
         assertThat(error(client, "undo_task_promotion", Map.of("sessionId", "other-task")).path("error").asText())
-                .isEqualTo("confirmation_required");
+                .as("beyond the budget an undo is held for the user, once checked: no such task").isEqualTo("not_found");
         client = as(erin);
         String paris = endedTask(client, "I live in Paris", "home.city");
         endedTask(client, "I live in Rome", "home.city");
