@@ -32,7 +32,8 @@ public final class TestPostgresPair {
 
     /**
      * Starts both, with a database {@code test}; answers the application's datasource settings: a multi-host URL whose
-     * driver connects to whichever host is the primary ({@code targetServerType=primary}).
+     * driver connects to whichever host is the primary ({@code targetServerType=primary}), and otherwise the pool's
+     * defaults (the extension's {@code validate-on-borrow} replaces the connections to the dead primary).
      */
     static Map<String, String> start() {
         int primary = FreePorts.one();
@@ -66,8 +67,7 @@ public final class TestPostgresPair {
         }
         return Map.of("quarkus.datasource.jdbc.url", url(),
                 "quarkus.datasource.jdbc.acquisition-timeout", "1s",
-                "quarkus.datasource.jdbc.max-size", "16",
-                "quarkus.datasource.jdbc.background-validation-interval", "1s");
+                "quarkus.datasource.jdbc.max-size", "16");
     }
 
     /** The URL an operator writes for a primary and its standby (docs/operations.md). */
@@ -113,6 +113,43 @@ public final class TestPostgresPair {
         String stat = new String(ps.getInputStream().readAllBytes()).trim();
         ps.waitFor();
         return !stat.isEmpty() && !stat.startsWith("Z");
+    }
+
+    /**
+     * CPU time the node's processes have used, in clock ticks ({@code /proc/<pid>/stat}: the postmaster's own and its
+     * exited children's, and each running child's); 0 when the node does not run.
+     */
+    static long cpuTicks(String node) {
+        try {
+            Path pidFile = Path.of(data(node), "postmaster.pid");
+            if (!Files.exists(pidFile)) {
+                return 0;
+            }
+            String pid = Files.readAllLines(pidFile).get(0).trim();
+            long ticks = ticks(pid, true);
+            Process children = new ProcessBuilder("ps", "-o", "pid=", "--ppid", pid).start();
+            for (String child : new String(children.getInputStream().readAllBytes()).trim().split("\\s+")) {
+                if (!child.isBlank()) {
+                    ticks += ticks(child, false);
+                }
+            }
+            children.waitFor();
+            return ticks;
+        } catch (IOException | InterruptedException e) {
+            throw new IllegalStateException("cannot read the CPU time of " + node, e);
+        }
+    }
+
+    private static long ticks(String pid, boolean withExitedChildren) {
+        try {
+            String stat = Files.readString(Path.of("/proc", pid, "stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            // after the command: state(0) ... utime(11) stime(12) cutime(13) cstime(14)
+            long t = Long.parseLong(f[11]) + Long.parseLong(f[12]);
+            return withExitedChildren ? t + Long.parseLong(f[13]) + Long.parseLong(f[14]) : t;
+        } catch (IOException | RuntimeException gone) {
+            return 0; // a backend that ended in between
+        }
     }
 
     /** {@code pg_ctl promote}: the standby ends recovery and takes writes. */
