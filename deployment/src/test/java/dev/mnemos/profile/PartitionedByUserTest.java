@@ -37,7 +37,9 @@ class PartitionedByUserTest {
             "profile_forgotten", "promotion_candidate", "session_archive");
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = RestApi.on(RestApi.withServerSettings()
+    static final QuarkusUnitTest APP = RestApi.on(new QuarkusUnitTest().withConfigurationResource("mnemos-test.properties")
+            .overrideConfigKey("quarkus.mnemos.llm.enabled", "false")
+            // the SQL is the same with or without embeddings; the in-process model would only lengthen the start
             .overrideConfigKey("quarkus.datasource.jdbc.url", ADMIN_URL + "?currentSchema=" + SCHEMA)
             // a schema of the test's own, migrated afresh by the application, then partitioned by the test
             .setBeforeAllCustomizer(() -> admin("drop schema if exists " + SCHEMA + " cascade")),
