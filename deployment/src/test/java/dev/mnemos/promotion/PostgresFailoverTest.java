@@ -431,6 +431,9 @@ class PostgresFailoverTest {
                 return;
             }
             answered503.add(e.session());
+            if (r.header("Retry-After") == null || !r.contentType().startsWith("application/problem+json")) {
+                other.add("503 without Retry-After or problem+json: " + r.headers() + " " + r.body().asString());
+            }
             if ("ENDED".equals(r.jsonPath().getString("sessionStatus"))) {
                 ended503.incrementAndGet();
             }
