@@ -2,6 +2,7 @@ package dev.mnemos.profile;
 
 import dev.mnemos.support.RestApi;
 import dev.mnemos.testsupport.Tokens;
+import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.QuarkusUnitTest;
 import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;
@@ -9,6 +10,11 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -43,6 +49,8 @@ class EndWorkTest {
 
     @Inject
     FactEmbeddings embeddings;
+    @Inject
+    AgroalDataSource db;
 
     private final String user = "end-work-" + UUID.randomUUID();
     /** Makes this run's new texts new to the embedding cache of the application under test. */
@@ -53,7 +61,7 @@ class EndWorkTest {
     }
 
     @Test
-    void oneEndSendsFewStatementsAndEmbedsEachTextOnce() {
+    void oneEndSendsFewStatementsAndEmbedsEachTextOnce() throws SQLException {
         for (int i = 0; i < 3; i++) {
             end(session(i));
         }
@@ -69,12 +77,35 @@ class EndWorkTest {
         long modelCalls = embeddings.modelCalls() - calls;
         Map<String, Long> kinds = sql.stream().collect(Collectors.groupingBy(EndWorkTest::kind, Collectors.counting()));
         System.out.printf("one end: %d statements %s, %d embedding model calls%n", sql.size(), kinds, modelCalls);
+        Map<String, Long> bytes = rowBytes(measured);
+        // the sizing table of docs/operations.md ("Capacity") takes these
+        System.out.printf("one end: row bytes written %s (pg_column_size of the rows, before indexes)%n", bytes);
+        assertThat(bytes.get("session_archive")).isPositive();
         // the end really reached the profile and the archive (a recorder that saw nothing would pass)
         assertThat(sql).anyMatch(s -> s.contains("session_archive")).anyMatch(s -> s.contains("profile_fact"));
         // the one new text was embedded, so embeddings were on
         assertThat(modelCalls).isPositive();
         assertThat(sql).hasSizeLessThanOrEqualTo(MAX_STATEMENTS);
         assertThat(modelCalls).isLessThanOrEqualTo(MAX_MODEL_CALLS);
+    }
+
+    /** The bytes of the rows the end of {@code sessionId} wrote, by table. */
+    private Map<String, Long> rowBytes(String sessionId) throws SQLException {
+        Map<String, Long> bytes = new LinkedHashMap<>();
+        for (String[] table : new String[][] { { "session_archive", "session_id" }, { "profile_event", "session_id" },
+                { "promotion_candidate", "session_id" }, { "profile_fact", "source_session_id" } }) {
+            try (Connection c = db.getConnection();
+                    PreparedStatement q = c.prepareStatement("select coalesce(sum("
+                            + "pg_column_size(t.*)), 0) from " + table[0] + " t where user_id = ? and " + table[1] + " = ?")) {
+                q.setString(1, user);
+                q.setString(2, sessionId);
+                try (ResultSet rows = q.executeQuery()) {
+                    rows.next();
+                    bytes.put(table[0], rows.getLong(1));
+                }
+            }
+        }
+        return bytes;
     }
 
     /** A statement's verb and first table, as {@code insert profile_event}. */

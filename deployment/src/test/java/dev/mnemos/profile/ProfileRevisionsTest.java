@@ -1,5 +1,6 @@
 package dev.mnemos.profile;
 
+import dev.mnemos.erasure.UserErasure;
 import dev.mnemos.injection.ProfileSnapshot;
 import dev.mnemos.injection.StepTrace;
 import dev.mnemos.injection.StepTraceStore;
@@ -43,6 +44,8 @@ class ProfileRevisionsTest {
     @Inject
     ProfileConfig config;
     @Inject
+    UserErasure erasure;
+    @Inject
     RedisDataSource redis;
     @Inject
     SessionStore store;
@@ -79,19 +82,36 @@ class ProfileRevisionsTest {
     @Test
     void everyWriteRaisesTheCopyBeforeItReturnsWithItsLifetime() {
         add("prefers window seats");
-        assertThat(copy()).isEqualTo(Long.toString(repository.revision(user)));
+        long first = repository.revision(user);
+        assertThat(copy()).isEqualTo(Long.toString(first));
         add("prefers quiet hotels");
-        assertThat(copy()).isEqualTo(Long.toString(repository.revision(user))).isEqualTo("2");
+        assertThat(copy()).isEqualTo(Long.toString(repository.revision(user))).isEqualTo(Long.toString(first + 1));
         assertThat(redis.key().pttl(ProfileRevisions.key(user))).isPositive()
                 .isLessThanOrEqualTo(config.revisionMirrorTtl().toMillis());
+    }
+
+    /**
+     * After an erasure the user's next profile never repeats a revision of the erased one: another pod that cached the
+     * erased facts under such a revision would serve them again (issue 49 item 5).
+     */
+    @Test
+    void aProfileWrittenAfterAnErasureStartsAboveTheErasedRevisions() {
+        add("prefers window seats");
+        add("prefers quiet hotels");
+        long erased = repository.revision(user);
+        erasure.erase(user, "test");
+        assertThat(repository.revision(user)).isZero();
+        add("travels with a bicycle");
+        assertThat(repository.revision(user)).isGreaterThan(erased);
     }
 
     @Test
     void theCopyIsNeverLowered() {
         add("prefers window seats");
+        long first = repository.revision(user);
         add("prefers quiet hotels");
-        revisions.committed(new ProfileRevised(user, 1));
-        assertThat(copy()).isEqualTo("2");
+        revisions.committed(new ProfileRevised(user, first));
+        assertThat(copy()).isEqualTo(Long.toString(first + 1));
     }
 
     @Test
@@ -105,11 +125,13 @@ class ProfileRevisionsTest {
         assertThat(first.read().profileFacts()).isEqualTo(1);
 
         add("prefers quiet hotels");
+        String second = Long.toString(repository.revision(user));
         assertThat(step(id).read().profileFacts()).as("a step after the write sees it").isEqualTo(2);
 
-        // a raise that did not reach Redis: the copy still names revision 2, whose facts the cache holds
+        // a raise that did not reach Redis: the copy still names the second revision, whose facts the cache holds
         add("travels with a bicycle");
-        redis.value(String.class).set(ProfileRevisions.key(user), "2");
+        String third = Long.toString(repository.revision(user));
+        redis.value(String.class).set(ProfileRevisions.key(user), second);
         StepTrace stale = step(id);
         assertThat(stale.read().profileFacts()).as("served from the cache on the copy's word, no Postgres read")
                 .isEqualTo(2);
@@ -119,10 +141,10 @@ class ProfileRevisionsTest {
         redis.key().del(ProfileRevisions.key(user));
         assertThat(step(id).read().profileFacts()).isEqualTo(3);
         long deadline = System.nanoTime() + 5_000_000_000L;
-        while (!"3".equals(copy()) && System.nanoTime() < deadline) {
+        while (!third.equals(copy()) && System.nanoTime() < deadline) {
             Thread.onSpinWait();
         }
-        assertThat(copy()).as("offered back after the Postgres read").isEqualTo("3");
+        assertThat(copy()).as("offered back after the Postgres read").isEqualTo(third);
         assertThat(step(id).read().profileFacts()).isEqualTo(3);
     }
 

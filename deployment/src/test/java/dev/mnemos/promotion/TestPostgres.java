@@ -104,7 +104,7 @@ public final class TestPostgres {
         return dir().resolve("data").toString();
     }
 
-    private static String bin(String tool) {
+    static String bin(String tool) {
         try (Stream<Path> versions = Files.list(Path.of("/usr/lib/postgresql"))) {
             return versions.map(v -> v.resolve("bin").resolve(tool)).filter(Files::isExecutable)
                     .max(Comparator.naturalOrder()).orElseThrow(() -> new IllegalStateException("no " + tool))
@@ -114,13 +114,13 @@ public final class TestPostgres {
         }
     }
 
-    private static void asPostgres(String... command) {
+    static void asPostgres(String... command) {
         List<String> all = new ArrayList<>(List.of("runuser", "-u", "postgres", "--"));
         all.addAll(List.of(command));
         run(all.toArray(String[]::new));
     }
 
-    private static void run(String... command) {
+    static void run(String... command) {
         try {
             Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes());

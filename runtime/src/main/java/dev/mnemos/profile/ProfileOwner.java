@@ -6,7 +6,10 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
-/** The per-user row every profile write locks; {@code revision} grows by one per committed write. */
+/**
+ * The per-user row every profile write locks; {@code revision} grows by one per committed write from the microseconds
+ * since the epoch at the row's creation, so a profile erased and created again never repeats a revision of the old one.
+ */
 @Entity
 @Table(name = "profile_owner")
 public class ProfileOwner extends PanacheEntityBase {

@@ -54,7 +54,10 @@ public class ProfileRepository {
         if (owner != null) {
             return owner;
         }
-        em.createNativeQuery("insert into profile_owner (user_id) values (?1) on conflict do nothing")
+        // a profile starts at the microseconds since the epoch, not at 0: a user erased and written again has revisions
+        // above any of the erased profile, so no pod serves facts it cached under the erased profile's revisions
+        em.createNativeQuery("insert into profile_owner (user_id, revision)"
+                + " values (?1, (extract(epoch from clock_timestamp()) * 1000000)::bigint) on conflict do nothing")
                 .setParameter(1, userId).executeUpdate();
         return ProfileOwner.findById(userId, LockModeType.PESSIMISTIC_WRITE);
     }
@@ -87,7 +90,10 @@ public class ProfileRepository {
         return ProfileEvent.find("userId", Sort.descending("id"), userId).page(0, limit).list();
     }
 
-    /** The profile's revision (0 before the first write), read without a transaction. */
+    /**
+     * The profile's revision (0 before the first write; it then starts at the microseconds since the epoch of the
+     * profile's creation, {@link #lock}), read without a transaction.
+     */
     public long revision(String userId) {
         try (Connection c = dataSource.getConnection();
                 PreparedStatement s = c.prepareStatement("select revision from profile_owner where user_id = ?")) {

@@ -106,7 +106,8 @@ public class EndSweep {
      * Ends every indexed session ENDED longer than the grace period and not yet archived, and drops the entries of
      * sessions that are gone (archived and cleared, expired, deleted). The entry of a live session (a process died
      * between indexing its end and marking it ENDED) stays until the session ends or expires: dropping it could race
-     * an {@code /end} running now, whose entry it is too. @return how many ends it completed
+     * an {@code /end} running now, whose entry it is too. @return how many ends it completed: archived by this sweep, not
+     * by another sweep or a client's {@code /end} that archived the session first
      */
     public int sweep() {
         if (olderEndsIndexed.compareAndSet(false, true)) {
@@ -128,7 +129,9 @@ public class EndSweep {
 
     private boolean complete(String sessionId) {
         try {
-            promotion.end(sessionId, actor(sessionId));
+            if (!promotion.complete(sessionId, actor(sessionId))) {
+                return false; // another end archived it first: counted by that one
+            }
             LOG.infof("completed the end of session %s, left ended without an archive", sessionId);
             return true;
         } catch (RuntimeException e) {

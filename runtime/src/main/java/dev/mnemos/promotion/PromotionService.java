@@ -61,23 +61,31 @@ public class PromotionService {
      * @throws EndIncompleteException when Postgres failed after the session was marked ended: ending it again completes it
      */
     public PromotionReport end(String sessionId, String actor) {
-        return spans.in("mnemos.end", sessionId, () -> endTraced(sessionId, actor));
+        return spans.in("mnemos.end", sessionId, () -> endTraced(sessionId, actor)).report();
     }
 
-    private PromotionReport endTraced(String sessionId, String actor) {
+    /**
+     * Ends the session as {@link #end} does and answers whether this call archived it: {@code false} when another end
+     * (a client's retry, another instance's sweep) archived it first. Sweeps running at once count each end once.
+     */
+    boolean complete(String sessionId, String actor) {
+        return spans.in("mnemos.end", sessionId, () -> endTraced(sessionId, actor)).archivedNow();
+    }
+
+    private PromotionTransaction.Ended endTraced(String sessionId, String actor) {
         Optional<PromotionReport> done = endedReport(sessionId);
         if (done.isPresent()) {
             clear(sessionId);
-            return done.get();
+            return new PromotionTransaction.Ended(done.get(), false);
         }
         if (!profile.reachable()) {
             throw new ProfileUnavailableException("Postgres is unreachable; the session was left as it was", null);
         }
         EndRead read = read(sessionId, actor);
         List<Candidate> candidates = sources.candidates(read.state());
-        PromotionReport report;
+        PromotionTransaction.Ended ended;
         try {
-            report = spans.in("mnemos.end.promote", sessionId, () -> ProfileUnavailableException.guard(
+            ended = spans.in("mnemos.end.promote", sessionId, () -> ProfileUnavailableException.guard(
                     () -> transaction.commit(read, () -> read(sessionId, actor), candidates, statements.policy(), actor)));
         } catch (RuntimeException e) {
             archiveMeters.failed();
@@ -87,9 +95,11 @@ public class PromotionService {
             }
             throw e;
         }
-        archiveMeters.written();
+        if (ended.archivedNow()) {
+            archiveMeters.written(); // not when another end archived it first: that one counted it
+        }
         clear(sessionId);
-        return report;
+        return ended;
     }
 
     private void clear(String sessionId) {

@@ -70,13 +70,13 @@ public class PromotionTransaction {
      * holds what a forget acknowledged before it was written, and a candidate whose observation it blanked is rejected.
      */
     @Transactional
-    public PromotionReport commit(EndRead read, Supplier<EndRead> again, List<Candidate> candidates, PromotionPolicy policy,
+    public Ended commit(EndRead read, Supplier<EndRead> again, List<Candidate> candidates, PromotionPolicy policy,
             String actor) {
         String userId = read.state().userId();
         profile.lock(userId);
         Optional<PromotionReport> done = archive.report(read.state().sessionId(), PromotionReport.class);
         if (done.isPresent()) {
-            return done.get();
+            return new Ended(done.get(), false);
         }
         Tombstones forgotten = profile.forgotten(userId);
         EndRead ended = forgotten.isEmpty() ? read : again.get();
@@ -151,7 +151,14 @@ public class PromotionTransaction {
         }
         PromotionReport report = new PromotionReport(state.sessionId(), userId, now, promoted, pending, rejected, changes);
         archive.save(new ArchiveEntry(state, ended.events(), ended.traces(), report, now));
-        return report;
+        return new Ended(report, true);
+    }
+
+    /**
+     * The report of an end, and whether this transaction archived the session ({@code false}: another end, on this
+     * instance or another, archived it first and this one answers the stored report).
+     */
+    public record Ended(PromotionReport report, boolean archivedNow) {
     }
 
     /** The stored report of an archived session. */

@@ -5,6 +5,7 @@ import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.vertx.http.runtime.filters.Filters;
 import io.quarkus.vertx.http.runtime.security.QuarkusHttpUser;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -17,7 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Binds each MCP session (Streamable HTTP, {@code Mcp-Session-Id}) to the subject whose token opened it. A
- * request to {@code /mcp} carrying a session id answers 404, as for an unknown session, unless its token has
+ * request to {@code /mcp} carrying a session id answers 404 ({@link #UNKNOWN_SESSION}), as for an unknown session
+ * (one that ended, or that another instance opened), unless its token has
  * that subject: another user's token can neither use nor {@code DELETE} the session. Runs as an HTTP filter
  * after authentication and authorization. Session ids are logged at DEBUG only.
  */
@@ -25,6 +27,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 public class McpSessionOwners {
 
     static final String SESSION_HEADER = "Mcp-Session-Id";
+    /**
+     * The answer to an unknown session, and to another subject's (which must not learn that it exists): MCP clients
+     * answer a 404 by initialising again; the detail says why a client with a live session can meet it, an instance
+     * other than the one that opened the session (docs/operations.md, "Several instances").
+     */
+    static final JsonObject UNKNOWN_SESSION = new JsonObject().put("type", "about:blank").put("title", "Not Found")
+            .put("status", 404).put("detail", "no MCP session with this Mcp-Session-Id here: it ended, or another"
+                    + " server instance opened it (an MCP session lives in the instance that opened it); send initialize"
+                    + " again without Mcp-Session-Id, or route a client's requests to one instance");
     /** Below {@code SecurityHandlerPriorities.AUTHORIZATION} (100): the caller is known and allowed on /mcp. */
     private static final int PRIORITY = 50;
     private static final Logger LOG = Logger.getLogger(McpSessionOwners.class);
@@ -65,8 +76,9 @@ public class McpSessionOwners {
         }
         String owner = owners.get(session);
         if (owner == null || !owner.equals(subject)) {
-            LOG.debugf("MCP session %s refused to a subject that did not open it", session);
-            ctx.fail(404);
+            LOG.debugf("MCP session %s refused: unknown here, or opened by another subject", session);
+            ctx.response().setStatusCode(404).putHeader("Content-Type", "application/problem+json")
+                    .end(UNKNOWN_SESSION.encode());
             return;
         }
         if (ctx.request().method() == HttpMethod.DELETE) {

@@ -19,6 +19,7 @@ import java.util.logging.Logger;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
 
 /**
  * An MCP session belongs to the subject whose token opened it: another subject's token with its
@@ -67,7 +68,8 @@ class McpSessionOwnerTest {
         post(alice, session, list(1)).then().statusCode(200);
 
         // bob with alice's session id: as if it did not exist
-        post(bob, session, list(2)).then().statusCode(404);
+        post(bob, session, list(2)).then().statusCode(404).contentType("application/problem+json")
+                .body("detail", containsString("send initialize again"));
         given().auth().oauth2(bob).header("Mcp-Session-Id", session).delete("/mcp").then().statusCode(404);
 
         // alice's session lives on, and she can end it
