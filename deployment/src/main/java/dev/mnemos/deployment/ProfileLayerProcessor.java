@@ -28,7 +28,8 @@ class ProfileLayerProcessor {
             "dev.mnemos.erasure", "dev.mnemos.schema");
 
     /** The classes outside {@link #PACKAGES} that exist only to serve the profile layer. */
-    static final Set<String> CLASSES = Set.of("dev.mnemos.app.PromotingEnd", "dev.mnemos.app.PromotionUndoService",
+    static final Set<String> CLASSES = Set.of("dev.mnemos.app.PendingRequests", "dev.mnemos.app.PromotingEnd",
+            "dev.mnemos.app.PromotionUndoService", "dev.mnemos.rest.PendingRequestOperations",
             "dev.mnemos.app.UserProfileService", "dev.mnemos.rest.EndedSessionResource",
             "dev.mnemos.rest.ProfileOperations", "dev.mnemos.rest.ProfileProblemMappers",
             "dev.mnemos.rest.ProfileResource", "dev.mnemos.rest.PromotionUndoResource",
