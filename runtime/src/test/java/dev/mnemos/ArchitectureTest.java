@@ -4,6 +4,7 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaMethod;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.mnemos.injection.step.StepThread;
 import dev.mnemos.session.AppliedPatch;
 import dev.mnemos.session.PlanPage;
 import dev.mnemos.session.SessionPage;
@@ -96,6 +97,17 @@ class ArchitectureTest {
             assertThat(method.getRawParameterTypes()).as("what %s takes", method.getFullName())
                     .noneMatch(type -> type.isEquivalentTo(SessionState.class));
         }
+    }
+
+    /**
+     * Thread state lives in one place: {@code StepThread}'s one {@code ThreadLocal}, whose slots each name the value a
+     * LangChain4j callback needs and cannot get as an argument.
+     */
+    @Test
+    void onlyStepThreadHoldsAThreadLocal() {
+        noClasses().that().doNotHaveFullyQualifiedName(StepThread.class.getName())
+                .and().doNotHaveFullyQualifiedName(StepThread.Slot.class.getName()).should().dependOnClassesThat()
+                .areAssignableTo(ThreadLocal.class).check(runtime);
     }
 
     /** A step runs on its caller's thread: nothing in the read-before-write path starts a thread of its own. */

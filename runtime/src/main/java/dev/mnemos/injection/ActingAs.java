@@ -1,5 +1,6 @@
 package dev.mnemos.injection;
 
+import dev.mnemos.injection.step.StepThread;
 import org.jboss.logging.Logger;
 
 import java.util.Optional;
@@ -26,7 +27,7 @@ import java.util.function.Supplier;
 public final class ActingAs {
 
     private static final Logger LOG = Logger.getLogger(ActingAs.class);
-    private static final ThreadLocal<ActingAs> CURRENT = new ThreadLocal<>();
+    private static final StepThread.Slot<ActingAs> CURRENT = StepThread.slot();
 
     private final String user;
     private final String reason;

@@ -1,6 +1,7 @@
 package dev.mnemos.injection;
 
 import dev.mnemos.injection.block.OncePerPrompt;
+import dev.mnemos.injection.step.StepThread;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Named;
 
@@ -47,7 +48,8 @@ public class MemoryContext {
         }
     }
 
-    private final ThreadLocal<Deque<ActiveStep>> active = ThreadLocal.withInitial(ArrayDeque::new);
+    /** The calls running on this thread, innermost first: a template's placeholder has no other way to its step. */
+    private static final StepThread.Slot<Deque<ActiveStep>> ACTIVE = StepThread.slot(ArrayDeque::new);
 
     /** The block of the current call, or "" when no {@link SessionMemory} call is running here. */
     public String block() {
@@ -60,17 +62,17 @@ public class MemoryContext {
     }
 
     public Optional<ActiveStep> current() {
-        return Optional.ofNullable(active.get().peek());
+        return Optional.ofNullable(ACTIVE.get().peek());
     }
 
     /** Makes {@code step} current until the returned scope is closed. */
     public Scope enter(ActiveStep step) {
-        Deque<ActiveStep> stack = active.get();
+        Deque<ActiveStep> stack = ACTIVE.get();
         stack.push(step);
         return () -> {
             stack.remove(step);
             if (stack.isEmpty()) {
-                active.remove();
+                ACTIVE.remove();
             }
         };
     }

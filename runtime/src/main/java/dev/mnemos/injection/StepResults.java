@@ -1,5 +1,6 @@
 package dev.mnemos.injection;
 
+import dev.mnemos.injection.step.StepThread;
 import dev.mnemos.session.AppliedPatch;
 import dev.mnemos.session.SessionState;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -15,14 +16,14 @@ import java.util.Optional;
 @ApplicationScoped
 public class StepResults {
 
-    private final ThreadLocal<Written> last = new ThreadLocal<>();
+    private static final StepThread.Slot<Written> LAST = StepThread.slot();
 
     private record Written(String sessionId, SessionState read, AppliedPatch applied) {
     }
 
     /** The step cycle's side: a step on this thread wrote {@code applied} on the state it {@code read}. */
     public void record(String sessionId, SessionState read, AppliedPatch applied) {
-        last.set(new Written(sessionId, read, applied));
+        LAST.set(new Written(sessionId, read, applied));
     }
 
     /**
@@ -32,7 +33,7 @@ public class StepResults {
      * then read the session.
      */
     public Optional<SessionState> after(SessionState known) {
-        Written written = last.get();
+        Written written = LAST.get();
         if (written == null || !written.sessionId().equals(known.sessionId())) {
             return Optional.empty();
         }
@@ -44,7 +45,7 @@ public class StepResults {
      * the step read (so with the plans a step reads: the newest ones). Empty as {@link #after(SessionState)}.
      */
     public Optional<SessionState> after(String sessionId) {
-        Written written = last.get();
+        Written written = LAST.get();
         if (written == null || !written.sessionId().equals(sessionId)) {
             return Optional.empty();
         }

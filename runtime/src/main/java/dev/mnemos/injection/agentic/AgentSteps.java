@@ -13,6 +13,7 @@ import dev.langchain4j.service.V;
 import dev.mnemos.injection.SessionMemory;
 import dev.mnemos.injection.step.AiMethod;
 import dev.mnemos.injection.step.StepCycle;
+import dev.mnemos.injection.step.StepThread;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
@@ -52,7 +53,7 @@ public class AgentSteps implements AgentListener {
     private final StepCycle cycle;
     private final SessionAgenticScopeStore scopes;
     /** The steps opened on this thread and not yet closed, newest first (a sub-workflow's agents nest). */
-    private final ThreadLocal<Deque<Running>> running = ThreadLocal.withInitial(ArrayDeque::new);
+    private static final StepThread.Slot<Deque<Running>> RUNNING = StepThread.slot(ArrayDeque::new);
     private final Set<Class<?>> warned = ConcurrentHashMap.newKeySet();
 
     private record Running(AgentInstance agent, StepCycle.Opened step) {
@@ -131,7 +132,7 @@ public class AgentSteps implements AgentListener {
             return;
         }
         try {
-            running.get().push(new Running(request.agent(), cycle.open(step, args(method.get(), request.inputs(), memoryId),
+            RUNNING.get().push(new Running(request.agent(), cycle.open(step, args(method.get(), request.inputs(), memoryId),
                     request.agent().type())));
         } catch (RuntimeException e) {
             throw failed(request.agenticScope(), e);
@@ -164,12 +165,12 @@ public class AgentSteps implements AgentListener {
 
     /** The open step of {@code agent} on this thread, removed; empty when its call opened none. */
     private Optional<StepCycle.Opened> take(AgentInstance agent) {
-        Deque<Running> steps = running.get();
+        Deque<Running> steps = RUNNING.get();
         for (Running step : steps) {
             if (step.agent() == agent) {
                 steps.remove(step);
                 if (steps.isEmpty()) {
-                    running.remove();
+                    RUNNING.remove();
                 }
                 return Optional.of(step.step());
             }

@@ -15,6 +15,7 @@ import dev.mnemos.injection.ActingUser;
 import dev.mnemos.injection.SessionMemory;
 import dev.mnemos.injection.block.MemoryBlockRenderer;
 import dev.mnemos.injection.chat.SessionChatMemoryProvider;
+import dev.mnemos.injection.step.StepThread;
 import dev.mnemos.session.InvalidPatchException;
 import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionNotFoundException;
@@ -75,7 +76,7 @@ public class SessionAgenticScopeStore implements AgenticScopeStore {
     private final Cache<AgenticScope, String> workflows = Caffeine.newBuilder().weakKeys().executor(Runnable::run)
             .build();
     /** The scope ids of the builder workflows called on this thread, innermost first ({@link #enter}). */
-    private final ThreadLocal<Deque<String>> current = new ThreadLocal<>();
+    private static final StepThread.Slot<Deque<String>> CURRENT = StepThread.slot();
     /** Memory ids of the persistent scopes saved or loaded here: the workflows that run on a session. */
     private final Cache<Object, Boolean> persistent = Caffeine.newBuilder().maximumSize(100_000)
             .expireAfterAccess(Duration.ofHours(12)).executor(Runnable::run).build();
@@ -105,17 +106,17 @@ public class SessionAgenticScopeStore implements AgenticScopeStore {
      * under on this thread, until closed: the workflow's call runs in between.
      */
     Current enter(String scopeId) {
-        Deque<String> ids = current.get();
+        Deque<String> ids = CURRENT.get();
         if (ids == null) {
             ids = new ArrayDeque<>();
-            current.set(ids);
+            CURRENT.set(ids);
         }
         ids.push(scopeId);
         Deque<String> entered = ids;
         return () -> {
             entered.pop();
             if (entered.isEmpty()) {
-                current.remove();
+                CURRENT.remove();
             }
         };
     }
@@ -131,7 +132,7 @@ public class SessionAgenticScopeStore implements AgenticScopeStore {
      * ({@link #enter}), else the interface's, LangChain4j agentic's agent id of root scopes.
      */
     private String agentId(AgenticScopeKey key) {
-        Deque<String> ids = current.get();
+        Deque<String> ids = CURRENT.get();
         String scopeId = ids == null ? null : ids.peek();
         return scopeId != null && scopeId.startsWith(key.agentId() + "#") ? scopeId : key.agentId();
     }

@@ -24,7 +24,7 @@ import java.util.function.Supplier;
 public class StreamFinishes implements ChatModelListener {
 
     private static final String ANSWER = StreamFinishes.class.getName();
-    private static final ThreadLocal<StreamedAnswer> SUBSCRIBING = new ThreadLocal<>();
+    private static final StepThread.Slot<StreamedAnswer> SUBSCRIBING = StepThread.slot();
 
     /** Runs {@code subscribe} (the subscription of a streamed step's model call) with {@code answer} named. */
     static <T> T subscribing(StreamedAnswer answer, Supplier<T> subscribe) {

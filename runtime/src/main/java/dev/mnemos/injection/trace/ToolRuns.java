@@ -5,6 +5,7 @@ import dev.langchain4j.invocation.InvocationContext;
 import dev.langchain4j.service.tool.ToolExecutionResult;
 import dev.mnemos.injection.SessionMemory;
 import dev.mnemos.injection.ToolRun;
+import dev.mnemos.injection.step.StepThread;
 import io.quarkiverse.langchain4j.runtime.tool.QuarkusToolExecutor;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -29,7 +30,7 @@ import java.util.function.BiFunction;
 @ApplicationScoped
 public class ToolRuns implements QuarkusToolExecutor.Wrapper {
 
-    private final ThreadLocal<Deque<Recording>> recordings = ThreadLocal.withInitial(ArrayDeque::new);
+    private static final StepThread.Slot<Deque<Recording>> RECORDINGS = StepThread.slot(ArrayDeque::new);
 
     /** The tool runs of one step, recorded until it is closed. */
     public final class Recording implements AutoCloseable {
@@ -50,10 +51,10 @@ public class ToolRuns implements QuarkusToolExecutor.Wrapper {
 
         @Override
         public void close() {
-            Deque<Recording> stack = recordings.get();
+            Deque<Recording> stack = RECORDINGS.get();
             stack.remove(this);
             if (stack.isEmpty()) {
-                recordings.remove();
+                RECORDINGS.remove();
             }
         }
     }
@@ -72,14 +73,14 @@ public class ToolRuns implements QuarkusToolExecutor.Wrapper {
     }
 
     private Recording push(Recording recording) {
-        recordings.get().push(recording);
+        RECORDINGS.get().push(recording);
         return recording;
     }
 
     @Override
     public ToolExecutionResult wrap(ToolExecutionRequest request, InvocationContext context,
             BiFunction<ToolExecutionRequest, InvocationContext, ToolExecutionResult> execution, QuarkusToolExecutor executor) {
-        Recording recording = recordings.get().peek();
+        Recording recording = RECORDINGS.get().peek();
         if (recording == null || !belongs(recording, context)) {
             return execution.apply(request, context);
         }
