@@ -54,7 +54,7 @@ else
     -- a version whose entry is gone, or whose event has its time as ISO-8601 text (written by an earlier release),
     -- is replayed from the log instead (which finds it gone when the log no longer holds it)
     local entry = redis.call('XRANGE', events, version .. '-0', version .. '-0')[1]
-    local at = entry and entry[2][1] == 'e' and string.match(entry[2][2], '"at":%s*(%d+)')
+    local at = entry and (entry[2][1] == 'e' or entry[2][1] == 'o') and string.match(entry[2][2], '"at":%s*(%d+)')
     if at then
       before['version'] = tostring(version)
       before['updatedAt'] = at

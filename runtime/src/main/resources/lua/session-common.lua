@@ -80,6 +80,23 @@ local function entry_bytes(entry)
   return n
 end
 
+-- A version's replay entry. Its event JSON leaves the actor out: the entry holds it as o when the actor is the
+-- session's own (the snap hash's `actor`, set by the first write that names one and never changed), as e with the
+-- actor apart as a otherwise, and as e alone when the write names none (actor ""). A 36-character user id, which a
+-- JWT's subject usually is, in every version took a 100-byte value's session from 2.99x to 3.38x the bytes written.
+-- Entries written before hold their actor in the event JSON, as e. The session's actor is not counted in log (as the
+-- counters are not): it is one field of the session, not of a version. Returns the entry's fields.
+local function replay_entry(snap, json, actor)
+  if actor == '' then return {'e', json} end
+  local own = redis.call('HGET', snap, 'actor')
+  if not own then
+    redis.call('HSET', snap, 'actor', actor)
+    own = actor
+  end
+  if own == actor then return {'o', json} end
+  return {'e', json, 'a', actor}
+end
+
 -- Bytes a state field takes now (0: absent), or as `pending` says an earlier operation left it.
 local function field_bytes(state, pending, field)
   local known = pending[field]

@@ -1,22 +1,24 @@
 -- KEYS: state, snap, events, chat, trace, plans, idempotency
--- ARGV: expectedVersion, ttlMs, eventJson, checkpointEvery, retention, updatedAtMs, owner, maxSessionBytes, budgeted, refuseEvicting, ops..., idempotencyKey, fingerprint, result
+-- ARGV: expectedVersion, ttlMs, eventJson, checkpointEvery, retention, updatedAtMs, owner, maxSessionBytes, budgeted, refuseEvicting, actor, ops..., idempotencyKey, fingerprint, result
 -- ERRORS: -1 stale (detail: current), -2 no such plan (detail: plan), -3 ended, -4 missing, -6 key used, -9 needs bytes (detail: bytes), -10 too large (detail: bytes), -12 evicting (detail: policy)
 -- Applies one step to a session atomically. expectedVersion: -1 for none; checkpointEvery: the checkpoint interval
 -- (session-common.lua); owner: "" for any; budgeted: "1" when size + log must stay within
 -- the bytes the user's budget granted; refuseEvicting: "1" when nothing is written while Redis runs an evicting
--- maxmemory-policy (session-common.lua); ops: triples (op, field, value): S set, D delete, O ordered set
--- (value gets "<version>.<n>|"), P append plan (field: evaluation JSON or ""), E evaluate plan <field>,
--- T the step's trace (field: how many versions of traces to keep, value: its JSON; stored as the new
--- version's trace); idempotencyKey: "" for none; result: what to record ("" records the new version).
--- The replay entry (id <version>-0) holds the event JSON as e and, when the step added a plan, the
--- plan's body id as p: the event leaves the content out, so a plan is stored once. The version's undo
--- record holds what it changed; at a multiple of checkpointEvery a checkpoint may be taken (session-common.lua).
+-- maxmemory-policy (session-common.lua); actor: who writes ("" for none), which eventJson leaves out; ops: triples
+-- (op, field, value): S set, D delete, O ordered set (value gets "<version>.<n>|"), P append plan (field: evaluation
+-- JSON or ""), E evaluate plan <field>, T the step's trace (field: how many versions of traces to keep, value: its
+-- JSON; stored as the new version's trace); idempotencyKey: "" for none; result: what to record ("" records the new
+-- version).
+-- The replay entry (id <version>-0) holds the event JSON as e or o, with its actor as replay_entry (session-common.lua)
+-- says, and, when the step added a plan, the plan's body id as p: the event leaves the content out, so a plan is
+-- stored once. The version's undo record holds what it changed; at a multiple of checkpointEvery a checkpoint may be
+-- taken (session-common.lua).
 -- Returns {newVersion} or {errorCode, detail}, nothing written: -6 the idempotency key was already used (its
 -- record holds the first result), -9 the session needs a grant of that many more bytes from its user's
 -- budget, -10 the state would be that many bytes, over maxSessionBytes.
 local state, snap, events, plans = KEYS[1], KEYS[2], KEYS[3], KEYS[6]
 local idem, ikey = KEYS[7], ARGV[#ARGV - 2]
-local OPS, last = 11, #ARGV - 3
+local OPS, last, actor = 12, #ARGV - 3, ARGV[11]
 
 -- guards: nothing is written when one of them answers
 local head = redis.call('HMGET', state, 'version', 'userId', 'status', 'planSeq', 'pmap')
@@ -73,7 +75,7 @@ for i = OPS, last, 3 do
     logGrow = logGrow + #tostring(version) + #value
   end
 end
-logGrow = logGrow + #ARGV[3] + 96 + (ikey ~= '' and #ikey + #ARGV[#ARGV - 1] + #ARGV[#ARGV] + 24 or 0)
+logGrow = logGrow + #ARGV[3] + 2 * #actor + 104 + (ikey ~= '' and #ikey + #ARGV[#ARGV - 1] + #ARGV[#ARGV] + 24 or 0)
   + checkpoint_bound(snap, version, every, written)
 local freed, keep, record = trimmed(snap, events, version, every, retention, legacy)
 if grow > 0 and size + grow > tonumber(ARGV[8]) then return {-10, size + grow} end
@@ -132,7 +134,11 @@ w.put('updatedAt', ARGV[6])
 size = size + w.bytes
 log = log + store_undo(snap, version, w.undo)
 -- the log entry names the new plan's body (its content is not in the event: plans are stored once)
-local entry = added and {'e', ARGV[3], 'p', tostring(added)} or {'e', ARGV[3]}
+local entry = replay_entry(snap, ARGV[3], actor)
+if added then
+  entry[#entry + 1] = 'p'
+  entry[#entry + 1] = tostring(added)
+end
 local id = redis.call('XADD', events, version .. '-0', unpack(entry))
 log = log + entry_bytes({id, entry}) - freed + checkpoint(state, snap, version, every, written)
 trim(snap, events, version, retention, legacy, keep, record)

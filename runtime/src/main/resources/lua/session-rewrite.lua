@@ -1,20 +1,21 @@
 -- KEYS: state, snap, events, chat, trace, plans, idempotency, ended
--- ARGV: mode, expectedVersion, ttlMs, eventJson, checkpointEvery, retention, maxSessionBytes, grant, refuseEvicting, fields..., idempotencyKey, fingerprint, result
+-- ARGV: mode, expectedVersion, ttlMs, eventJson, checkpointEvery, retention, maxSessionBytes, grant, refuseEvicting, actor, fields..., idempotencyKey, fingerprint, result
 -- ERRORS: -1 stale (detail: current), -3 ended, -4 missing, -5 exists, -6 key used, -8 archived, -9 needs bytes (detail: bytes), -10 too large (detail: bytes), -12 evicting (detail: policy)
 -- Writes a whole state at once: creation, fork, rollback. The ended key is the marker set when an ended
 -- session was archived and cleared.
 -- Plan fields (p:<n>) are immutable bodies in the plans hash: a plan whose body the session holds
 -- already under the same number (a rollback keeps the plans up to its target) keeps it, any other
 -- plan gets a new body (the bodies of earlier versions stay for reads within the retention window);
--- everything else goes to the state hash. The replay entry holds the event JSON as e and, when the
--- state has plans, their body ids (comma-separated, plan 1 first) as b: the event's state leaves
--- their content out, so a rollback or fork does not copy plan texts into the log. A rollback's undo
--- record holds the fields it changed, and it may take a checkpoint as a step does (session-common.lua).
+-- everything else goes to the state hash. The replay entry holds the event JSON as e or o, with its actor as
+-- replay_entry (session-common.lua) says, and, when the state has plans, their body ids (comma-separated, plan 1
+-- first) as b: the event's state leaves their content out, so a rollback or fork does not copy plan texts
+-- into the log. A rollback's undo record holds the fields it changed, and it may take a checkpoint as a step does
+-- (session-common.lua).
 -- mode: "create" | "rewrite"; expectedVersion: -1 for none; checkpointEvery: the checkpoint interval
 -- (session-common.lua); grant: "" when not budgeted, else size + log must stay within the session's grant (on
 -- "create" the bytes granted to the new session); refuseEvicting: "1" when nothing is written while Redis runs an
--- evicting maxmemory-policy (session-common.lua); fields: pairs (field, value) of the new state without
--- version; idempotencyKey: "" for none; result: what to record. Returns {version} or {errorCode, detail},
+-- evicting maxmemory-policy (session-common.lua); actor: who writes ("" for none), which eventJson leaves out (a new
+-- session's first actor becomes its own); fields: pairs (field, value) of the new state without version; idempotencyKey: "" for none; result: what to record. Returns {version} or {errorCode, detail},
 -- nothing written: -6 the idempotency key was already used, -8 the id belongs to a session that ended
 -- and was archived, -9 the session needs a grant of that many more bytes, -10 the state would be that
 -- many bytes, over maxSessionBytes.
@@ -22,7 +23,7 @@
 -- of the id without a state (a chat window or traces written under it) are stale and are cleared.
 local state, snap, events, plans = KEYS[1], KEYS[2], KEYS[3], KEYS[6]
 local idem, ikey = KEYS[7], ARGV[#ARGV - 2]
-local FIELDS, last = 10, #ARGV - 3
+local FIELDS, last, actor = 11, #ARGV - 3, ARGV[10]
 local creating, grant = ARGV[1] == 'create', ARGV[8]
 local version, ids, oldPmap, oldSeq = 1, 0, '', 0
 local size, log, granted, legacy = 0, 0, tonumber(grant ~= '' and grant or '0'), 0
@@ -104,7 +105,7 @@ if not creating then freed, keepFrom, record = trimmed(snap, events, version, ev
 local written = #ARGV[4] + freshBytes
 local newSize = size - before + after + freshBytes
 if newSize > tonumber(ARGV[7]) and newSize > size then return {-10, newSize} end
-local logGrow = #ARGV[4] + 16 * #listed + 64 + (creating and 0 or changed)
+local logGrow = #ARGV[4] + 2 * #actor + 16 * #listed + 72 + (creating and 0 or changed)
   + (ikey ~= '' and #ikey + #ARGV[#ARGV - 1] + #ARGV[#ARGV] + 24 or 0)
   + (creating and 0 or checkpoint_bound(snap, version, every, written))
 local footprint = newSize + log + logGrow - freed
@@ -146,7 +147,11 @@ if not creating then
   log = log + store_undo(snap, version, undo)
 end
 size = size - before + after + freshBytes
-local entry = #listed > 0 and {'e', ARGV[4], 'b', table.concat(listed, ',')} or {'e', ARGV[4]}
+local entry = replay_entry(snap, ARGV[4], actor)
+if #listed > 0 then
+  entry[#entry + 1] = 'b'
+  entry[#entry + 1] = table.concat(listed, ',')
+end
 local id = redis.call('XADD', events, version .. '-0', unpack(entry))
 log = log + entry_bytes({id, entry}) - freed + checkpoint(state, snap, version, every, written)
 if not creating then trim(snap, events, version, tonumber(ARGV[6]), legacy, keepFrom, record) end

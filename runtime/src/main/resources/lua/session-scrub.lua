@@ -38,8 +38,9 @@ local function packed(value)
   return cmsgpack.pack(fields)
 end
 
--- the snap hash's counters and its list of checkpoints, which are plain, not packed fields
-local counters = { size = true, log = true, granted = true, legacy = true, cw = true, cps = true }
+-- the snap hash's counters, its list of checkpoints and the session's actor (a user id, not a text of theirs), which
+-- are plain, not packed fields
+local counters = { size = true, log = true, granted = true, legacy = true, cw = true, cps = true, actor = true }
 
 -- A state field's name after its prefix is text too (an open question is q:<text>, a collected entry k:<key>):
 -- such a name is renamed; when the blanked name is already taken, the field already there is kept.

@@ -58,8 +58,8 @@ class LegacyCheckpointsTest {
                     Long.toString(at.toEpochMilli()), "", "S", "k:k" + (i % 4), "v" + i, "", "", ""));
             seen.put((long) i, store.get(id));
         }
-        // as the earlier release left it: checkpoints, no undo records, no counters
-        redis.hash(String.class).hdel(SessionKeys.snapshots(id), "size", "log", "granted", "legacy", "cw");
+        // as the earlier release left it: checkpoints, no undo records, no counters, no session actor
+        redis.hash(String.class).hdel(SessionKeys.snapshots(id), "size", "log", "granted", "legacy", "cw", "actor");
         assertThat(redis.hash(String.class).hkeys(SessionKeys.snapshots(id))).containsExactlyInAnyOrder("10", "20", "30",
                 "40");
         for (int i = 46; i <= 60; i++) {
@@ -69,6 +69,8 @@ class LegacyCheckpointsTest {
         for (long v = 31; v <= 60; v++) {
             assertThat(store.at(id, v)).as("version %d", v).isEqualTo(seen.get(v));
         }
+        assertThat(store.events(id, 31, 100)).as("the actor of entries written before and after the upgrade").hasSize(30)
+                .extracting(SessionEvent::actor).containsOnly("t");
         assertCountersMatchRedis(id);
 
         for (int i = 61; i <= 90; i++) {

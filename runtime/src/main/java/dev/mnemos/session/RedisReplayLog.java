@@ -18,6 +18,9 @@ import java.util.Map;
  */
 final class RedisReplayLog {
 
+    /** The field of a log entry whose event's actor is the session's own, kept once in its snap hash. */
+    private static final String OWN_ACTOR = "o";
+
     private final RedisDataSource redis;
     private final ScriptTransport transport;
     private final SessionConfig config;
@@ -57,7 +60,8 @@ final class RedisReplayLog {
         List<SessionEvent> events = new ArrayList<>();
         for (Object item : (List<?>) reply.get(3)) {
             List<?> entry = (List<?>) item;
-            events.add(event(entry.get(0).toString(), SessionScripts.plainPairs(entry.get(1)), bodies));
+            // the state does not depend on who wrote a version: an entry that names the session's actor reads without it
+            events.add(event(entry.get(0).toString(), SessionScripts.plainPairs(entry.get(1)), bodies, null));
         }
         if (base == null && (events.isEmpty() || events.get(0).state() == null)) {
             throw new VersionGoneException(id, version, Math.max(1, detail - config.historyRetention() + 1));
@@ -94,9 +98,12 @@ final class RedisReplayLog {
                     ids.stream().map(id -> "b:" + id).toArray(String[]::new));
             ids.forEach(id -> bodies.put(id, stored.get("b:" + id)));
         }
+        String own = entries.stream().anyMatch(e -> e.payload().containsKey(OWN_ACTOR))
+                ? redis.hash(String.class).hget(SessionKeys.snapshots(sessionId), "actor")
+                : null;
         List<SessionEvent> events = new ArrayList<>(entries.size());
         for (StreamMessage<String, String, String> entry : entries) {
-            events.add(event(entry.id(), entry.payload(), bodies));
+            events.add(event(entry.id(), entry.payload(), bodies, own));
         }
         return events;
     }
@@ -114,13 +121,17 @@ final class RedisReplayLog {
     }
 
     /**
-     * An event from its log entry ({@code e}: the event JSON). A step that added a plan names the
-     * plan's stored body ({@code p}); a create, fork or rollback names the bodies of its state's
-     * plans ({@code b}, plan by plan, oldest first); their content is taken from {@code bodies}
-     * (by body id). Events written before either hold the content themselves.
+     * An event from its log entry: the event JSON, without its actor, as {@code o} when the actor is the session's own
+     * ({@code ownActor}, the snap hash's {@code actor}), else as {@code e} with the actor as {@code a} (none: no actor;
+     * {@code replay_entry} in {@code session-common.lua}); entries written before hold their actor in the JSON. A step
+     * that added a plan names the plan's stored body ({@code p}); a create, fork or rollback names the bodies of its
+     * state's plans ({@code b}, plan by plan, oldest first); their content is taken from {@code bodies} (by body id).
+     * Events written before either hold the content themselves.
      */
-    private SessionEvent event(String id, Map<String, String> entry, Map<String, String> bodies) {
-        SessionEvent e = fields.read(entry.get("e"), SessionEvent.class);
+    private SessionEvent event(String id, Map<String, String> entry, Map<String, String> bodies, String ownActor) {
+        boolean own = entry.containsKey(OWN_ACTOR);
+        SessionEvent e = fields.read(own ? entry.get(OWN_ACTOR) : entry.get("e"), SessionEvent.class);
+        String actor = own ? ownActor : entry.getOrDefault("a", e.actor());
         long version = Long.parseLong(id.substring(0, id.indexOf('-')));
         SessionPatch patch = e.patch();
         String planBody = entry.get("p") == null ? null : bodies.get(entry.get("p"));
@@ -135,7 +146,7 @@ final class RedisReplayLog {
         }
         // a stored step leaves its type out (StateFields.StoredEvent)
         SessionEvent.Type type = e.type() == null ? SessionEvent.Type.PATCH : e.type();
-        return new SessionEvent(version, type, e.at(), e.actor(), e.note(), patch, e.toVersion(), state);
+        return new SessionEvent(version, type, e.at(), actor, e.note(), patch, e.toVersion(), state);
     }
 
     /** The state's plans (oldest first) with the content of the bodies {@code ids} names in the same order. */

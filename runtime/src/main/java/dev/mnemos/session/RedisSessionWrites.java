@@ -125,7 +125,7 @@ final class RedisSessionWrites {
         return new ScriptArgs.Patch(write.expectedVersion().orElse(-1), config.ttl().toMillis(),
                 fields.write(step.event()), config.checkpointEvery(), config.historyRetention(),
                 step.at().toEpochMilli(), write.owner() == null ? "" : write.owner(), config.maxSessionBytes(),
-                bytes.budgeted(), refuseEvicting, step.ops(), ScriptArgs.key(write.idempotency()),
+                bytes.budgeted(), refuseEvicting, actor(step.event()), step.ops(), ScriptArgs.key(write.idempotency()),
                 ScriptArgs.fingerprint(write.idempotency()), "").argv();
     }
 
@@ -200,8 +200,8 @@ final class RedisSessionWrites {
         // the log entry names the plans' bodies (session-rewrite.lua): its event leaves their content out
         ScriptArgs.Rewrite args = new ScriptArgs.Rewrite(mode, expected.orElse(-1), config.ttl().toMillis(),
                 fields.write(withoutPlanContent(event)), config.checkpointEvery(), config.historyRetention(),
-                config.maxSessionBytes(), bytes.budgeted() ? 0 : -1, refuseEvicting, pairs, ScriptArgs.key(idem),
-                ScriptArgs.fingerprint(idem), result);
+                config.maxSessionBytes(), bytes.budgeted() ? 0 : -1, refuseEvicting, actor(event), pairs,
+                ScriptArgs.key(idem), ScriptArgs.fingerprint(idem), result);
         if (creating && bytes.budgeted()) {
             args = args.withGrant(bytes.grant(state.userId(), state.sessionId(), estimate(args.argv())));
         }
@@ -322,6 +322,15 @@ final class RedisSessionWrites {
             return reply[0];
         }
         throw ScriptReply.of(reply[0]).failure(sessionId, expected, reply[1], calls.config.maxSessionBytes());
+    }
+
+    /**
+     * The event's actor as the write scripts take it, apart from its JSON, which leaves it out (StateFields.StoredEvent):
+     * a replay entry names the session's own actor instead of repeating it ({@code replay_entry} in
+     * {@code session-common.lua}). "" for none.
+     */
+    private static String actor(SessionEvent event) {
+        return event.actor() == null ? "" : event.actor();
     }
 
     private static SessionEvent withoutPlanContent(SessionEvent event) {

@@ -45,9 +45,12 @@ sealed interface ScriptArgs {
         }
     }
 
-    /** {@code session-patch.lua}. {@code owner} "" for any; {@code ops} the triples of {@link PatchOps}. */
+    /**
+     * {@code session-patch.lua}. {@code owner} "" for any; {@code actor} the event's, which {@code eventJson} leaves out
+     * ("" for none); {@code ops} the triples of {@link PatchOps}.
+     */
     record Patch(long expectedVersion, long ttlMs, String eventJson, int checkpointEvery, int retention,
-            long updatedAtMs, String owner, long maxSessionBytes, boolean budgeted, boolean refuseEvicting,
+            long updatedAtMs, String owner, long maxSessionBytes, boolean budgeted, boolean refuseEvicting, String actor,
             List<String> ops, String idempotencyKey, String fingerprint, String result) implements ScriptArgs {
         @Override
         public List<String> argv() {
@@ -62,6 +65,7 @@ sealed interface ScriptArgs {
             argv.add(Long.toString(maxSessionBytes));
             argv.add(budgeted ? "1" : "0");
             argv.add(refuseEvicting ? "1" : "0");
+            argv.add(actor);
             argv.addAll(ops);
             argv.add(idempotencyKey);
             argv.add(fingerprint);
@@ -77,16 +81,16 @@ sealed interface ScriptArgs {
     }
 
     /**
-     * {@code session-rewrite.lua}. {@code grant} below 0: the session is not budgeted; {@code fields} the
-     * pairs of the new state ({@link StateFields#fields}).
+     * {@code session-rewrite.lua}. {@code grant} below 0: the session is not budgeted; {@code actor} the event's, which
+     * {@code eventJson} leaves out ("" for none); {@code fields} the pairs of the new state ({@link StateFields#fields}).
      */
     record Rewrite(Mode mode, long expectedVersion, long ttlMs, String eventJson, int checkpointEvery, int retention,
-            long maxSessionBytes, long grant, boolean refuseEvicting, List<String> fields, String idempotencyKey,
-            String fingerprint, String result) implements ScriptArgs {
+            long maxSessionBytes, long grant, boolean refuseEvicting, String actor, List<String> fields,
+            String idempotencyKey, String fingerprint, String result) implements ScriptArgs {
 
         Rewrite withGrant(long bytes) {
             return new Rewrite(mode, expectedVersion, ttlMs, eventJson, checkpointEvery, retention, maxSessionBytes,
-                    bytes, refuseEvicting, fields, idempotencyKey, fingerprint, result);
+                    bytes, refuseEvicting, actor, fields, idempotencyKey, fingerprint, result);
         }
 
         @Override
@@ -101,6 +105,7 @@ sealed interface ScriptArgs {
             argv.add(Long.toString(maxSessionBytes));
             argv.add(grant < 0 ? "" : Long.toString(grant));
             argv.add(refuseEvicting ? "1" : "0");
+            argv.add(actor);
             argv.addAll(fields);
             argv.add(idempotencyKey);
             argv.add(fingerprint);

@@ -24,7 +24,8 @@ public final class SessionKeys {
      * The session's history and bytes: a hash of {@code U<n>} → what versions 16n to 16n + 15 changed (their undo
      * records; {@code u<version>}, one a field, as earlier releases wrote them), {@code c<version>} → the state's
      * fields at that version (a checkpoint, listed in {@code cps}),
-     * and the counters {@code size}, {@code log}, {@code granted} and {@code cw} ({@code session-common.lua}).
+     * the counters {@code size}, {@code log}, {@code granted} and {@code cw}, and {@code actor}, the session's own actor,
+     * which its replay entries leave out ({@code session-common.lua}).
      * Sessions written before undo records also hold checkpoints there: version → serialised state.
      */
     public static String snapshots(String sessionId) {

@@ -2,6 +2,7 @@ package dev.mnemos.session;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -49,13 +50,18 @@ final class StateFields {
     }
 
     /**
-     * A replay entry's event as stored: without {@code version} (the entry's id) and without {@code type} when it is
-     * PATCH (read back as PATCH), which a small step would otherwise pay in every version it keeps.
+     * A replay entry's event as stored: without {@code version} (the entry's id), without {@code type} when it is
+     * PATCH (read back as PATCH) and without {@code actor} (the entry holds it, or names the session's own:
+     * {@code replay_entry} in {@code session-common.lua}), which a small step would otherwise pay in every version it
+     * keeps. An actor in the JSON, as earlier releases stored it, still reads.
      */
     @JsonIgnoreProperties("version")
     private interface StoredEvent {
         @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = PatchType.class)
         SessionEvent.Type type();
+
+        @JsonProperty(access = JsonProperty.Access.WRITE_ONLY)
+        String actor();
     }
 
     /** Leaves out the type PATCH ({@link JsonInclude.Include#CUSTOM}: equal means left out). */
