@@ -1,11 +1,13 @@
 package dev.mnemos.session;
 
+import dev.mnemos.support.Failover;
 import dev.mnemos.support.RestApi;
 import dev.mnemos.testsupport.Tokens;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.QuarkusUnitTest;
 import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -23,6 +25,7 @@ import static org.hamcrest.Matchers.equalTo;
  * more confirmed than its first write. The Cluster failover tests show the wait doing its job
  * ({@code dev.mnemos.topology.ClusterFailoverTest}).
  */
+@Tag(Failover.TAG)
 class ReplicaWaitTest {
 
     @RegisterExtension

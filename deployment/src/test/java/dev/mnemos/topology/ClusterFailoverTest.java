@@ -5,9 +5,11 @@ import dev.mnemos.session.RedisSessionStore;
 import dev.mnemos.session.SessionConfig;
 import dev.mnemos.session.SessionStore;
 import dev.mnemos.session.TestRedisCluster;
+import dev.mnemos.support.Failover;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.QuarkusUnitTest;
 import jakarta.inject.Inject;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -26,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * </ol>
  * Prints the figures of each (docs/operations.md, "Redis failover").
  */
+@Tag(Failover.TAG)
 class ClusterFailoverTest {
 
     static final TestRedisCluster REDIS = ClusterFailover.cluster();

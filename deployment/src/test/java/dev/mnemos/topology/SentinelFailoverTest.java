@@ -1,8 +1,10 @@
 package dev.mnemos.topology;
 
 import dev.mnemos.session.SessionStore;
+import dev.mnemos.support.Failover;
 import io.quarkus.test.QuarkusUnitTest;
 import jakarta.inject.Inject;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -16,6 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * it without a restart. Asserts that, and that only steps acknowledged in the last moments before the kill are lost;
  * prints the figures (docs/operations.md, "Redis failover").
  */
+@Tag(Failover.TAG)
 class SentinelFailoverTest {
 
     static final Duration DOWN_AFTER = Duration.ofMillis(1000);
