@@ -1,5 +1,6 @@
 package dev.mnemos.crypt;
 
+import io.quarkus.runtime.annotations.ConfigDocMapKey;
 import io.quarkus.runtime.annotations.ConfigPhase;
 import io.quarkus.runtime.annotations.ConfigRoot;
 import io.smallrye.config.ConfigMapping;
@@ -25,8 +26,9 @@ public interface EncryptionConfig {
     Optional<String> key();
 
     /**
-     * The name of {@link #key()}, stored next to every data key it wraps. Give a new key a new name when rotating,
-     * and keep the old one in {@link #previousKeys()} until the rotation finished.
+     * The name of {@code quarkus.mnemos.encryption.key}, stored next to every data key it wraps. Give a new key a new
+     * name when rotating, and keep the old one in {@code quarkus.mnemos.encryption.previous-keys} until the rotation
+     * finished.
      */
     @WithDefault("k0")
     String keyId();
@@ -35,6 +37,7 @@ public interface EncryptionConfig {
      * Earlier key-encryption keys by name (base64 of 32 bytes each): they still unwrap the data keys they wrapped,
      * and are no longer used to wrap. Remove one once {@code KeyRotation#rewrap()} re-wrapped every data key.
      */
+    @ConfigDocMapKey("key-id")
     Map<String, String> previousKeys();
 
     /** Most users' data keys kept unwrapped in memory; the others are unwrapped again when needed. */
