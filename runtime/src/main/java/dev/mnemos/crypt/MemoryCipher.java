@@ -55,8 +55,8 @@ public class MemoryCipher {
         if (plain == null || sealed(plain) || !on()) {
             return plain;
         }
-        byte[] sealed = Aead.seal(keys.forWrite(place.userId()), plain.getBytes(StandardCharsets.UTF_8),
-                place.associatedData());
+        byte[] associated = place.associatedData();
+        byte[] sealed = Aead.seal(keys.forWrite(place.userId()), plain.getBytes(StandardCharsets.UTF_8), associated);
         return TEXT_MARK + Base64.getEncoder().encodeToString(sealed);
     }
 
@@ -64,7 +64,8 @@ public class MemoryCipher {
         if (plain == null || sealed(plain) || !on()) {
             return plain;
         }
-        byte[] sealed = Aead.seal(keys.forWrite(place.userId()), plain, place.associatedData());
+        byte[] associated = place.associatedData();
+        byte[] sealed = Aead.seal(keys.forWrite(place.userId()), plain, associated);
         byte[] stored = Arrays.copyOf(BYTES_MARK, BYTES_MARK.length + sealed.length);
         System.arraycopy(sealed, 0, stored, BYTES_MARK.length, sealed.length);
         return stored;
@@ -92,6 +93,7 @@ public class MemoryCipher {
     }
 
     private byte[] decrypt(byte[] sealed, Place place) {
+        byte[] associated = place.associatedData();
         Optional<SecretKey> key;
         try {
             key = keys.forRead(place.userId());
@@ -104,7 +106,7 @@ public class MemoryCipher {
                     + " values whose key was destroyed)", null);
         }
         try {
-            return Aead.open(key.get(), sealed, place.associatedData());
+            return Aead.open(key.get(), sealed, associated);
         } catch (GeneralSecurityException e) {
             throw new SealedValueException(place.toString(), "it was sealed for another user or place, or altered", e);
         }

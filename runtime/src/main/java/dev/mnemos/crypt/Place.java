@@ -12,12 +12,6 @@ import java.io.UncheckedIOException;
  */
 public record Place(String userId, String table, String column, String row) {
 
-    public Place {
-        if (userId == null) {
-            throw new IllegalArgumentException("a sealed value of " + table + "." + column + " needs its user");
-        }
-    }
-
     /** A place without a row key. */
     public static Place of(String userId, String table, String column) {
         return new Place(userId, table, column, null);
@@ -25,6 +19,9 @@ public record Place(String userId, String table, String column, String row) {
 
     /** The associated data: every part length-prefixed, so no two places give the same bytes. */
     byte[] associatedData() {
+        if (userId == null) {
+            throw new IllegalArgumentException("a sealed value of " + this + " needs its user");
+        }
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeUTF("mnemos v1");
