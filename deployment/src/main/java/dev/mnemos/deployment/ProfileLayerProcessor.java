@@ -25,6 +25,7 @@ class ProfileLayerProcessor {
     private static final Logger LOG = Logger.getLogger(ProfileLayerProcessor.class);
 
     static final Set<String> PACKAGES = Set.of("dev.mnemos.profile", "dev.mnemos.promotion", "dev.mnemos.archive",
+            "dev.mnemos.crypt",
             "dev.mnemos.erasure", "dev.mnemos.schema");
 
     /** The classes outside {@link #PACKAGES} that exist only to serve the profile layer. */

@@ -1,5 +1,7 @@
 package dev.mnemos.app;
 
+import dev.mnemos.crypt.MemoryCipher;
+import dev.mnemos.crypt.Place;
 import dev.mnemos.profile.FactForgotten;
 import dev.mnemos.profile.FactNotFoundException;
 import dev.mnemos.profile.InvalidFactException;
@@ -16,7 +18,9 @@ import jakarta.persistence.EntityManager;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Supplier;
 
 /**
@@ -26,7 +30,8 @@ import java.util.function.Supplier;
  * the request CONFIRMED, under the user's profile lock and the request's row lock, so a request is carried out once
  * however many confirms race, and a failed call leaves it PENDING. A text a request quotes (a "forget …"
  * instruction) goes when it is decided, and a request a forget made moot (its fact, or a text it quotes, forgotten)
- * goes with that forget.
+ * goes with that forget. With encryption at rest on, an instruction is stored sealed (bound to its user and row), and
+ * what SQL compared of it is compared here.
  */
 @ApplicationScoped
 public class PendingRequests {
@@ -41,9 +46,11 @@ public class PendingRequests {
     private final ProfileService facts;
     private final ProfileRepository repository;
     private final ProfileConfig config;
+    private final MemoryCipher cipher;
 
     PendingRequests(UserProfileService profiles, PromotionUndoService undo, ProfileService facts,
-            ProfileRepository repository, ProfileConfig config) {
+            ProfileRepository repository, ProfileConfig config, MemoryCipher cipher) {
+        this.cipher = cipher;
         this.profiles = profiles;
         this.undo = undo;
         this.facts = facts;
@@ -78,7 +85,7 @@ public class PendingRequests {
 
     /** At most {@code limit} PENDING requests of the user with an id above {@code afterId}, oldest first. */
     public Page<PendingRequest> pending(String user, long afterId, int limit) {
-        List<PendingRequest> read = inTransaction(() -> rows(em().createNativeQuery("select " + COLUMNS + FROM
+        List<PendingRequest> read = inTransaction(() -> rows(user, em().createNativeQuery("select " + COLUMNS + FROM
                 + " where r.user_id = ?1 and r.status = 'PENDING' and r.id > ?2 order by r.id limit ?3")
                 .setParameter(1, user).setParameter(2, afterId).setParameter(3, limit + 1).getResultList()));
         return Page.of(read, limit, read.size() > limit ? read.get(limit - 1).id() : null);
@@ -132,12 +139,39 @@ public class PendingRequests {
 
     /** A forget makes the user's PENDING requests to forget that fact, or quoting that text, moot: they go. */
     void onForget(@Observes FactForgotten fact) {
+        if (cipher.on()) {
+            forgetSealed(fact);
+            return;
+        }
         em().createNativeQuery("delete from pending_request where user_id = ?1 and status = 'PENDING' and (fact_id = ?2"
                 + " or strpos(lower(instruction), lower(?3)) > 0)").setParameter(1, fact.userId())
                 .setParameter(2, fact.factId() == null ? -1L : fact.factId()).setParameter(3, fact.text()).executeUpdate();
     }
 
+    /** {@link #onForget} with sealed instructions: the user's PENDING ones are opened and compared here. */
+    private void forgetSealed(FactForgotten fact) {
+        String text = fact.text().toLowerCase(Locale.ROOT);
+        List<Long> moot = new ArrayList<>();
+        for (Object row : em().createNativeQuery("select id, fact_id, instruction from pending_request where user_id = ?1"
+                + " and status = 'PENDING'").setParameter(1, fact.userId()).getResultList()) {
+            Object[] r = (Object[]) row;
+            long id = ((Number) r[0]).longValue();
+            boolean sameFact = r[1] != null && fact.factId() != null && ((Number) r[1]).longValue() == fact.factId();
+            String instruction = instruction(fact.userId(), id, (String) r[2]);
+            if (sameFact || instruction != null && instruction.toLowerCase(Locale.ROOT).contains(text)) {
+                moot.add(id);
+            }
+        }
+        for (long id : moot) {
+            em().createNativeQuery("delete from pending_request where user_id = ?1 and id = ?2")
+                    .setParameter(1, fact.userId()).setParameter(2, id).executeUpdate();
+        }
+    }
+
     private PendingRequest hold(Actor who, String tool, String column, Object value, boolean force) {
+        if (cipher.on() && "instruction".equals(column)) {
+            return holdSealed(who, tool, (String) value);
+        }
         return inTransaction(() -> {
             repository.lock(who.user());
             @SuppressWarnings("unchecked")
@@ -158,6 +192,37 @@ public class PendingRequests {
         });
     }
 
+    /** {@link #hold} of an instruction, stored sealed: a PENDING request holding the same one is found by opening them. */
+    private PendingRequest holdSealed(Actor who, String tool, String instruction) {
+        return inTransaction(() -> {
+            repository.lock(who.user());
+            for (Object row : em().createNativeQuery("select id, instruction from pending_request where user_id = ?1 and"
+                    + " status = 'PENDING' and tool = ?2 and instruction is not null and force = false order by id")
+                    .setParameter(1, who.user()).setParameter(2, tool).getResultList()) {
+                Object[] r = (Object[]) row;
+                long id = ((Number) r[0]).longValue();
+                if (instruction.equals(instruction(who.user(), id, (String) r[1]))) {
+                    return read(who.user(), id);
+                }
+            }
+            long id = ((Number) em().createNativeQuery("select nextval('pending_request_id_seq')").getSingleResult())
+                    .longValue();
+            em().createNativeQuery("insert into pending_request (id, user_id, tool, instruction, force, status, created_at)"
+                    + " values (?1, ?2, ?3, ?4, false, 'PENDING', ?5)").setParameter(1, id).setParameter(2, who.user())
+                    .setParameter(3, tool).setParameter(4, cipher.seal(instruction, place(who.user(), id)))
+                    .setParameter(5, Instant.now()).executeUpdate();
+            return read(who.user(), id);
+        });
+    }
+
+    private String instruction(String user, long id, String stored) {
+        return cipher.open(stored, place(user, id));
+    }
+
+    private static Place place(String user, long id) {
+        return new Place(user, "pending_request", "instruction", String.valueOf(id));
+    }
+
     /** The request, its row locked until the transaction ends; the user's profile is locked first, as a forget does. */
     private PendingRequest locked(String user, long id) {
         repository.lock(user);
@@ -176,7 +241,7 @@ public class PendingRequests {
     }
 
     private PendingRequest read(String user, long id) {
-        List<PendingRequest> read = rows(em().createNativeQuery("select " + COLUMNS + FROM
+        List<PendingRequest> read = rows(user, em().createNativeQuery("select " + COLUMNS + FROM
                 + " where r.user_id = ?1 and r.id = ?2").setParameter(1, user).setParameter(2, id).getResultList());
         if (read.isEmpty()) {
             throw new PendingRequestNotFoundException(id);
@@ -184,11 +249,15 @@ public class PendingRequests {
         return read.get(0);
     }
 
-    private static List<PendingRequest> rows(List<?> rows) {
-        return rows.stream().map(Object[].class::cast).map(r -> new PendingRequest(((Number) r[0]).longValue(),
-                (String) r[1], r[2] == null ? null : ((Number) r[2]).longValue(), (String) r[3], (String) r[4],
-                PendingRequest.UNDO_TASK_PROMOTION.equals(r[1]) ? (Boolean) r[5] : null, (String) r[6], (String) r[7],
-                instant(r[8]), instant(r[9]))).toList();
+    /** The user's requests as read, the fact's text and the instruction opened (stored sealed or, before, plain). */
+    private List<PendingRequest> rows(String user, List<?> rows) {
+        return rows.stream().map(Object[].class::cast).map(r -> {
+            long id = ((Number) r[0]).longValue();
+            return new PendingRequest(id, (String) r[1], r[2] == null ? null : ((Number) r[2]).longValue(),
+                    cipher.open((String) r[3], Place.of(user, "profile_fact", "text")), (String) r[4],
+                    PendingRequest.UNDO_TASK_PROMOTION.equals(r[1]) ? (Boolean) r[5] : null,
+                    instruction(user, id, (String) r[6]), (String) r[7], instant(r[8]), instant(r[9]));
+        }).toList();
     }
 
     private static Instant instant(Object value) {

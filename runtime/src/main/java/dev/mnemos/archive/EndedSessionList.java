@@ -1,5 +1,10 @@
 package dev.mnemos.archive;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mnemos.crypt.MemoryCipher;
+import dev.mnemos.crypt.Place;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -23,6 +28,14 @@ import java.util.Optional;
  */
 @ApplicationScoped
 public class EndedSessionList {
+
+    private final MemoryCipher cipher;
+    private final ObjectMapper json;
+
+    public EndedSessionList(MemoryCipher cipher, ObjectMapper json) {
+        this.cipher = cipher;
+        this.json = json;
+    }
 
     /** One ended session as listed: its id, when it ended and its goal (null when it had none). */
     @Schema(name = "EndedSession")
@@ -61,11 +74,13 @@ public class EndedSessionList {
 
     /**
      * At most {@code limit} of {@code userId}'s ended sessions after {@code after} (from the newest when
-     * empty). The goal is read from the archived final state by Postgres, for the page's rows only.
+     * empty). The goal is read from the archived final state by Postgres, for the page's rows only; with encryption on,
+     * the final states are sealed, and the page's are opened and read here.
      */
     @Transactional
     public Page page(String userId, Optional<Cursor> after, int limit) {
-        String sql = "select session_id, ended_at, cast(final_state as jsonb) ->> 'goal' from session_archive"
+        String sql = "select session_id, ended_at, "
+                + (cipher.on() ? "final_state" : "cast(final_state as jsonb) ->> 'goal'") + " from session_archive"
                 + " where user_id = :user"
                 + (after.isPresent() ? " and (ended_at < :at or (ended_at = :at and session_id < :id))" : "")
                 + " order by ended_at desc, session_id desc limit :limit";
@@ -77,7 +92,8 @@ public class EndedSessionList {
         List<Entry> entries = new ArrayList<>();
         for (Object row : query.getResultList()) {
             Object[] columns = (Object[]) row;
-            entries.add(new Entry((String) columns[0], instant(columns[1]), (String) columns[2]));
+            String goal = cipher.on() ? goal(userId, (String) columns[0], (String) columns[2]) : (String) columns[2];
+            entries.add(new Entry((String) columns[0], instant(columns[1]), goal));
         }
         if (entries.size() <= limit) {
             return new Page(entries, Optional.empty());
@@ -85,6 +101,17 @@ public class EndedSessionList {
         List<Entry> page = entries.subList(0, limit);
         Entry last = page.get(limit - 1);
         return new Page(List.copyOf(page), Optional.of(new Cursor(last.endedAt(), last.sessionId()).encode()));
+    }
+
+    /** The goal an archived final state names (stored sealed or, archived before encryption was on, plain). */
+    private String goal(String userId, String sessionId, String finalState) {
+        try {
+            JsonNode goal = json.readTree(cipher.open(finalState, new Place(userId, "session_archive", "final_state",
+                    sessionId))).get("goal");
+            return goal == null || goal.isNull() ? null : goal.asText();
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("the archived final state of session " + sessionId + " is no JSON", e);
+        }
     }
 
     private static Instant instant(Object value) {

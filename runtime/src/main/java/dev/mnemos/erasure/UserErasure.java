@@ -1,5 +1,6 @@
 package dev.mnemos.erasure;
 
+import dev.mnemos.crypt.DataKeys;
 import dev.mnemos.profile.ProfileCache;
 import dev.mnemos.profile.ProfileRepository;
 import dev.mnemos.profile.ProfileRevisions;
@@ -43,9 +44,11 @@ public class UserErasure {
     private final RedisSessionScrub sessions;
     private final ProfileRepository repository;
     private final ProfileCache cache;
+    private final DataKeys dataKeys;
 
-    public UserErasure(RedisSessionScrub sessions, ProfileRepository repository, ProfileCache cache) {
+    public UserErasure(RedisSessionScrub sessions, ProfileRepository repository, ProfileCache cache, DataKeys dataKeys) {
         this.sessions = sessions;
+        this.dataKeys = dataKeys;
         this.repository = repository;
         this.cache = cache;
     }
@@ -60,10 +63,15 @@ public class UserErasure {
         rest.addAll(sessions.indexed(userId));
         keys += sessions.erase(userId, rest, ProfileRevisions.key(userId));
         cache.invalidate(userId);
+        dataKeys.evict(userId); // a write of this pod may have read it again before the erase committed
         return new Erasure(userId, rows, keys);
     }
 
-    /** Deletes the user's rows and records the erasure; answers the ids of the user's archived sessions. */
+    /**
+     * Destroys the user's data key, then deletes their rows, and records the erasure; answers the ids of the user's
+     * archived sessions. The key goes first, in the same transaction: once it commits, the user's sealed values open
+     * nowhere, in a backup or a standby either.
+     */
     private List<String> deleteRows(String userId, String actor, Map<String, Integer> rows) {
         var em = Panache.getEntityManager();
         boolean owned = ((Number) em.createNativeQuery("select count(*) from profile_owner where user_id = ?1")
@@ -72,6 +80,7 @@ public class UserErasure {
         @SuppressWarnings("unchecked")
         List<String> archived = em.createNativeQuery("select session_id from session_archive where user_id = ?1")
                 .setParameter(1, userId).getResultList();
+        dataKeys.destroy(userId);
         for (String table : TABLES) {
             rows.put(table, em.createNativeQuery("delete from " + table + " where user_id = ?1").setParameter(1, userId)
                     .executeUpdate());

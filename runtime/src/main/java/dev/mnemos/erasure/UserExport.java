@@ -2,6 +2,8 @@ package dev.mnemos.erasure;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mnemos.crypt.MemoryCipher;
+import dev.mnemos.crypt.Place;
 import dev.mnemos.profile.ProfileUnavailableException;
 import dev.mnemos.session.RedisSessionScrub;
 import io.agroal.api.AgroalDataSource;
@@ -23,7 +25,8 @@ import java.util.Map;
  * Everything Mnemos holds about a user, as one JSON document: every row of theirs in every table of
  * {@link UserErasure#TABLES}, each column as stored (a text holding JSON as that JSON, bytes such as embeddings as
  * base64), and every key of their live sessions in Redis ({@link RedisSessionScrub#dump}). The rows are read in one
- * snapshot of Postgres.
+ * snapshot of Postgres. Sealed values are opened (encryption at rest): the export says what the user's memory holds,
+ * and their data key is never part of it.
  */
 @ApplicationScoped
 public class UserExport {
@@ -31,8 +34,10 @@ public class UserExport {
     private final AgroalDataSource db;
     private final RedisSessionScrub sessions;
     private final ObjectMapper json;
+    private final MemoryCipher cipher;
 
-    public UserExport(AgroalDataSource db, RedisSessionScrub sessions, ObjectMapper json) {
+    public UserExport(AgroalDataSource db, RedisSessionScrub sessions, ObjectMapper json, MemoryCipher cipher) {
+        this.cipher = cipher;
         this.db = db;
         this.sessions = sessions;
         this.json = json;
@@ -79,13 +84,30 @@ public class UserExport {
                 while (rs.next()) {
                     Map<String, Object> row = new LinkedHashMap<>();
                     for (int i = 1; i <= meta.getColumnCount(); i++) {
-                        row.put(meta.getColumnName(i), value(rs.getObject(i)));
+                        row.put(meta.getColumnName(i), rs.getObject(i));
                     }
+                    row.replaceAll((column, value) -> value(opened(table, column, userId, row, value)));
                     rows.add(row);
                 }
                 return rows;
             }
         }
+    }
+
+    /** A sealed value opened, with the row key the table binds its values to ({@link Place}); others as they are. */
+    private Object opened(String table, String column, String userId, Map<String, Object> row, Object value) {
+        String key = switch (table) {
+            case "session_archive" -> (String) row.get("session_id");
+            case "pending_request" -> String.valueOf(row.get("id"));
+            default -> null;
+        };
+        if (value instanceof String text && MemoryCipher.sealed(text)) {
+            return cipher.open(text, new Place(userId, table, column, key));
+        }
+        if (value instanceof byte[] bytes && MemoryCipher.sealed(bytes)) {
+            return cipher.open(bytes, new Place(userId, table, column, key));
+        }
+        return value;
     }
 
     private Object value(Object column) {

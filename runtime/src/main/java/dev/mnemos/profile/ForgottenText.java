@@ -1,12 +1,17 @@
 package dev.mnemos.profile;
 
+import dev.mnemos.crypt.OpenedValues;
+import dev.mnemos.crypt.Place;
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.GeneratedValue;
 import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
+import jakarta.persistence.PrePersist;
+import jakarta.persistence.PreUpdate;
 import jakarta.persistence.Table;
+import jakarta.persistence.Transient;
 import org.hibernate.annotations.JdbcTypeCode;
 import org.hibernate.annotations.PartitionKey;
 import org.hibernate.type.SqlTypes;
@@ -37,4 +42,22 @@ public class ForgottenText extends PanacheEntityBase {
 
     @Column(name = "forgotten_at")
     public Instant forgottenAt;
+
+    @Transient
+    private OpenedValues opened = new OpenedValues();
+
+    /** The embedding, opened: an embedding says what its text said, so it is stored sealed when encryption is on. */
+    public byte[] getEmbedding() {
+        return opened.bytes(embedding, place());
+    }
+
+    @PrePersist
+    @PreUpdate
+    void seal() {
+        embedding = opened.seal(embedding, place());
+    }
+
+    private Place place() {
+        return Place.of(userId, "profile_forgotten", "embedding");
+    }
 }

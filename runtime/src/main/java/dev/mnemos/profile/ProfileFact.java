@@ -1,5 +1,7 @@
 package dev.mnemos.profile;
 
+import dev.mnemos.crypt.OpenedValues;
+import dev.mnemos.crypt.Place;
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
@@ -8,14 +10,21 @@ import jakarta.persistence.Enumerated;
 import jakarta.persistence.GeneratedValue;
 import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
+import jakarta.persistence.PrePersist;
+import jakarta.persistence.PreUpdate;
 import jakarta.persistence.Table;
+import jakarta.persistence.Transient;
 import org.hibernate.annotations.JdbcTypeCode;
 import org.hibernate.annotations.PartitionKey;
 import org.hibernate.type.SqlTypes;
 
 import java.time.Instant;
 
-/** One fact of a user's profile, ACTIVE or kept as SUPERSEDED history. */
+/**
+ * One fact of a user's profile, ACTIVE or kept as SUPERSEDED history. Its text and embedding are stored sealed when
+ * encryption at rest is on ({@link dev.mnemos.crypt.MemoryCipher}): their accessors, which Panache calls for every
+ * {@code fact.text}, open them, and {@link #seal()} seals them as Hibernate writes the row.
+ */
 @Entity
 @Table(name = "profile_fact")
 public class ProfileFact extends PanacheEntityBase {
@@ -71,11 +80,33 @@ public class ProfileFact extends PanacheEntityBase {
     /** The all-MiniLM-L6-v2 embedding of {@link #text}, little-endian floats; recomputed when the text changes. */
     public byte[] embedding;
 
+    @Transient
+    private OpenedValues opened = new OpenedValues();
+
+    public String getText() {
+        return opened.text(text, place("text"));
+    }
+
+    public byte[] getEmbedding() {
+        return opened.bytes(embedding, place("embedding"));
+    }
+
+    @PrePersist
+    @PreUpdate
+    void seal() {
+        text = opened.seal(text, place("text"));
+        embedding = opened.seal(embedding, place("embedding"));
+    }
+
+    private Place place(String column) {
+        return Place.of(userId, "profile_fact", column);
+    }
+
     public boolean active() {
         return status == FactStatus.ACTIVE;
     }
 
     public ActiveFact view() {
-        return new ActiveFact(id, category, slot, text, confidence, updatedAt, taskState);
+        return new ActiveFact(id, category, slot, getText(), confidence, updatedAt, taskState);
     }
 }

@@ -1,5 +1,6 @@
 package dev.mnemos.profile;
 
+import dev.mnemos.crypt.MemoryCipher;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.transaction.Transactional;
@@ -29,10 +30,12 @@ class ProfileForgetting {
     private final Event<FactForgotten> forgotten;
     private final ProfileRequests requests;
     private final ForgottenTexts forgottenTexts;
+    private final MemoryCipher cipher;
 
     ProfileForgetting(ProfileRepository repository, Event<FactForgotten> forgotten, ProfileRequests requests,
-            ForgottenTexts forgottenTexts) {
+            ForgottenTexts forgottenTexts, MemoryCipher cipher) {
         this.repository = repository;
+        this.cipher = cipher;
         this.forgotten = forgotten;
         this.requests = requests;
         this.forgottenTexts = forgottenTexts;
@@ -70,10 +73,26 @@ class ProfileForgetting {
         return ProfileAudit.audit(ctx, target.id, ProfileAction.FORGET, null, null, reason, now);
     }
 
-    /** Other facts' events may quote a forgotten text too (the UPDATE that superseded it, a MERGE, a PENDING …). */
-    private static void unquote(String userId, String text) {
-        ProfileEvent.update("before = null where userId = ?1 and before = ?2", userId, text);
-        ProfileEvent.update("after = null where userId = ?1 and after = ?2", userId, text);
+    /**
+     * Other facts' events may quote a forgotten text too (the UPDATE that superseded it, a MERGE, a PENDING …). Sealed
+     * texts do not compare in SQL (each is sealed with a nonce of its own): with encryption on, the user's quoting
+     * events are compared here.
+     */
+    private void unquote(String userId, String text) {
+        if (!cipher.on()) {
+            ProfileEvent.update("before = null where userId = ?1 and before = ?2", userId, text);
+            ProfileEvent.update("after = null where userId = ?1 and after = ?2", userId, text);
+            return;
+        }
+        for (ProfileEvent event : ProfileEvent.<ProfileEvent> list(
+                "userId = ?1 and (before is not null or after is not null)", userId)) {
+            if (text.equals(event.before)) {
+                event.before = null;
+            }
+            if (text.equals(event.after)) {
+                event.after = null;
+            }
+        }
     }
 
     /** The superseded facts {@code fact} replaced, and the ones they replaced, as the audit trail's UPDATE events name them. */

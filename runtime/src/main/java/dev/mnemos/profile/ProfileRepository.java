@@ -1,5 +1,6 @@
 package dev.mnemos.profile;
 
+import dev.mnemos.crypt.DataKeys;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.hibernate.orm.panache.Panache;
 import io.quarkus.panache.common.Sort;
@@ -21,9 +22,11 @@ public class ProfileRepository {
     private final AgroalDataSource dataSource;
     private final ProfileConfig config;
     private final TransactionSynchronizationRegistry transactions;
+    private final DataKeys dataKeys;
 
     public ProfileRepository(AgroalDataSource dataSource, ProfileConfig config,
-            TransactionSynchronizationRegistry transactions) {
+            TransactionSynchronizationRegistry transactions, DataKeys dataKeys) {
+        this.dataKeys = dataKeys;
         this.dataSource = dataSource;
         this.config = config;
         this.transactions = transactions;
@@ -54,6 +57,9 @@ public class ProfileRepository {
         if (owner != null) {
             return owner;
         }
+        // a user's first write, or their first since an erase (which may have run on another pod): the data key this pod
+        // may still cache was destroyed, and is read or created afresh
+        dataKeys.evict(userId);
         // a profile starts at the microseconds since the epoch, not at 0: a user erased and written again has revisions
         // above any of the erased profile, so no pod serves facts it cached under the erased profile's revisions
         em.createNativeQuery("insert into profile_owner (user_id, revision)"

@@ -1,5 +1,6 @@
 package dev.mnemos.promotion;
 
+import dev.mnemos.crypt.MemoryCipher;
 import dev.mnemos.profile.ProfilePromotions;
 import io.quarkus.panache.common.Sort;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -36,8 +37,11 @@ public class EvidenceReader {
     private final PromotionConfig config;
     private final ProfilePromotions profile;
     private final StatementReader statements;
+    private final MemoryCipher cipher;
 
-    public EvidenceReader(PromotionConfig config, ProfilePromotions profile, StatementReader statements) {
+    public EvidenceReader(PromotionConfig config, ProfilePromotions profile, StatementReader statements,
+            MemoryCipher cipher) {
+        this.cipher = cipher;
         this.config = config;
         this.profile = profile;
         this.statements = statements;
@@ -161,6 +165,17 @@ public class EvidenceReader {
 
     /** Marks every PENDING candidate of the user with {@code key} as decided. */
     public void settle(String userId, String key, CandidateStatus status, Instant at) {
+        if (cipher.on()) {
+            // sealed keys do not compare in SQL: the user's PENDING candidates are compared here
+            for (PromotionCandidate c : PromotionCandidate.<PromotionCandidate> list("userId = ?1 and status = ?2", userId,
+                    CandidateStatus.PENDING)) {
+                if (key.equals(c.candidateKey)) {
+                    c.status = status;
+                    c.decidedAt = at;
+                }
+            }
+            return;
+        }
         PromotionCandidate.update("status = ?1, decidedAt = ?2 where userId = ?3 and candidateKey = ?4 and status = ?5",
                 status, at, userId, key, CandidateStatus.PENDING);
     }

@@ -1,5 +1,6 @@
 package dev.mnemos.promotion;
 
+import dev.mnemos.crypt.MemoryCipher;
 import dev.mnemos.profile.FactForgotten;
 import dev.mnemos.profile.FactText;
 import dev.mnemos.profile.ProfilePromotions;
@@ -18,15 +19,26 @@ import jakarta.enterprise.event.Observes;
 public class ForgetScrubber {
 
     private final ProfilePromotions profile;
+    private final MemoryCipher cipher;
 
-    public ForgetScrubber(ProfilePromotions profile) {
+    public ForgetScrubber(ProfilePromotions profile, MemoryCipher cipher) {
         this.profile = profile;
+        this.cipher = cipher;
     }
 
     void onForget(@Observes FactForgotten fact) {
         String normalised = FactText.normalise(fact.text());
-        PromotionCandidate.delete("userId = ?1 and (text = ?2 or candidateKey = ?3 or candidateKey = ?4)", fact.userId(),
-                fact.text(), normalised, (fact.slot() == null ? "" : fact.slot() + "=") + normalised);
+        String slotted = (fact.slot() == null ? "" : fact.slot() + "=") + normalised;
+        if (cipher.on()) {
+            // sealed texts do not compare in SQL: the user's candidates are compared here
+            PromotionCandidate.<PromotionCandidate> list("userId", fact.userId()).stream()
+                    .filter(c -> fact.text().equals(c.text) || normalised.equals(c.candidateKey)
+                            || slotted.equals(c.candidateKey))
+                    .forEach(PromotionCandidate::delete);
+        } else {
+            PromotionCandidate.delete("userId = ?1 and (text = ?2 or candidateKey = ?3 or candidateKey = ?4)",
+                    fact.userId(), fact.text(), normalised, slotted);
+        }
         Tombstones forgotten = profile.forgotten(fact.userId());
         PromotionCandidate.<PromotionCandidate> list("userId = ?1 and embedding is not null", fact.userId()).stream()
                 .filter(c -> forgotten.covers(c.text, profile.decode(c.embedding)))

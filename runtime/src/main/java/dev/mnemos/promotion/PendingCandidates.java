@@ -1,5 +1,6 @@
 package dev.mnemos.promotion;
 
+import dev.mnemos.crypt.MemoryCipher;
 import dev.mnemos.profile.Change;
 import dev.mnemos.profile.NewFact;
 import dev.mnemos.profile.ProfileAction;
@@ -28,10 +29,12 @@ public class PendingCandidates {
     private final EvidenceReader evidence;
     private final StatementReader statements;
     private final ProfileTransaction transaction;
+    private final MemoryCipher cipher;
 
     public PendingCandidates(ProfilePromotions profile, EvidenceReader evidence, StatementReader statements,
-            ProfileTransaction transaction) {
+            ProfileTransaction transaction, MemoryCipher cipher) {
         this.transaction = transaction;
+        this.cipher = cipher;
         this.profile = profile;
         this.evidence = evidence;
         this.statements = statements;
@@ -69,8 +72,14 @@ public class PendingCandidates {
                 changes.addAll(transaction.forgetText(WriteContext.direct(userId, actor,
                         "a request to forget, carried out"), c.slot, c.text, c.embedding));
             }
-            PromotionCandidate.delete("userId = ?1 and candidateKey = ?2 and status = ?3", userId, key,
-                    CandidateStatus.PENDING);
+            if (cipher.on()) {
+                // sealed keys do not compare in SQL
+                PromotionCandidate.<PromotionCandidate> list("userId = ?1 and status = ?2", userId, CandidateStatus.PENDING)
+                        .stream().filter(p -> key.equals(p.candidateKey)).forEach(PromotionCandidate::delete);
+            } else {
+                PromotionCandidate.delete("userId = ?1 and candidateKey = ?2 and status = ?3", userId, key,
+                        CandidateStatus.PENDING);
+            }
             return new PendingDecision(view, changes);
         }
         var changes = profile.confirm(userId, c.sessionId, actor, new NewFact(c.category, c.slot, c.text, 1.0),

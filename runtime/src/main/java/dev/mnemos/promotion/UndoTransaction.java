@@ -1,6 +1,8 @@
 package dev.mnemos.promotion;
 
 import dev.mnemos.archive.EndedSessions;
+import dev.mnemos.crypt.MemoryCipher;
+import dev.mnemos.crypt.Place;
 import dev.mnemos.profile.Change;
 import dev.mnemos.profile.ProfilePromotions;
 import dev.mnemos.profile.ProfileUndo;
@@ -31,8 +33,10 @@ public class UndoTransaction {
     private final ProfilePromotions profile;
     private final ProfileUndo undo;
     private final EndedSessions archive;
+    private final MemoryCipher cipher;
 
-    public UndoTransaction(ProfilePromotions profile, ProfileUndo undo, EndedSessions archive) {
+    public UndoTransaction(ProfilePromotions profile, ProfileUndo undo, EndedSessions archive, MemoryCipher cipher) {
+        this.cipher = cipher;
         this.profile = profile;
         this.undo = undo;
         this.archive = archive;
@@ -59,7 +63,8 @@ public class UndoTransaction {
         pending.forEach(PromotionCandidate::delete);
         PromotionCandidate.update(
                 "status = ?1, reason = ?2, decidedAt = ?3 where userId = ?4 and sessionId = ?5 and status = ?6",
-                CandidateStatus.REJECTED, UNDONE, reverted.at(), userId, sessionId, CandidateStatus.PROMOTED);
+                CandidateStatus.REJECTED, cipher.seal(UNDONE, Place.of(userId, "promotion_candidate", "reason")),
+                reverted.at(), userId, sessionId, CandidateStatus.PROMOTED);
         // the end settled earlier sessions' pending candidates of the same preference at its own instant
         Instant ended = report.endedAt();
         PromotionCandidate.update("status = ?1, decidedAt = null where userId = ?2 and sessionId <> ?3 and status = ?4"

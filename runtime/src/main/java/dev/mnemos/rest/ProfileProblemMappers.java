@@ -2,6 +2,7 @@ package dev.mnemos.rest;
 
 import dev.mnemos.app.PendingRequestDecidedException;
 import dev.mnemos.app.PendingRequestNotFoundException;
+import dev.mnemos.crypt.SealedValueException;
 import dev.mnemos.profile.FactNotFoundException;
 import dev.mnemos.profile.InvalidFactException;
 import dev.mnemos.profile.PostgresFaults;
@@ -40,6 +41,17 @@ public class ProfileProblemMappers {
         return Problem.of(Response.Status.CONFLICT, "the profile already holds the maximum of " + e.maxFacts()
                 + " active facts; forget or correct one first")
                 .withExtras(Map.of("maxFacts", e.maxFacts())).toResponse();
+    }
+
+    /**
+     * A stored value that does not open (copied from another user or place, altered, or its user's data key gone): 500,
+     * naming where, never its content; never answered as garbage.
+     */
+    @ServerExceptionMapper
+    public Response sealed(SealedValueException e) {
+        LOG.error(e.getMessage());
+        return Problem.of(500, "Stored memory does not open", e.getMessage())
+                .withExtras(Map.of("place", e.place())).toResponse();
     }
 
     @ServerExceptionMapper

@@ -24,7 +24,7 @@ final class MigrationFiles implements ResourceProvider {
     /** Every script under {@link #LOCATION}, in order; a test checks this list against the directory. */
     static final List<String> SCRIPTS = List.of("V1__profile.sql", "V2__promotion.sql", "V3__archive_traces.sql",
             "V4__profile_requests.sql", "V5__profile_forgotten.sql", "V6__profile_undo.sql", "V7__user_erasure.sql",
-            "V8__pending_requests.sql");
+            "V8__pending_requests.sql", "V9__user_data_key.sql");
 
     private final ClassLoader classLoader;
     private final Location location = new Location("classpath:" + LOCATION);

@@ -1,0 +1,27 @@
+package dev.mnemos.crypt;
+
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import org.jboss.logging.Logger;
+
+/**
+ * Says at start-up, at INFO, whether the memory Mnemos keeps in Postgres is encrypted at rest, and that the session
+ * memory in Redis is not (yet). Off is a choice, not a fault: nothing louder than INFO. A misconfigured key fails the
+ * start here rather than at the first write.
+ */
+@ApplicationScoped
+class EncryptionStartLog {
+
+    private static final Logger LOG = Logger.getLogger(EncryptionStartLog.class);
+
+    void onStart(@Observes StartupEvent event, KeyEncryptionKeys keks) {
+        if (keks.enabled()) {
+            LOG.infof("Mnemos memory in Postgres is encrypted at rest (AES-256-GCM, a data key per user, wrapped by the"
+                    + " key-encryption key '%s'); session memory in Redis is not encrypted yet", keks.currentKeyId());
+        } else {
+            LOG.info("Mnemos memory in Postgres is not encrypted at rest (no quarkus.mnemos.encryption.key is set);"
+                    + " session memory in Redis is not encrypted either");
+        }
+    }
+}
