@@ -149,7 +149,7 @@ class ProfileRevisionsTest {
     }
 
     @Test
-    void everyStepOfASessionChecksTheCopyAfterItsRead() {
+    void everyStepOfASessionChecksTheCopyWithItsRead() {
         model.script(request -> "noted");
         add("prefers window seats");
         String id = store.create(NewSession.of(user, SessionPatch.builder().goal("plan a trip").build()).by("test"))

@@ -26,4 +26,19 @@ public interface ProfileSource {
     default Optional<ProfileSnapshot> known(String userId) {
         return Optional.empty();
     }
+
+    /**
+     * Starts {@link #known} without waiting for it: a source whose check is a round trip sends it now, so that it
+     * travels while the step reads its session, and {@link Ahead#known()} later takes its answer. The same rules as
+     * {@link #known} hold; the default asks {@link #known} when the answer is taken.
+     */
+    default Ahead ahead(String userId) {
+        return () -> known(userId);
+    }
+
+    /** A {@link #known} check started by {@link #ahead}. */
+    interface Ahead {
+        /** What {@link #known} answers; may throw, and the step then loads as usual. */
+        Optional<ProfileSnapshot> known();
+    }
 }

@@ -44,12 +44,42 @@ public class StepProfiles {
 
     /** The profile {@link ProfileSource#known known} at once, else loaded in the guard. */
     public ProfileSnapshot load(String userId) {
-        return known(userId).orElseGet(() -> guarded(userId));
+        return load(userId, null);
     }
 
-    private Optional<ProfileSnapshot> known(String userId) {
+    /**
+     * Starts checking whether {@code userId}'s profile is known at once ({@link ProfileSource#ahead}): a step sends
+     * that check before it reads its session, so both round trips travel together.
+     */
+    public Ahead ahead(String userId) {
         try {
-            return source.known(userId);
+            return new Ahead(userId, source.ahead(userId));
+        } catch (RuntimeException e) {
+            LOG.debugf("the profile of %s was not checked ahead (%s)", userId, e.toString());
+            return null;
+        }
+    }
+
+    /**
+     * {@link #load(String)}, taking the check {@code ahead} started when it was for the same user (a step acting for
+     * another user than the session's owner checks again).
+     *
+     * @param ahead a check {@link #ahead} started, or null
+     */
+    public ProfileSnapshot load(String userId, Ahead ahead) {
+        Optional<ProfileSnapshot> known = ahead != null && ahead.userId().equals(userId)
+                ? known(userId, ahead.check()::known)
+                : known(userId, () -> source.known(userId));
+        return known.orElseGet(() -> guarded(userId));
+    }
+
+    /** A check of a user's profile started before the step read its session. */
+    public record Ahead(String userId, ProfileSource.Ahead check) {
+    }
+
+    private static Optional<ProfileSnapshot> known(String userId, Supplier<Optional<ProfileSnapshot>> check) {
+        try {
+            return check.get();
         } catch (RuntimeException e) {
             LOG.debugf("the profile of %s was not known at once (%s): loading it", userId, e.toString());
             return Optional.empty();

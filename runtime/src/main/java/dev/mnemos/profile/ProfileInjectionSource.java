@@ -7,6 +7,7 @@ import io.quarkus.arc.Unremovable;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The profile as the read-before-write interceptor sees it: the cached, revision-checked active
@@ -32,6 +33,12 @@ public class ProfileInjectionSource implements ProfileSource {
     @Override
     public Optional<ProfileSnapshot> known(String userId) {
         return reader.cachedForStep(userId).map(ProfileInjectionSource::snapshot);
+    }
+
+    @Override
+    public Ahead ahead(String userId) {
+        Supplier<Optional<ProfileReader.Read>> cached = reader.cachedForStepAhead(userId);
+        return () -> cached.get().map(ProfileInjectionSource::snapshot);
     }
 
     private static ProfileSnapshot snapshot(ProfileReader.Read read) {

@@ -8,6 +8,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Supplier;
 
 /**
  * The Postgres edge of profile reads. {@link #activeFacts} is served from {@link ProfileCache}
@@ -81,6 +82,18 @@ public class ProfileReader {
     public Optional<Read> cachedForStep(String userId) {
         OptionalLong copied = revisions.current(userId);
         return copied.isPresent() ? cached(userId, copied.getAsLong()) : Optional.empty();
+    }
+
+    /**
+     * {@link #cachedForStep}, its revision copy's read sent now: the answer is taken when the supplier is called (on
+     * the calling thread, waiting for the copy's reply when it has not come yet).
+     */
+    public Supplier<Optional<Read>> cachedForStepAhead(String userId) {
+        Supplier<OptionalLong> copied = revisions.ahead(userId);
+        return () -> {
+            OptionalLong revision = copied.get();
+            return revision.isPresent() ? cached(userId, revision.getAsLong()) : Optional.empty();
+        };
     }
 
     private Read readOnce(String userId) {

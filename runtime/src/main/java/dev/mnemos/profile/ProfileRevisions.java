@@ -15,11 +15,16 @@ import org.jboss.logging.Logger;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 /**
  * A copy of each profile's revision in Redis ({@code mnemos:{p:<user>}:revision}), so a step can
- * tell that its cached facts are current without a Postgres round trip: it reads the copy after it
- * read the session, and goes to Postgres only when the copy is missing or names a revision the
+ * tell that its cached facts are current without a Postgres round trip: it sends the copy's read before it reads
+ * the session ({@link #ahead}), and goes to Postgres only when the copy is missing or names a revision the
  * cache does not hold.
  * <p>
  * The copy only grows ({@code raise}: set when greater), lives
@@ -99,6 +104,36 @@ public class ProfileRevisions {
             LOG.debugf("profile revision copy of %s not read: %s", userId, e);
             return OptionalLong.empty();
         }
+    }
+
+    /**
+     * {@link #current}, its {@code GET} sent now without waiting: the supplier waits for the reply (bounded by the
+     * session store's Redis timeout) and answers empty when the copy is missing, turned off, or Redis failed.
+     */
+    public Supplier<OptionalLong> ahead(String userId) {
+        if (!enabled()) {
+            return OptionalLong::empty;
+        }
+        CompletableFuture<OptionalLong> reply;
+        try {
+            reply = redis.execute("GET", key(userId)).map(r -> parse(r == null ? null : r.toString()))
+                    .subscribeAsCompletionStage();
+        } catch (RuntimeException e) {
+            LOG.debugf("profile revision copy of %s not read: %s", userId, e);
+            return OptionalLong::empty;
+        }
+        return () -> {
+            try {
+                return reply.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return OptionalLong.empty();
+            } catch (ExecutionException | TimeoutException | RuntimeException e) {
+                reply.cancel(false);
+                LOG.debugf("profile revision copy of %s not read: %s", userId, e);
+                return OptionalLong.empty();
+            }
+        };
     }
 
     /** After a step read {@code revision} from Postgres: raises the copy without waiting for Redis. */

@@ -34,6 +34,9 @@ public final class FakeSessionStore implements SessionStore {
     public volatile Runnable beforeWrite = () -> {
     };
     public volatile RuntimeException failure;
+    /** Runs before every read. */
+    public volatile Runnable beforeRead = () -> {
+    };
     /** Runs after a write was applied and its idempotency key recorded; may throw to lose the answer. */
     public volatile Runnable afterWrite = () -> {
     };
@@ -60,6 +63,7 @@ public final class FakeSessionStore implements SessionStore {
 
     @Override
     public SessionState get(String sessionId) {
+        beforeRead.run();
         if (failure != null) {
             throw failure;
         }

@@ -467,8 +467,9 @@ class InjectionBenchmark {
         List<Future<?>> work = new ArrayList<>();
         for (int c = 0; c < clients; c++) {
             int client = c;
+            // made here, one after the other: 64 clients adding 15 embedded facts each at once outran the Postgres pool
+            String id = newSession();
             work.add(pool.submit(() -> {
-                String id = newSession();
                 ready.countDown();
                 go.await();
                 for (int i = 1; i <= steps; i++) {
@@ -747,7 +748,9 @@ class InjectionBenchmark {
     }
 
     private void line(String format, Object... args) {
-        report.append(String.format(format, args)).append('\n');
+        String text = String.format(format, args);
+        report.append(text).append('\n');
+        System.out.println("bench| " + text); // as it comes: a pass that fails later leaves the figures before it
     }
 
 

@@ -36,6 +36,9 @@ import java.util.function.Supplier;
  * without it when it is not), this turn's overrides, and the rendered block.
  *
  * <p>
+ * The profile's check ({@link StepProfiles#ahead}) is sent before the session is read, so that its round trip and
+ * the session's travel together; the rest is a plain call on the step's thread, in order.
+ * <p>
  * The first call with a {@code @MemoryId} that names no session starts that session, the way
  * LangChain4j's chat memory appears on first use: it is created with exactly that id, owned by the
  * user the step acts for ({@link ActingUser.Actor#owner()}); an actor that may own none (the system actor) cannot
@@ -98,8 +101,11 @@ class StepLoader {
     LoadedStep load(AiMethod method, Object[] args, ActingUser.Actor actor) {
         long start = System.nanoTime();
         String sessionId = SessionIds.require("sessionId", method.sessionId(args));
+        // the profile's check for the user the step acts for, the session's owner but for a service acting for
+        // someone: sent before the session's read, so the two round trips travel together
+        StepProfiles.Ahead ahead = actor.owner().map(profiles::ahead).orElse(null);
         SessionState state = session(sessionId, actor);
-        ProfileSnapshot profile = profiles.load(state.userId());
+        ProfileSnapshot profile = profiles.load(state.userId(), ahead);
         long loaded = System.nanoTime();
         String message = method.userMessage(args);
         List<TurnOverride> overrides = TurnOverrideDetector.detect(message, profile.facts());
