@@ -13,8 +13,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A master, its replica and one {@code redis-sentinel} watching them: the application asks the Sentinel where the
- * master is, as an application of a Sentinel-managed Redis does.
+ * A master, its replicas (one, or more) and one {@code redis-sentinel} watching them: the application asks the
+ * Sentinel where the master is, as an application of a Sentinel-managed Redis does.
  */
 final class SentinelRedis {
 
@@ -22,10 +22,11 @@ final class SentinelRedis {
 
     /** How long the master may not answer before the Sentinel fails it over. */
     private final Duration downAfter;
+    private final int replicaCount;
 
     private Path dir;
     private RedisProcess master;
-    private RedisProcess replica;
+    private final List<RedisProcess> replicas = new ArrayList<>();
     private RedisProcess sentinel;
 
     SentinelRedis() {
@@ -34,11 +35,17 @@ final class SentinelRedis {
 
     /** @param downAfter the Sentinel's {@code down-after-milliseconds}: how long a master may not answer */
     SentinelRedis(Duration downAfter) {
+        this(downAfter, 1);
+    }
+
+    /** @param replicaCount how many replicas the master has */
+    SentinelRedis(Duration downAfter, int replicaCount) {
         this.downAfter = downAfter;
+        this.replicaCount = replicaCount;
     }
 
     /**
-     * Where {@link #start()} leaves the master's process id and the replica's and the Sentinel's ports for the test
+     * Where {@link #start()} leaves the master's process id and port and the Sentinel's port for the test
      * method ({@link #killStarted()}, {@link #awaitStartedFailover()}): QuarkusUnitTest runs the test class again in
      * the application's class loader, where its static fields are new, unstarted copies.
      */
@@ -51,14 +58,12 @@ final class SentinelRedis {
         master.onExit().orTimeout(10, TimeUnit.SECONDS).join();
     }
 
-    /** Waits until the Sentinel of the set-up this JVM's test started names the replica as the master. */
+    /** Waits until the Sentinel of the set-up this JVM's test started names a replica as the master, which says so. */
     static void awaitStartedFailover() {
         String[] started = started();
-        int replica = Integer.parseInt(started[1]);
         int sentinel = Integer.parseInt(started[2]);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!(RedisProcess.cli(sentinel, "SENTINEL", "GET-MASTER-ADDR-BY-NAME", MASTER_NAME).contains(started[1])
-                && RedisProcess.cli(replica, "ROLE").startsWith("master"))) {
+        while (!promoted(sentinel, started[1])) {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("the Sentinel did not promote the replica in 20 s");
             }
@@ -69,6 +74,15 @@ final class SentinelRedis {
                 throw new IllegalStateException(e);
             }
         }
+    }
+
+    /** Whether the Sentinel names another master than the one on {@code killedPort}, and that one is a master. */
+    private static boolean promoted(int sentinel, String killedPort) {
+        String[] address = RedisProcess.cli(sentinel, "SENTINEL", "GET-MASTER-ADDR-BY-NAME", MASTER_NAME).strip()
+                .split("\\s+");
+        String port = address[address.length - 1];
+        return !port.equals(killedPort) && port.matches("\\d+")
+                && RedisProcess.cli(Integer.parseInt(port), "ROLE").startsWith("master");
     }
 
     private static String[] started() {
@@ -85,15 +99,21 @@ final class SentinelRedis {
             dir = TestDirectory.create("mnemos-sentinel");
             int masterPort = FreePorts.one();
             master = server("master", masterPort);
-            int replicaPort = FreePorts.one();
-            replica = server("replica", replicaPort, "--replicaof", "127.0.0.1", Integer.toString(masterPort));
-            master.await(() -> master.cli("INFO", "replication").contains("connected_slaves:1"), "serving its replica");
+            List<Integer> replicaPorts = new ArrayList<>();
+            for (int i = 1; i <= replicaCount; i++) {
+                int replicaPort = FreePorts.one();
+                replicaPorts.add(replicaPort);
+                replicas.add(server("replica" + i, replicaPort, "--replicaof", "127.0.0.1", Integer.toString(masterPort)));
+            }
+            master.await(() -> master.cli("INFO", "replication").contains("connected_slaves:" + replicaCount),
+                    "serving its replicas");
             int sentinelPort = FreePorts.one();
             sentinel = RedisProcess.start("sentinel", dir, sentinelPort, List.of("redis-sentinel",
                     sentinelConf(sentinelPort, masterPort).toString()));
-            sentinel.await(() -> sentinel.cli("SENTINEL", "REPLICAS", MASTER_NAME).contains(Integer.toString(replicaPort)),
-                    "seeing the replica");
-            System.setProperty(STARTED, master.pid() + "," + replicaPort + "," + sentinelPort);
+            sentinel.await(() -> replicaPorts.stream()
+                    .allMatch(port -> sentinel.cli("SENTINEL", "REPLICAS", MASTER_NAME).contains(Integer.toString(port))),
+                    "seeing the replicas");
+            System.setProperty(STARTED, master.pid() + "," + masterPort + "," + sentinelPort);
             return Map.of("quarkus.redis.client-type", "sentinel",
                     "quarkus.redis.hosts", "redis://127.0.0.1:" + sentinelPort,
                     "quarkus.redis.master-name", MASTER_NAME,
@@ -106,11 +126,16 @@ final class SentinelRedis {
 
     void stop() {
         System.clearProperty(STARTED);
-        for (RedisProcess process : new RedisProcess[] { sentinel, replica, master }) {
+        List<RedisProcess> processes = new ArrayList<>();
+        processes.add(sentinel);
+        processes.addAll(replicas);
+        processes.add(master);
+        for (RedisProcess process : processes) {
             if (process != null) {
                 process.stop();
             }
         }
+        replicas.clear();
         TestDirectory.delete(dir);
     }
 
