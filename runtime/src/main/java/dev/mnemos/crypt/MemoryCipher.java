@@ -37,7 +37,7 @@ public class MemoryCipher {
      * sealed value costs 8/7 of its bytes where base64 costs 4/3; Redis strings and Lua take any byte, Postgres text
      * does not take NUL, hence base64 there).
      */
-    public static final String DENSE_MARK = "\u0002m7";
+    public static final String DENSE_MARK = "\u0002r";
     /** The start of a field name made of a text ({@link #name}). */
     static final String NAME_MARK = "\u0002h";
 
