@@ -117,6 +117,10 @@ class SessionEncryptionTest {
             assertThat(t.tools()).extracting(ToolRun::result).containsExactly("Tide tables for Reine " + tag);
             assertThat(t.injected().block()).contains("Prefers calm anchorages " + tag);
         });
+        String export = as(alice).get("/v1/me/export").then().statusCode(200).extract().asString();
+        assertThat(export).contains("Sail to the Lofoten islands " + tag, "Day one Bodo to Reine " + tag,
+                "Tide tables for Reine " + tag, "Where do we anchor " + tag).doesNotContain(MemoryCipher.DENSE_MARK);
+
         SessionState rolledBack = as(alice).body(Map.of("toVersion", 3)).post("/v1/sessions/{id}/rollback", session)
                 .then().statusCode(200).extract().as(SessionState.class);
         assertThat(rolledBack.context()).isEqualTo("Crew of two, June " + tag);

@@ -20,9 +20,11 @@ import java.util.Map;
 public class RedisSessionScrub {
 
     private final RedisDataSource redis;
+    private final SessionValues values;
 
-    public RedisSessionScrub(@MnemosRedis RedisDataSource redis) {
+    public RedisSessionScrub(@MnemosRedis RedisDataSource redis, SessionValues values) {
         this.redis = redis;
+        this.values = values;
     }
 
     /** Every session id in the user's index, live or not. */
@@ -86,8 +88,9 @@ public class RedisSessionScrub {
     }
 
     /**
-     * The session's keys as they are: a hash as its fields (a checkpoint as its MessagePack bytes), the replay log as
-     * its entries with their ids; keys that do not exist are left out.
+     * The session's keys as they are, their sealed texts opened: a hash as its fields (a checkpoint or a block of undo
+     * records as its MessagePack bytes, whose texts stay as stored), the replay log as its entries with their ids; keys
+     * that do not exist are left out.
      */
     public Map<String, Object> dump(String sessionId) {
         return SessionStoreUnavailableException.guard(() -> keys(sessionId));
@@ -100,7 +103,7 @@ public class RedisSessionScrub {
                 List<Map<String, Object>> entries = new ArrayList<>();
                 for (StreamMessage<String, String, String> m : redis.stream(String.class).xrange(key,
                         StreamRange.of("-", "+"))) {
-                    entries.add(Map.of("id", m.id(), "fields", m.payload()));
+                    entries.add(Map.of("id", m.id(), "fields", opened(sessionId, key, m.payload())));
                 }
                 if (!entries.isEmpty()) {
                     keys.put(key, entries);
@@ -113,10 +116,52 @@ public class RedisSessionScrub {
             } else {
                 Map<String, String> fields = redis.hash(String.class).hgetall(key);
                 if (!fields.isEmpty()) {
-                    keys.put(key, fields);
+                    keys.put(key, opened(sessionId, key, fields));
                 }
             }
         }
         return keys;
+    }
+
+    /** The fields of one of the session's keys with their sealed texts opened ({@link SessionValues}). */
+    private Map<String, String> opened(String sessionId, String key, Map<String, String> fields) {
+        if (!values.on()) {
+            return fields;
+        }
+        String userId = redis.hash(String.class).hget(SessionKeys.state(sessionId), "userId");
+        Map<String, String> opened = new LinkedHashMap<>();
+        fields.forEach((field, value) -> opened.put(field, opened(userId, family(sessionId, key), field, value)));
+        return opened;
+    }
+
+    private static String family(String sessionId, String key) {
+        return key.substring(key.lastIndexOf(':') + 1);
+    }
+
+    /** A stored value opened at the place its key family and field give it (as StateFields and the stores seal it). */
+    private String opened(String userId, String family, String field, String value) {
+        if (value == null || value.indexOf('\u0002') < 0) {
+            return value;
+        }
+        int sealed = value.indexOf('\u0002');
+        String head = value.substring(0, sealed);
+        String place = switch (family) {
+            case "state" -> field.length() > 1 && field.charAt(1) == ':' ? field.substring(0, 1) : field;
+            case "plans" -> "p";
+            case "events" -> "event";
+            case "chats" -> "chat";
+            case "trace" -> "trace";
+            case "idem" -> "idempotency";
+            default -> null;
+        };
+        if (place == null) {
+            return value;
+        }
+        String plain = values.open(userId, place, value.substring(sealed));
+        if (family.equals("events") && plain.startsWith("{")) {
+            // a sealed event is led by its time in base 36, left out of its JSON (StateFields#event)
+            return "{\"at\":" + Long.parseLong(head, 36) + (plain.length() > 2 ? "," + plain.substring(1) : "}");
+        }
+        return head + plain;
     }
 }
