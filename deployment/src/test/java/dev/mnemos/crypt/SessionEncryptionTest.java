@@ -189,6 +189,41 @@ class SessionEncryptionTest {
                 "Paint the shed green " + tag);
     }
 
+    /**
+     * A forget blanks the text inside the sealed values of the user's live sessions: the state, the undo records and
+     * checkpoints (past versions), the replay log, the chat windows, the traces; versions are kept.
+     */
+    @Test
+    void forgetBlanksTheTextInsideSealedValuesOfLiveSessions() {
+        String captain = "Call me Captain " + tag;
+        long fact = as(alice).body(Map.of("text", captain)).post("/v1/profile/facts").then().statusCode(201).extract()
+                .jsonPath().getLong("changes[0].factId");
+        String live = start(alice, "Sail with " + captain);
+        observe(alice, live, captain, "The crew says " + captain, false);
+        for (int i = 0; i < 30; i++) {
+            step(alice, live, Map.of("putCollected", Map.of("note" + i, "Note " + i)));
+        }
+        step(alice, live, Map.of("goal", "A sailing trip"));
+        chats.updateMessages(new RedisChatMemoryStore.Window(live, "trip"), List.of(UserMessage.from("Hi, " + captain)));
+        long version = store.get(live).version();
+        assertThat(as(alice).get("/v1/sessions/{id}/versions/{v}", live, 1).then().statusCode(200).extract().asString())
+                .contains(captain);
+
+        as(alice).delete("/v1/profile/facts/{id}", fact).then().statusCode(200);
+
+        assertThat(store.get(live).version()).as("a scrub is no new version").isEqualTo(version);
+        for (long v : new long[] { 1, 2, 20, version }) {
+            assertThat(as(alice).get("/v1/sessions/{id}/versions/{v}", live, v).then().statusCode(200).extract()
+                    .asString()).as("version %d", v).doesNotContain(captain);
+        }
+        assertThat(as(alice).get("/v1/sessions/{id}/events?limit=100", live).then().statusCode(200).extract()
+                .asString()).doesNotContain(captain);
+        assertThat(chats.windows(live).toString()).doesNotContain(captain);
+        assertThat(as(alice).get("/v1/me/export").then().statusCode(200).extract().asString()).doesNotContain(captain);
+        step(alice, live, Map.of("goal", "Sail on"));
+        assertThat(store.get(live).version()).isEqualTo(version + 1);
+    }
+
     /** The task's distinctive words: each appears in one kind of stored text. */
     static List<String> words(String tag) {
         return List.of(tag, "Lofoten", "night crossings", "Svolvaer", "Albatross", "Reine", "Moskenes", "seasick",
