@@ -16,7 +16,11 @@ class EncryptionStartLog {
     private static final Logger LOG = Logger.getLogger(EncryptionStartLog.class);
 
     void onStart(@Observes StartupEvent event, KeyEncryptionKeys keks) {
-        if (keks.enabled()) {
+        if (keks instanceof ConfiguredKeyEncryptionKeys configured && configured.throwAway()) {
+            LOG.info("Mnemos memory in Postgres and session memory in Redis are encrypted at rest with a throw-away"
+                    + " key-encryption key made for this dev-mode run (no quarkus.mnemos.encryption.key is set): what it"
+                    + " seals no longer opens once dev mode stops");
+        } else if (keks.enabled()) {
             LOG.infof("Mnemos memory in Postgres and session memory in Redis are encrypted at rest (AES-256-GCM, a data"
                     + " key per user, wrapped by the key-encryption key '%s')", keks.currentKeyId());
         } else {
