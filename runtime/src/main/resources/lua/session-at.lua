@@ -54,7 +54,12 @@ else
     -- a version whose entry is gone, or whose event has its time as ISO-8601 text (written by an earlier release),
     -- is replayed from the log instead (which finds it gone when the log no longer holds it)
     local entry = redis.call('XRANGE', events, version .. '-0', version .. '-0')[1]
-    local at = entry and (entry[2][1] == 'e' or entry[2][1] == 'o') and string.match(entry[2][2], '"at":%s*(%d+)')
+    -- a sealed event (encryption at rest) is led by its time, clear: <epoch ms in base 36>\2…
+    local at = entry and (entry[2][1] == 'e' or entry[2][1] == 'o') and entry[2][2]
+    if at then
+      local sealed = string.match(at, '^(%w+)\2')
+      at = sealed and string.format('%.0f', tonumber(sealed, 36)) or string.match(at, '"at":%s*(%d+)')
+    end
     if at then
       before['version'] = tostring(version)
       before['updatedAt'] = at

@@ -60,8 +60,8 @@ class EncryptionAtRestTest {
             .setAfterAllCustomizer(EncryptionAtRestTest::dropSchemas)
             .setLogRecordPredicate(r -> r.getLoggerName().equals(EncryptionStartLog.class.getName()))
             .assertLogRecords(records -> assertThat(records).extracting(LogRecord::getMessage).containsExactly(
-                    "Mnemos memory in Postgres is encrypted at rest (AES-256-GCM, a data key per user, wrapped by the"
-                            + " key-encryption key '%s'); session memory in Redis is not encrypted yet")));
+                    "Mnemos memory in Postgres and session memory in Redis are encrypted at rest (AES-256-GCM, a data"
+                            + " key per user, wrapped by the key-encryption key '%s')")));
 
     @Inject
     AgroalDataSource db;

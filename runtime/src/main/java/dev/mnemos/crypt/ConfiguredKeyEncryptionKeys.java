@@ -1,6 +1,7 @@
 package dev.mnemos.crypt;
 
 import io.quarkus.arc.DefaultBean;
+import io.quarkus.runtime.LaunchMode;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.nio.charset.StandardCharsets;
@@ -17,20 +18,46 @@ import javax.crypto.spec.SecretKeySpec;
  * {@code quarkus.mnemos.encryption.previous-keys} unwraps, by the name stored with the data key. Wrapping is AES-256-GCM
  * with the key's name as associated data, so a wrapped key cannot pass for one of another name. An application's own
  * {@link KeyEncryptionKeys} bean replaces this one.
+ * <p>
+ * In dev mode without a key, a throw-away one ({@value #THROW_AWAY_ID}) is made at the first start and kept for the
+ * JVM (live reloads keep it), so dev mode runs encrypted as production should; what it sealed no longer opens once dev
+ * mode stops.
  */
 @DefaultBean
 @ApplicationScoped
 public class ConfiguredKeyEncryptionKeys implements KeyEncryptionKeys {
+
+    /** The name of dev mode's throw-away key. */
+    static final String THROW_AWAY_ID = "dev-throw-away";
+    /** Dev mode's throw-away key: made once a JVM, never stored. */
+    private static volatile SecretKey throwAway;
 
     private final Optional<String> current;
     private final Map<String, SecretKey> keys = new HashMap<>();
 
     public ConfiguredKeyEncryptionKeys(EncryptionConfig config) {
         config.previousKeys().forEach((id, key) -> keys.put(id, aesKey("quarkus.mnemos.encryption.previous-keys." + id, key)));
-        current = config.key().map(key -> {
+        Optional<String> configured = config.key().map(key -> {
             keys.put(config.keyId(), aesKey("quarkus.mnemos.encryption.key", key));
             return config.keyId();
         });
+        if (configured.isEmpty() && LaunchMode.current() == LaunchMode.DEVELOPMENT) {
+            keys.put(THROW_AWAY_ID, throwAwayKey());
+            configured = Optional.of(THROW_AWAY_ID);
+        }
+        current = configured;
+    }
+
+    /** Whether the key in use is dev mode's throw-away one. */
+    public boolean throwAway() {
+        return current.filter(THROW_AWAY_ID::equals).isPresent();
+    }
+
+    private static synchronized SecretKey throwAwayKey() {
+        if (throwAway == null) {
+            throwAway = new SecretKeySpec(Aead.randomKey(), "AES");
+        }
+        return throwAway;
     }
 
     @Override

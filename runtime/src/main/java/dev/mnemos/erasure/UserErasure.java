@@ -1,6 +1,7 @@
 package dev.mnemos.erasure;
 
 import dev.mnemos.crypt.DataKeys;
+import dev.mnemos.crypt.SealedSessionValues;
 import dev.mnemos.profile.ProfileCache;
 import dev.mnemos.profile.ProfileRepository;
 import dev.mnemos.profile.ProfileRevisions;
@@ -45,10 +46,13 @@ public class UserErasure {
     private final ProfileRepository repository;
     private final ProfileCache cache;
     private final DataKeys dataKeys;
+    private final SealedSessionValues sealedValues;
 
-    public UserErasure(RedisSessionScrub sessions, ProfileRepository repository, ProfileCache cache, DataKeys dataKeys) {
+    public UserErasure(RedisSessionScrub sessions, ProfileRepository repository, ProfileCache cache, DataKeys dataKeys,
+            SealedSessionValues sealedValues) {
         this.sessions = sessions;
         this.dataKeys = dataKeys;
+        this.sealedValues = sealedValues;
         this.repository = repository;
         this.cache = cache;
     }
@@ -81,6 +85,7 @@ public class UserErasure {
         List<String> archived = em.createNativeQuery("select session_id from session_archive where user_id = ?1")
                 .setParameter(1, userId).getResultList();
         dataKeys.destroy(userId);
+        sealedValues.forget(userId);
         for (String table : TABLES) {
             rows.put(table, em.createNativeQuery("delete from " + table + " where user_id = ?1").setParameter(1, userId)
                     .executeUpdate());

@@ -38,13 +38,14 @@ final class RedisReplayLog {
     }
 
     /**
-     * The state at {@code version} with its newest {@code latestPlans} plan versions (-1: all).
+     * The state at {@code version} with its newest {@code latestPlans} plan versions (-1: all); {@code userId} opens
+     * its sealed texts (null: none are).
      *
      * @throws SessionNotFoundException when there is no live session of that id
      * @throws VersionNotFoundException outside 1..current
      * @throws VersionGoneException older than the retention window
      */
-    At stateAt(String id, long version, int latestPlans) {
+    At stateAt(String id, long version, int latestPlans, String userId) {
         List<String> keys = LuaScript.AT.keys(id);
         List<String> args = new ScriptArgs.At(version, config.checkpointEvery(), config.historyRetention(), latestPlans)
                 .argv();
@@ -61,7 +62,7 @@ final class RedisReplayLog {
         for (Object item : (List<?>) reply.get(3)) {
             List<?> entry = (List<?>) item;
             // the state does not depend on who wrote a version: an entry that names the session's actor reads without it
-            events.add(event(entry.get(0).toString(), SessionScripts.plainPairs(entry.get(1)), bodies, null));
+            events.add(event(entry.get(0).toString(), SessionScripts.plainPairs(entry.get(1)), bodies, null, userId));
         }
         if (base == null && (events.isEmpty() || events.get(0).state() == null)) {
             throw new VersionGoneException(id, version, Math.max(1, detail - config.historyRetention() + 1));
@@ -88,7 +89,7 @@ final class RedisReplayLog {
         }
     }
 
-    List<SessionEvent> read(String sessionId, String from, String to, int limit) {
+    List<SessionEvent> read(String sessionId, String from, String to, int limit, String userId) {
         List<StreamMessage<String, String, String>> entries = redis.stream(String.class).xrange(SessionKeys.events(sessionId),
                 StreamRange.of(from, to), limit);
         List<String> ids = entries.stream().flatMap(e -> bodyIds(e.payload()).stream()).distinct().toList();
@@ -103,7 +104,7 @@ final class RedisReplayLog {
                 : null;
         List<SessionEvent> events = new ArrayList<>(entries.size());
         for (StreamMessage<String, String, String> entry : entries) {
-            events.add(event(entry.id(), entry.payload(), bodies, own));
+            events.add(event(entry.id(), entry.payload(), bodies, own, userId));
         }
         return events;
     }
@@ -128,21 +129,22 @@ final class RedisReplayLog {
      * state's plans ({@code b}, plan by plan, oldest first); their content is taken from {@code bodies} (by body id).
      * Events written before either hold the content themselves.
      */
-    private SessionEvent event(String id, Map<String, String> entry, Map<String, String> bodies, String ownActor) {
+    private SessionEvent event(String id, Map<String, String> entry, Map<String, String> bodies, String ownActor,
+            String userId) {
         boolean own = entry.containsKey(OWN_ACTOR);
-        SessionEvent e = fields.read(own ? entry.get(OWN_ACTOR) : entry.get("e"), SessionEvent.class);
+        SessionEvent e = fields.event(userId, own ? entry.get(OWN_ACTOR) : entry.get("e"));
         String actor = own ? ownActor : entry.getOrDefault("a", e.actor());
         long version = Long.parseLong(id.substring(0, id.indexOf('-')));
         SessionPatch patch = e.patch();
         String planBody = entry.get("p") == null ? null : bodies.get(entry.get("p"));
         if (planBody != null && patch != null && patch.addPlan() != null && patch.addPlan().content() == null) {
             SessionPatch.NewPlan plan = patch.addPlan();
-            patch = patch.withPlan(new SessionPatch.NewPlan(fields.planBody(planBody).content(), plan.score(),
+            patch = patch.withPlan(new SessionPatch.NewPlan(fields.openedPlanBody(userId, planBody).content(), plan.score(),
                     plan.feedback()));
         }
         SessionState state = e.state();
         if (state != null && entry.get("b") != null) {
-            state = withPlanContent(state, entry.get("b").split(","), bodies);
+            state = withPlanContent(state, entry.get("b").split(","), bodies, userId);
         }
         // a stored step leaves its type out (StateFields.StoredEvent)
         SessionEvent.Type type = e.type() == null ? SessionEvent.Type.PATCH : e.type();
@@ -150,7 +152,7 @@ final class RedisReplayLog {
     }
 
     /** The state's plans (oldest first) with the content of the bodies {@code ids} names in the same order. */
-    private SessionState withPlanContent(SessionState state, String[] ids, Map<String, String> bodies) {
+    private SessionState withPlanContent(SessionState state, String[] ids, Map<String, String> bodies, String userId) {
         List<PlanVersion> plans = state.plans();
         if (plans.size() != ids.length) {
             throw new IllegalStateException("session " + state.sessionId() + ": a log entry names " + ids.length
@@ -163,7 +165,7 @@ final class RedisReplayLog {
             if (p.content() != null || body == null) {
                 restored.add(p);
             } else {
-                restored.add(p.withContent(fields.planBody(body).content()));
+                restored.add(p.withContent(fields.openedPlanBody(userId, body).content()));
             }
         }
         return state.withPlans(restored);

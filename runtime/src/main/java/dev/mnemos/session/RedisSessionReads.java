@@ -1,6 +1,7 @@
 package dev.mnemos.session;
 
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 
 import java.util.HashMap;
 import java.util.List;
@@ -17,12 +18,19 @@ final class RedisSessionReads {
     private final ScriptTransport transport;
     private final StateFields fields;
     private final RedisReplayLog log;
+    private final SessionOwners owners;
 
     RedisSessionReads(RedisCalls calls, ScriptTransport transport, StateFields fields, RedisReplayLog log) {
         this.calls = calls;
         this.transport = transport;
         this.fields = fields;
         this.log = log;
+        this.owners = new SessionOwners(this::owner);
+    }
+
+    /** The user whose key seals the session's texts, when they are sealed (null when not). */
+    String sealingOwner(String sessionId) {
+        return fields.sealing() ? owners.owner(sessionId) : null;
     }
 
     /** The user a live session belongs to. @throws SessionNotFoundException when there is none */
@@ -45,7 +53,8 @@ final class RedisSessionReads {
     /** The current state without blocking, with its newest {@code latestPlans} plan versions (negative: all). */
     Uni<SessionState> recentAsync(String sessionId, int latestPlans) {
         return calls.bounded(calls.async(LuaScript.LOAD, sessionId, ScriptArgs.Load.latest(Math.max(-1, latestPlans))
-                .argv())).map(reply -> loaded(sessionId, SessionScripts.pairs(reply)));
+                .argv())).emitOn(fields.sealing() ? Infrastructure.getDefaultWorkerPool() : Runnable::run)
+                .map(reply -> loaded(sessionId, SessionScripts.pairs(reply)));
     }
 
     private SessionState loaded(String sessionId, Map<String, String> state) {
@@ -66,18 +75,18 @@ final class RedisSessionReads {
         for (int i = 0; i + 1 < reply.get(1).size(); i += 2) {
             page.put(reply.get(1).get(i).toString(), reply.get(1).get(i + 1).toString());
         }
-        List<PlanVersion> plans = fields.plans(page);
+        List<PlanVersion> plans = fields.plans(sealingOwner(sessionId), page);
         int last = plans.isEmpty() ? 0 : plans.get(plans.size() - 1).version();
         return new PlanPage(plans, total, !plans.isEmpty() && last < total ? last + 1 : null);
     }
 
     /** The state at {@code version} with its newest {@code latestPlans} plan versions (-1: all). */
     RedisReplayLog.At at(String sessionId, long version, int latestPlans) {
-        return log.stateAt(sessionId, version, latestPlans);
+        return log.stateAt(sessionId, version, latestPlans, sealingOwner(sessionId));
     }
 
     List<SessionEvent> events(String sessionId, long fromVersion, int limit) {
         return SessionStoreUnavailableException
-                .guard(() -> log.read(sessionId, Math.max(1, fromVersion) + "-0", "+", limit));
+                .guard(() -> log.read(sessionId, Math.max(1, fromVersion) + "-0", "+", limit, sealingOwner(sessionId)));
     }
 }

@@ -62,7 +62,7 @@ final class RedisSessionStarts {
         }
         String prior = writes.priorResult(forkId, idem);
         if (prior != null) {
-            return fields.read(prior, SessionState.class);
+            return fields.read(fields.open(reads.sealingOwner(forkId), "idempotency", prior), SessionState.class);
         }
         SessionState source;
         try {
@@ -101,7 +101,7 @@ final class RedisSessionStarts {
         long[] reply;
         try {
             reply = writes.rewrite(ScriptArgs.Mode.CREATE, state, OptionalLong.empty(), event, idem,
-                    idem == null ? "" : fields.write(state));
+                    idem == null ? "" : fields.seal(state.userId(), "idempotency", fields.write(state)));
         } catch (SessionTooLargeException | UserBytesExceededException e) {
             // one too large or over its user's budget leaves the user's index as it was
             if (reserved) {
@@ -110,7 +110,8 @@ final class RedisSessionStarts {
             throw e;
         }
         if (ScriptReply.KEY_USED.is(reply)) {
-            return Optional.of(fields.read(writes.recorded(id, idem), SessionState.class));
+            return Optional.of(fields.read(fields.open(state.userId(), "idempotency", writes.recorded(id, idem)),
+                    SessionState.class));
         }
         if (reply[0] < 0) {
             if (reserved) {

@@ -61,19 +61,20 @@ public class RedisSessionStore implements SessionStore {
     /** A store built by hand, on the Quarkus client {@code redis}, refusing no write. */
     public RedisSessionStore(RedisDataSource redis, SessionConfig config, ObjectMapper json) {
         this(redis, config, json, new QuarkusScriptTransport(new RedisCalls(redis, config)), null, null,
-                ReplicaWait.NONE);
+                ReplicaWait.NONE, SessionValues.CLEAR);
     }
 
     @Inject
     public RedisSessionStore(@MnemosRedis RedisDataSource redis, SessionConfig config, ObjectMapper json,
-            ScriptTransport transport, RedisDurability durability, Event<Object> moves, ReplicaWaitConfig replicaWait) {
-        this(redis, config, json, transport, durability, moves, ReplicaWait.of(replicaWait));
+            ScriptTransport transport, RedisDurability durability, Event<Object> moves, ReplicaWaitConfig replicaWait,
+            SessionValues values) {
+        this(redis, config, json, transport, durability, moves, ReplicaWait.of(replicaWait), values);
     }
 
     private RedisSessionStore(RedisDataSource redis, SessionConfig config, ObjectMapper json, ScriptTransport transport,
-            RedisDurability durability, Event<Object> moves, ReplicaWait replicaWait) {
+            RedisDurability durability, Event<Object> moves, ReplicaWait replicaWait, SessionValues values) {
         RedisCalls calls = new RedisCalls(redis, config, replicaWait);
-        StateFields fields = new StateFields(json);
+        StateFields fields = new StateFields(json, values);
         this.durability = durability;
         this.moves = moves;
         this.reads = new RedisSessionReads(calls, transport, fields,

@@ -62,6 +62,10 @@ final class RedisSessionWrites {
         if (write.idempotency() != null) {
             return onWorker;
         }
+        if (fields.sealing()) {
+            // sealing may read or create the user's data key in Postgres: not on an event loop
+            return onWorker;
+        }
         Step step;
         try {
             step = step(write);
@@ -80,8 +84,11 @@ final class RedisSessionWrites {
                 });
     }
 
-    /** A validated patch with its generated ids, its time, its replay event and its script operations. */
-    private record Step(SessionPatch patch, Instant at, SessionEvent event, List<String> ops) {
+    /**
+     * A validated patch with its generated ids, its time, its replay event and its script operations, and the user
+     * whose key seals its texts (null when they are not sealed).
+     */
+    private record Step(SessionPatch patch, Instant at, SessionEvent event, List<String> ops, String userId) {
     }
 
     private Step step(StepWrite write) {
@@ -94,14 +101,16 @@ final class RedisSessionWrites {
         // the plan's content is stored once, as its body; the log entry refers to it (session-patch.lua)
         SessionEvent event = new SessionEvent(0, SessionEvent.Type.PATCH, at, write.actor(), write.note(),
                 withIds.withoutPlanContent(), null, null);
-        List<String> ops = PatchOps.of(withIds, at, fields);
+        String userId = !fields.sealing() ? null
+                : write.owner() != null ? write.owner() : reads.sealingOwner(write.sessionId());
+        List<String> ops = PatchOps.of(withIds, at, fields, userId);
         StepTraceEntry trace = write.trace();
         if (trace != null) {
             // the trace rides on the step's write (session-patch.lua, op T): one round trip, stored with it or not at all
             ops = new ArrayList<>(ops);
-            ops.addAll(List.of("T", Integer.toString(trace.retention()), trace.json()));
+            ops.addAll(List.of("T", Integer.toString(trace.retention()), fields.seal(userId, "trace", trace.json())));
         }
-        return new Step(withIds, at, event, ops);
+        return new Step(withIds, at, event, ops, userId);
     }
 
     /**
@@ -123,7 +132,7 @@ final class RedisSessionWrites {
     private List<String> patchArgs(StepWrite write, Step step) {
         SessionConfig config = calls.config;
         return new ScriptArgs.Patch(write.expectedVersion().orElse(-1), config.ttl().toMillis(),
-                fields.write(step.event()), config.checkpointEvery(), config.historyRetention(),
+                fields.event(step.userId(), step.event()), config.checkpointEvery(), config.historyRetention(),
                 step.at().toEpochMilli(), write.owner() == null ? "" : write.owner(), config.maxSessionBytes(),
                 bytes.budgeted(), refuseEvicting, actor(step.event()), step.ops(), ScriptArgs.key(write.idempotency()),
                 ScriptArgs.fingerprint(write.idempotency()), "").argv();
@@ -147,7 +156,8 @@ final class RedisSessionWrites {
         ends.began(sessionId, at);
         SessionEvent event = new SessionEvent(0, SessionEvent.Type.END, at, actor, null, null, null, null);
         StepWrite write = StepWrite.of(sessionId, SessionPatch.builder().build());
-        Step step = new Step(write.patch(), at, event, List.of("S", "status", SessionState.Status.ENDED.name()));
+        Step step = new Step(write.patch(), at, event, List.of("S", "status", SessionState.Status.ENDED.name()),
+                current.userId());
         outcome(sessionId, patchReply(write, step), -1);
         return reads.load(sessionId, -1);
     }
@@ -158,7 +168,7 @@ final class RedisSessionWrites {
         Idempotency idem = request.idempotency();
         String prior = priorResult(sessionId, idem);
         if (prior != null) {
-            return fields.read(prior, SessionState.class);
+            return fields.read(fields.open(reads.sealingOwner(sessionId), "idempotency", prior), SessionState.class);
         }
         RedisReplayLog.At target = reads.at(sessionId, request.toVersion(), -1);
         Instant at = now();
@@ -168,10 +178,10 @@ final class RedisSessionWrites {
             long[] reply = SessionStoreUnavailableException.guard(() -> rewrite(ScriptArgs.Mode.REWRITE, result,
                     OptionalLong.of(base), new SessionEvent(0, SessionEvent.Type.ROLLBACK, at, request.actor(), null,
                             null, request.toVersion(), result),
-                    idem, idem == null ? "" : fields.write(result)));
+                    idem, idem == null ? "" : fields.seal(result.userId(), "idempotency", fields.write(result))));
             if (ScriptReply.KEY_USED.is(reply)) {
-                return fields.read(SessionStoreUnavailableException.guard(() -> recorded(sessionId, idem)),
-                        SessionState.class);
+                return fields.read(fields.open(result.userId(), "idempotency",
+                        SessionStoreUnavailableException.guard(() -> recorded(sessionId, idem))), SessionState.class);
             }
         } catch (StaleVersionException e) {
             if (request.expectedVersion().isPresent()) {
@@ -199,7 +209,8 @@ final class RedisSessionWrites {
         SessionConfig config = calls.config;
         // the log entry names the plans' bodies (session-rewrite.lua): its event leaves their content out
         ScriptArgs.Rewrite args = new ScriptArgs.Rewrite(mode, expected.orElse(-1), config.ttl().toMillis(),
-                fields.write(withoutPlanContent(event)), config.checkpointEvery(), config.historyRetention(),
+                fields.event(state.userId(), withoutPlanContent(event)), config.checkpointEvery(),
+                config.historyRetention(),
                 config.maxSessionBytes(), bytes.budgeted() ? 0 : -1, refuseEvicting, actor(event), pairs,
                 ScriptArgs.key(idem), ScriptArgs.fingerprint(idem), result);
         if (creating && bytes.budgeted()) {

@@ -28,11 +28,63 @@ import java.util.concurrent.ConcurrentHashMap;
 final class StateFields {
 
     private final ObjectMapper json;
+    /** How texts are stored: sealed with the owner's data key, or as they are. */
+    private final SessionValues values;
     /** Readers resolved once per type: a session read parses dozens of small values. */
     private final Map<Class<?>, ObjectReader> readers = new ConcurrentHashMap<>();
 
     StateFields(ObjectMapper json) {
+        this(json, SessionValues.CLEAR);
+    }
+
+    StateFields(ObjectMapper json, SessionValues values) {
         this.json = storage(json);
+        this.values = values;
+    }
+
+    /** Whether texts are sealed: a write or read then needs the session's owner. */
+    boolean sealing() {
+        return values.on();
+    }
+
+    /** A text as stored for {@code userId} at {@code place} (a state field's name or family, {@code event} …). */
+    String seal(String userId, String place, String plain) {
+        return values.seal(userId, place, plain);
+    }
+
+    /** The text a stored value holds. */
+    String open(String userId, String place, String stored) {
+        return stored == null ? null : values.open(userId, place, stored);
+    }
+
+    /** The field of the open question {@code text}: {@code q:<text>}, or {@code q:<its name>} when texts are sealed. */
+    String question(String userId, String text) {
+        return "q:" + values.name(userId, "q", text);
+    }
+
+    /**
+     * A replay entry's event JSON as stored. Sealed, it is led by its time in epoch milliseconds in base 36 (8 characters
+     * where decimal takes 13, in every version kept), which {@code session-at.lua} reads as it reads {@code "at"} in a
+     * clear one, and the sealed JSON leaves the time out.
+     */
+    String event(String userId, SessionEvent event) {
+        if (!values.on()) {
+            return write(event);
+        }
+        SessionEvent untimed = new SessionEvent(event.version(), event.type(), null, event.actor(), event.note(),
+                event.patch(), event.toVersion(), event.state());
+        return Long.toString(event.at().toEpochMilli(), 36) + values.seal(userId, "event", write(untimed));
+    }
+
+    /** A replay entry's event as {@link #event} stored it. */
+    SessionEvent event(String userId, String stored) {
+        if (stored.startsWith("{")) {
+            return read(stored, SessionEvent.class);
+        }
+        int at = stored.indexOf('\u0002');
+        SessionEvent e = read(open(userId, "event", stored.substring(at)), SessionEvent.class);
+        return new SessionEvent(e.version(), e.type(), Instant.ofEpochMilli(Long.parseLong(stored, 0, at, 36)),
+                e.actor(), e.note(), e.patch(), e.toVersion(), e.state());
     }
 
     /**
@@ -80,31 +132,33 @@ final class StateFields {
     /** The hash fields of a whole state (without {@code version}), list items ordered 0.0, 0.1 … */
     Map<String, String> fields(SessionState s) {
         Map<String, String> f = new LinkedHashMap<>();
+        String u = s.userId();
         f.put("sessionId", s.sessionId());
         f.put("userId", s.userId());
         f.put("createdAt", Long.toString(s.createdAt().toEpochMilli()));
         f.put("updatedAt", Long.toString(s.updatedAt().toEpochMilli()));
         f.put("status", s.status().name());
-        putIfSet(f, "goal", s.goal());
-        putIfSet(f, "context", s.context());
-        putIfSet(f, "summary", s.summary());
-        putIfSet(f, "step", s.stepPointer() == null ? null : write(s.stepPointer()));
+        putIfSet(f, "goal", seal(u, "goal", s.goal()));
+        putIfSet(f, "context", seal(u, "context", s.context()));
+        putIfSet(f, "summary", seal(u, "summary", s.summary()));
+        putIfSet(f, "step", s.stepPointer() == null ? null : seal(u, "step", write(s.stepPointer())));
         putIfSet(f, "forkedFrom", s.forkedFrom() == null ? null : write(s.forkedFrom()));
         for (int i = 0; i < s.constraints().size(); i++) {
-            f.put("c:" + s.constraints().get(i).id(), "0." + i + "|" + write(s.constraints().get(i)));
+            f.put("c:" + s.constraints().get(i).id(), "0." + i + "|" + seal(u, "c", write(s.constraints().get(i))));
         }
         for (int i = 0; i < s.openQuestions().size(); i++) {
-            f.put("q:" + s.openQuestions().get(i), "0." + i + "|");
+            String q = s.openQuestions().get(i);
+            f.put(question(u, q), "0." + i + "|" + (values.on() ? seal(u, "q", q) : ""));
         }
         for (int i = 0; i < s.observations().size(); i++) {
-            f.put("o:" + s.observations().get(i).id(), "0." + i + "|" + write(s.observations().get(i)));
+            f.put("o:" + s.observations().get(i).id(), "0." + i + "|" + seal(u, "o", write(s.observations().get(i))));
         }
-        s.collected().forEach((k, v) -> f.put("k:" + k, v));
+        s.collected().forEach((k, v) -> f.put("k:" + k, seal(u, "k", v)));
         int planSeq = 0;
         for (PlanVersion p : s.plans()) {
-            f.put("p:" + p.version(), planBody(p.content(), p.createdAt()));
+            f.put("p:" + p.version(), planBody(seal(u, "p", p.content()), p.createdAt()));
             if (p.score() != null || p.feedback() != null) {
-                f.put("e:" + p.version(), write(new PlanScore(p.score(), p.feedback())));
+                f.put("e:" + p.version(), seal(u, "e", write(new PlanScore(p.score(), p.feedback()))));
             }
             planSeq = Math.max(planSeq, p.version());
         }
@@ -114,38 +168,45 @@ final class StateFields {
 
     /** The state held by a hash's fields. */
     SessionState state(Map<String, String> f) {
+        String u = f.get("userId");
         List<Ordered<Constraint>> constraints = new ArrayList<>();
         List<Ordered<String>> questions = new ArrayList<>();
         List<Ordered<Observation>> observations = new ArrayList<>();
         Map<String, String> collected = new TreeMap<>();
         f.forEach((field, value) -> {
             if (field.startsWith("c:"))
-                constraints.add(ordered(value, Constraint.class));
+                constraints.add(ordered(u, "c", value, Constraint.class));
             else if (field.startsWith("q:"))
-                questions.add(new Ordered<>(order(value), field.substring(2)));
+                questions.add(new Ordered<>(order(value), question(u, field, value)));
             else if (field.startsWith("o:"))
-                observations.add(ordered(value, Observation.class));
+                observations.add(ordered(u, "o", value, Observation.class));
             else if (field.startsWith("k:"))
-                collected.put(field.substring(2), value);
+                collected.put(field.substring(2), open(u, "k", value));
         });
-        List<PlanVersion> planList = plans(f);
+        List<PlanVersion> planList = plans(u, f);
         return new SessionState(f.get("sessionId"), f.get("userId"), Long.parseLong(f.get("version")),
                 millis(f.get("createdAt")), millis(f.get("updatedAt")), SessionState.Status.valueOf(f.get("status")),
-                f.get("goal"), f.get("context"), sorted(constraints), sorted(questions), collected,
-                f.containsKey("step") ? read(f.get("step"), StepPointer.class) : null, planList,
-                sorted(observations), f.get("summary"),
+                open(u, "goal", f.get("goal")), open(u, "context", f.get("context")), sorted(constraints),
+                sorted(questions), collected,
+                f.containsKey("step") ? read(open(u, "step", f.get("step")), StepPointer.class) : null, planList,
+                sorted(observations), open(u, "summary", f.get("summary")),
                 f.containsKey("forkedFrom") ? read(f.get("forkedFrom"), ForkOrigin.class) : null);
     }
 
     /** The plan versions among a hash's fields ({@code p:<n>} bodies, {@code e:<n>} evaluations), oldest first. */
     List<PlanVersion> plans(Map<String, String> f) {
+        return plans(null, f);
+    }
+
+    /** {@link #plans(Map)} of {@code userId}'s session, opened when sealed. */
+    List<PlanVersion> plans(String userId, Map<String, String> f) {
         Map<Integer, PlanBody> plans = new TreeMap<>();
         Map<Integer, PlanScore> scores = new TreeMap<>();
         f.forEach((field, value) -> {
             if (field.startsWith("p:"))
-                plans.put(Integer.parseInt(field.substring(2)), planBody(value));
+                plans.put(Integer.parseInt(field.substring(2)), openedPlanBody(userId, value));
             else if (field.startsWith("e:"))
-                scores.put(Integer.parseInt(field.substring(2)), read(value, PlanScore.class));
+                scores.put(Integer.parseInt(field.substring(2)), read(open(userId, "e", value), PlanScore.class));
         });
         List<PlanVersion> planList = new ArrayList<>(plans.size());
         plans.forEach((n, body) -> {
@@ -173,11 +234,16 @@ final class StateFields {
 
     /** A stored plan body; bodies written before the plain form are JSON objects. */
     PlanBody planBody(String stored) {
+        return openedPlanBody(null, stored);
+    }
+
+    /** A stored plan body of {@code userId}'s session, its content opened when sealed. */
+    PlanBody openedPlanBody(String userId, String stored) {
         if (stored.startsWith("{")) {
             return read(stored, PlanBody.class);
         }
         int bar = stored.indexOf('|');
-        return new PlanBody(stored.substring(bar + 1),
+        return new PlanBody(open(userId, "p", stored.substring(bar + 1)),
                 bar == 0 ? null : Instant.ofEpochMilli(Long.parseLong(stored, 0, bar, 10)));
     }
 
@@ -198,9 +264,15 @@ final class StateFields {
     private record Ordered<T>(long[] order, T item) {
     }
 
-    private <T> Ordered<T> ordered(String value, Class<T> type) {
+    private <T> Ordered<T> ordered(String userId, String place, String value, Class<T> type) {
         int bar = value.indexOf('|');
-        return new Ordered<>(order(value), read(value.substring(bar + 1), type));
+        return new Ordered<>(order(value), read(open(userId, place, value.substring(bar + 1)), type));
+    }
+
+    /** An open question's text: its field's name, or, when it is sealed, its value after the order key. */
+    private String question(String userId, String field, String value) {
+        int bar = value.indexOf('|');
+        return bar + 1 < value.length() ? open(userId, "q", value.substring(bar + 1)) : field.substring(2);
     }
 
     private static long[] order(String value) {

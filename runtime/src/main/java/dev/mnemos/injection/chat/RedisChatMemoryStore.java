@@ -10,7 +10,9 @@ import dev.mnemos.session.MnemosRedis;
 import dev.mnemos.session.SessionConfig;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionKeys;
+import dev.mnemos.session.SessionOwners;
 import dev.mnemos.session.SessionStoreUnavailableException;
+import dev.mnemos.session.SessionValues;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.hash.HashCommands;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -40,6 +42,8 @@ public class RedisChatMemoryStore implements ChatMemoryStore, SessionChatHistory
 
     /** The shared window's field in the hash. */
     static final String SHARED = "session";
+    /** The place of a sealed window ({@link SessionValues}). */
+    private static final String PLACE = "chat";
     /** Between a window's name and the version a kept copy of it follows. */
     private static final char AT = '@';
 
@@ -56,17 +60,36 @@ public class RedisChatMemoryStore implements ChatMemoryStore, SessionChatHistory
     private final RedisDataSource redis;
     private final SessionConfig session;
     private final MemoryContext steps;
+    /** Windows are sealed with their session owner's data key when encryption at rest is on. */
+    private final SessionValues values;
+    private final SessionOwners owners;
 
-    public RedisChatMemoryStore(@MnemosRedis RedisDataSource redis, SessionConfig session, MemoryContext steps) {
+    public RedisChatMemoryStore(@MnemosRedis RedisDataSource redis, SessionConfig session, MemoryContext steps,
+            SessionValues values) {
         this.redis = redis;
         this.hashes = redis.hash(String.class);
         this.session = session;
         this.steps = steps;
+        this.values = values;
+        this.owners = SessionOwners.of(redis);
+    }
+
+    private static String sessionId(Object memoryId) {
+        return memoryId instanceof Window window ? window.sessionId() : String.valueOf(memoryId);
     }
 
     private static String key(Object memoryId) {
-        String sessionId = memoryId instanceof Window window ? window.sessionId() : String.valueOf(memoryId);
-        return SessionKeys.chat(SessionIds.require("memoryId", sessionId));
+        return SessionKeys.chat(SessionIds.require("memoryId", sessionId(memoryId)));
+    }
+
+    /** A window's messages as stored: a kept copy is the stored value itself, so it opens wherever it is copied. */
+    private String sealed(Object memoryId, String json) {
+        return values.on() ? values.seal(owners.owner(sessionId(memoryId)), PLACE, json) : json;
+    }
+
+    private List<ChatMessage> messages(String sessionId, String stored) {
+        return ChatMessageDeserializer
+                .messagesFromJson(values.on() ? values.open(owners.owner(sessionId), PLACE, stored) : stored);
     }
 
     private static String field(Object memoryId) {
@@ -76,7 +99,7 @@ public class RedisChatMemoryStore implements ChatMemoryStore, SessionChatHistory
     @Override
     public List<ChatMessage> getMessages(Object memoryId) {
         String json = SessionStoreUnavailableException.guard(() -> hashes.hget(key(memoryId), field(memoryId)));
-        return json == null ? List.of() : ChatMessageDeserializer.messagesFromJson(json);
+        return json == null ? List.of() : messages(sessionId(memoryId), json);
     }
 
     /** Writes the window; during a step of its session, also the copy kept for the version the step read. */
@@ -90,7 +113,7 @@ public class RedisChatMemoryStore implements ChatMemoryStore, SessionChatHistory
 
     private void update(Object memoryId, List<ChatMessage> messages) {
         String key = key(memoryId);
-        String json = ChatMessageSerializer.messagesToJson(messages);
+        String json = sealed(memoryId, ChatMessageSerializer.messagesToJson(messages));
         String window = field(memoryId);
         Optional<Long> read = steps.current().filter(step -> key.equals(SessionKeys.chat(step.sessionId())))
                 .map(MemoryContext.ActiveStep::readVersion);
@@ -189,10 +212,10 @@ public class RedisChatMemoryStore implements ChatMemoryStore, SessionChatHistory
     public List<List<ChatMessage>> windows(String sessionId) {
         Map<String, String> all = hashes.hgetall(SessionKeys.chat(SessionIds.require("sessionId", sessionId)));
         List<List<ChatMessage>> windows = new ArrayList<>();
-        Optional.ofNullable(all.get(SHARED)).ifPresent(json -> windows.add(ChatMessageDeserializer.messagesFromJson(json)));
+        Optional.ofNullable(all.get(SHARED)).ifPresent(json -> windows.add(messages(sessionId, json)));
         all.entrySet().stream().filter(e -> !SHARED.equals(e.getKey()) && e.getKey().indexOf(AT) < 0)
                 .sorted(Map.Entry.comparingByKey())
-                .forEach(e -> windows.add(ChatMessageDeserializer.messagesFromJson(e.getValue())));
+                .forEach(e -> windows.add(messages(sessionId, e.getValue())));
         return windows;
     }
 

@@ -10,7 +10,9 @@ import dev.mnemos.injection.StepTrace;
 import dev.mnemos.injection.StepTraceStore;
 import dev.mnemos.session.MnemosRedis;
 import dev.mnemos.session.SessionKeys;
+import dev.mnemos.session.SessionOwners;
 import dev.mnemos.session.SessionStoreUnavailableException;
+import dev.mnemos.session.SessionValues;
 import dev.mnemos.session.StepTraceEntry;
 import io.quarkus.redis.datasource.RedisDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -42,9 +44,15 @@ class RedisStepTraceStore implements StepTraceStore {
      */
     private final ObjectWriter line;
     private final InjectionConfig config;
+    /** Traces are sealed with their session owner's data key when encryption at rest is on. */
+    private final SessionValues values;
+    private final SessionOwners owners;
 
-    public RedisStepTraceStore(@MnemosRedis RedisDataSource redis, ObjectMapper json, InjectionConfig config) {
+    public RedisStepTraceStore(@MnemosRedis RedisDataSource redis, ObjectMapper json, InjectionConfig config,
+            SessionValues values) {
         this.redis = redis;
+        this.values = values;
+        this.owners = SessionOwners.of(redis);
         this.json = json;
         this.line = json.copy().setSerializationInclusion(JsonInclude.Include.NON_NULL).writerFor(StepTrace.class)
                 .without(SerializationFeature.INDENT_OUTPUT);
@@ -61,13 +69,13 @@ class RedisStepTraceStore implements StepTraceStore {
     public Optional<StepTrace> find(String sessionId, long version) {
         String key = SessionKeys.trace(sessionId);
         String value = guarded(() -> redis.hash(String.class).hget(key, Long.toString(version)));
-        return Optional.ofNullable(value).map(this::read);
+        return Optional.ofNullable(value).map(v -> read(sessionId, v));
     }
 
     @Override
     public List<StepTrace> all(String sessionId) {
         String key = SessionKeys.trace(sessionId);
-        return guarded(() -> redis.hash(String.class).hgetall(key)).values().stream().map(this::read)
+        return guarded(() -> redis.hash(String.class).hgetall(key)).values().stream().map(v -> read(sessionId, v))
                 .sorted(Comparator.comparingLong(StepTrace::version)).toList();
     }
 
@@ -106,7 +114,8 @@ class RedisStepTraceStore implements StepTraceStore {
         }
     }
 
-    private StepTrace read(String value) {
-        return read(json, value);
+    /** A stored trace of the session, opened when sealed (the step write seals it: RedisSessionWrites). */
+    private StepTrace read(String sessionId, String value) {
+        return read(json, values.on() ? values.open(owners.owner(sessionId), "trace", value) : value);
     }
 }
