@@ -71,6 +71,8 @@ class EncryptionAtRestTest {
     PendingRequests pendingRequests;
     @Inject
     ProfileCache profiles;
+    @Inject
+    StoreSealing sealing;
 
     private String alice;
     private String bob;
@@ -185,6 +187,54 @@ class EncryptionAtRestTest {
         assertThat(Holdings.dbHits(db, tag)).isEmpty();
         assertThat(as(alice).get("/v1/profile/history").then().statusCode(200).extract().asString())
                 .contains("Drinks black tea " + tag, "Drinks green tea " + tag);
+    }
+
+    @Test
+    void oneCallSealsEveryPlainValueAStoreHeldFromBeforeEncryptionWasOn() throws Exception {
+        String ended = task(alice, tag);
+        // alice's memory as a deployment without encryption stored it: every sealed value of hers opened in place
+        int opened = 0;
+        try (Connection c = db.getConnection()) {
+            for (StoreSealing.Column column : StoreSealing.COLUMNS) {
+                String name = "\"" + column.column() + "\"";
+                try (PreparedStatement read = c.prepareStatement("select " + column.key() + ", " + name + " from "
+                        + column.table() + " where user_id = ? and " + name + " is not null");
+                        PreparedStatement write = c.prepareStatement("update " + column.table() + " set " + name
+                                + " = ? where " + column.key()
+                                + (column.key().equals("id") ? " = cast(? as bigint)" : " = ?"))) {
+                    read.setString(1, alice);
+                    try (ResultSet rs = read.executeQuery()) {
+                        while (rs.next()) {
+                            Place place = column.place(alice, rs.getString(1));
+                            if (column.bytes()) {
+                                write.setBytes(1, cipher.open(rs.getBytes(2), place));
+                            } else {
+                                write.setString(1, cipher.open(rs.getString(2), place));
+                            }
+                            write.setString(2, rs.getString(1));
+                            opened += write.executeUpdate();
+                        }
+                    }
+                }
+            }
+        }
+        profiles.invalidate(alice);
+        assertThat(Holdings.dbHits(db, tag)).as("plain rows before the pass").isNotEmpty();
+        assertThat(sealing.remaining()).isEqualTo(opened);
+
+        assertThat(sealing.sealPostgres()).isEqualTo(opened);
+
+        assertThat(sealing.remaining()).isZero();
+        assertThat(Holdings.dbHits(db, tag)).as("rows holding the task's tag in plain text after the pass").isEmpty();
+        assertThat(sealing.sealPostgres()).as("a second pass finds nothing to seal").isZero();
+        assertThat(as(alice).get("/v1/profile").then().statusCode(200).extract().jsonPath()
+                .getList("facts.text", String.class)).contains("Drinks green tea " + tag);
+        assertThat(as(alice).get("/v1/profile/history").then().statusCode(200).extract().asString())
+                .contains("Drinks black tea " + tag);
+        assertThat(as(alice).get("/v1/sessions/{id}/report", ended).then().statusCode(200).extract().asString())
+                .contains(tag);
+        assertThat(as(alice).get("/v1/profile/pending-requests").then().statusCode(200).extract().asString())
+                .contains("forget the lighthouse tour " + tag);
     }
 
     /**
