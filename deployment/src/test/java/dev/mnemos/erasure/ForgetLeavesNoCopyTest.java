@@ -34,12 +34,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Forget leaves no copy: after a forget, a scan of every row of every Mnemos table and of every value of every Redis
  * key of the user's sessions finds the forgotten text, its earlier versions, its rewordings and the evidence beside
- * them 0 times, while the sessions keep their versions and their compare-and-set.
+ * them 0 times, while the sessions keep their versions and their compare-and-set. It reaches a live session's current
+ * state also where the text is a field's name, not its value: an open question and a collected entry's key; the
+ * session's state does not show it, and its archive and the export do not hold it once it ends.
  */
 class ForgetLeavesNoCopyTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = RestApi.on(RestApi.withServerSettings());
+    static final QuarkusUnitTest APP = RestApi.on(RestApi.withServerSettings()
+            .overrideConfigKey("quarkus.http.test-timeout", "120s"));
 
     @Inject
     AgroalDataSource db;
@@ -53,7 +56,7 @@ class ForgetLeavesNoCopyTest {
     StepTraceStore traces;
 
     private String alice;
-    /** Makes each test's texts its own: the scans read the whole tables, other tests' rows too. */
+    /** Makes each test's texts its own: the scans read all of Redis and whole tables, other tests' data too. */
     private String tag;
 
     @BeforeEach
@@ -152,6 +155,48 @@ class ForgetLeavesNoCopyTest {
         assertThat(version(live)).isEqualTo(version + 1);
         assertThat(as(alice).get("/v1/sessions/{id}/events?limit=100", live).then().statusCode(200).extract().asString())
                 .doesNotContain(tag);
+    }
+
+    @Test
+    void anOpenQuestionAndACollectedKeyAreBlankedInTheCurrentState() throws Exception {
+        String text = "I am allergic to peanuts " + tag;
+        String other = "Should we book the night train " + tag + "?";
+        long fact = as(alice).body(Map.of("text", text)).post("/v1/profile/facts").then().statusCode(201).extract()
+                .jsonPath().getLong("changes[0].factId");
+        String session = start(alice);
+        observe(alice, session, text, null, true);
+        as(alice).body(Map.of("expectedVersion", version(session), "patch", Map.of(
+                "context", "Planning for someone who said: " + text,
+                "addOpenQuestions", List.of(text, other),
+                "putCollected", Map.of(text, "noted", "diet", text))))
+                .post("/v1/sessions/{id}/steps", session).then().statusCode(200);
+        assertThat(Holdings.redisHitsAnywhere(redis, text)).as("before the forget").isNotEmpty();
+        long version = version(session);
+
+        as(alice).delete("/v1/profile/facts/{id}", fact).then().statusCode(200);
+
+        assertThat(Holdings.redisHitsAnywhere(redis, text)).as("the text, in any Redis key's name or value").isEmpty();
+        assertThat(Holdings.dbHits(db, text)).as("the text, in the database").isEmpty();
+        String state = as(alice).get("/v1/sessions/{id}", session).then().statusCode(200).extract().asString();
+        assertThat(state).doesNotContain(text).contains(other).contains(ForgottenCopies.FORGOTTEN);
+        assertThat(version(session)).as("a scrub is no new version").isEqualTo(version);
+        for (long v = 1; v <= version; v++) {
+            assertThat(as(alice).get("/v1/sessions/{id}/versions/{v}", session, v).then().statusCode(200).extract()
+                    .asString()).as("version %d", v).doesNotContain(text);
+        }
+        // the session still takes steps: the renamed question is answered like any other
+        as(alice).body(Map.of("expectedVersion", version, "patch",
+                Map.of("answerOpenQuestions", List.of(ForgottenCopies.FORGOTTEN))))
+                .post("/v1/sessions/{id}/steps", session).then().statusCode(200);
+        assertThat(as(alice).get("/v1/sessions/{id}", session).then().statusCode(200).extract().jsonPath()
+                .getList("openQuestions", String.class)).containsExactly(other);
+
+        end(alice, session);
+
+        assertThat(Holdings.dbHits(db, text)).as("the text, in the archive or anywhere in the database").isEmpty();
+        assertThat(Holdings.redisHitsAnywhere(redis, text)).as("the text, in Redis after the end").isEmpty();
+        assertThat(as(alice).get("/v1/me/export").then().statusCode(200).extract().asString()).doesNotContain(text)
+                .contains(other);
     }
 
     private long version(String session) {

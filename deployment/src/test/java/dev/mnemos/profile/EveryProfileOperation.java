@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Every profile and promotion operation over HTTP, as one user: facts added, corrected and forgotten, an instruction,
  * keyed writes and their repeats, an import, reads, history, session ends with promotions, pending candidates confirmed
- * and rejected, an undone promotion and the profile as of a time. {@link UserKeyedSqlTest} records their SQL,
+ * and rejected, an undone promotion and the profile as of a time. {@link ProfileSqlTest} records their SQL,
  * {@link PartitionedByUserTest} runs them on tables partitioned by user.
  */
 final class EveryProfileOperation {

@@ -302,7 +302,7 @@ class PostgresFailoverTest {
 
     /**
      * What one {@code /end} costs in Postgres, on the primary with its synchronous standby (before the failover):
-     * statements are counted by {@code EndWorkTest}; here the Postgres CPU time of primary and standby (their
+     * statements are counted by {@code ProfileSqlTest}; here the Postgres CPU time of primary and standby (their
      * processes' ticks), the WAL the primary wrote, and the bytes of the rows, for ends of sessions with four
      * observations (two promoted, one rejected, one left pending) and a 1.1 KB plan, ended one after another.
      */

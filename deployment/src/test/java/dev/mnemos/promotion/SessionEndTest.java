@@ -1,5 +1,6 @@
 package dev.mnemos.promotion;
 
+import dev.mnemos.profile.Topics;
 import dev.mnemos.session.SessionKeys;
 import dev.mnemos.support.RestApi;
 import dev.mnemos.testsupport.SqlRows;
@@ -14,6 +15,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.sql.Connection;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -32,14 +35,53 @@ import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasSize;
 
 /**
- * A session's end: its observations promoted, rejected with reasons or left pending, the session archived and
- * cleared from Redis and still replayable, only by its owner, concurrent ends of one user's sessions, and the
- * owner's answer to pending candidates.
+ * A session's end with the server's settings (Mnemos' deterministic extraction, reconcile and summaries; rewordings
+ * found with the in-process embedding model). The behaviours that share this configuration share one application (an
+ * application start is most of a test class's time); each test is a user of its own, so none depends on another:
+ * <ul>
+ * <li>its observations promoted, rejected with reasons or left pending, the session archived and cleared from Redis and
+ * still replayable, only by its owner, concurrent ends of one user's sessions, and the owner's answer to pending
+ * candidates;</li>
+ * <li>promotion beyond the three slots and identical text: clauses, repetition, contradictions, events;</li>
+ * <li>a user's own facts outrank any session (issue 51, item 3): a fact the user stated through the profile API, or
+ * confirmed, is changed only by the user; a session's correction of it waits for the user's confirmation;
+ * contradictions and near-duplicates are never both active after a session end;</li>
+ * <li>"forget …" said in a conversation is a forget request, never a fact (issue 51, item 4), in every shipped
+ * language: the end leaves it pending, the fact it names stays until the user confirms, and the confirmation forgets
+ * the fact as the profile's forget does, leaving its text nowhere;</li>
+ * <li>forget is final: a forgotten text, and its rewordings, never come back from a session end, a pending candidate or
+ * an import; only the user's own statement after the forget brings it back.</li>
+ * </ul>
  */
 class SessionEndTest {
 
     @RegisterExtension
     static final QuarkusUnitTest APP = RestApi.on(RestApi.withServerSettings());
+
+    /** What the user typed into the profile. */
+    static final List<String> TYPED = List.of("I am vegetarian", "I hate jazz music", "I do not eat red meat",
+            "I live in Boston", "I am allergic to peanuts", "I prefer window seats", "I have two kids",
+            "Always answer in English");
+
+    /** A session's statements that correct, repeat or contradict them, or each other. */
+    static final List<String> SAID = List.of("I love jazz music", "From now on I eat red meat",
+            "From now on I do not eat red meat", "I've moved, I live in Denver now", "I am not vegetarian",
+            "From now on always answer in French", "I always take the night train", "I never take the night train",
+            "From now on I like spicy food", "I always like spicy food");
+
+    /** Per shipped language: a fact, and a request to forget it. */
+    static final Map<String, List<String>> LANGUAGES = Map.of(
+            "en", List.of("I live in Boston", "forget that I live in Boston"),
+            "zh", List.of("我住在北京", "忘记我住在北京"),
+            "es", List.of("Vivo en Madrid", "Olvida que vivo en Madrid"),
+            "de", List.of("Ich wohne in Berlin", "Vergiss, dass ich in Berlin wohne"),
+            "fr", List.of("J'habite à Lyon", "Oublie que j'habite à Lyon"),
+            "ja", List.of("東京に住んでいる", "東京に住んでいることを忘れて"));
+
+    private static final String CAPTAIN = "From now on call me Captain";
+    /** Rewordings of {@link #CAPTAIN}: one with the same normalised text, one near by embedding. */
+    private static final List<String> REWORDINGS = List.of("From now on, call me captain!",
+            "Please call me Captain from now on");
 
     @Inject
     RedisDataSource redis;
@@ -312,6 +354,411 @@ class SessionEndTest {
         as(alice).delete("/v1/profile/facts/{id}", factId).then().statusCode(200);
         assertThat(count("select count(*) from profile_event where before = ? or after = ?", secret, secret)).isZero();
         assertThat(count("select count(*) from promotion_candidate where text = ?", secret)).isZero();
+    }
+
+    // promotion beyond the three slots and identical text
+
+    private JsonPath session(String text, boolean explicit) {
+        String s = start(alice);
+        observe(alice, s, text, null, explicit);
+        return end(alice, s);
+    }
+
+    @Test
+    void contradictionWithoutASlotSupersedesTheOldFactAndIsAudited() throws Exception {
+        assertThat(session("I don't eat red meat", true).getList("promoted.text", String.class))
+                .containsExactly("I don't eat red meat");
+        JsonPath later = session("From now on red meat is fine", true);
+        assertThat(later.getString("profileChanges[0].action")).isEqualTo("PROMOTE");
+        assertThat(later.getString("profileChanges[0].before")).isEqualTo("I don't eat red meat");
+        assertThat(later.getString("profileChanges[0].reason")).startsWith("replaces fact ");
+        assertThat(profile()).containsExactly("From now on red meat is fine");
+        assertThat(SqlRows.rows(db,
+                "select status, (valid_to is not null)::text from profile_fact where user_id = ? and text = ?", alice,
+                "I don't eat red meat")).containsExactly(List.of("SUPERSEDED", "true"));
+        as(alice).get("/v1/profile/history").then().statusCode(200)
+                .body("events.find { it.before == \"I don't eat red meat\" }.after", equalTo("From now on red meat is fine"));
+    }
+
+    @Test
+    void aRequestRunOnIntoAStatementPromotesOnlyTheStatement() {
+        JsonPath ended = session("Book a table for Friday I'm vegetarian", true);
+        assertThat(ended.getList("promoted.text", String.class)).containsExactly("I'm vegetarian");
+        assertThat(ended.getList("rejected.text", String.class)).containsExactly("Book a table for Friday");
+        assertThat(session("订去成都的机票我从来不坐红眼航班", true).getList("promoted.text", String.class))
+                .containsExactly("我从来不坐红眼航班");
+        assertThat(profile()).noneMatch(f -> f.contains("Friday") || f.contains("成都"));
+    }
+
+    @Test
+    void aStatementWithoutIIsStillAboutTheUser() {
+        assertThat(session("Allergic to shellfish", true).getList("promoted.text", String.class))
+                .containsExactly("Allergic to shellfish");
+        assertThat(session("Find flights to Madrid — not a fan of middle seats", true).getList("promoted.text", String.class))
+                .containsExactly("not a fan of middle seats");
+        assertThat(session("Window seats for both of us", true).getList("rejected.text", String.class))
+                .containsExactly("Window seats for both of us");
+    }
+
+    @Test
+    void unrelatedFactsOfOppositePolarityBothStay() {
+        session("I don't eat red meat", true);
+        session("I love red wine", true);
+        assertThat(profile()).containsExactlyInAnyOrder("I don't eat red meat", "I love red wine");
+    }
+
+    @Test
+    void aMoveSupersedesTheHomeSlot() {
+        session("I live in Boston", true);
+        JsonPath moved = session("I've moved, I live in Denver now", true);
+        assertThat(moved.getString("profileChanges[0].before")).isEqualTo("I live in Boston");
+        as(alice).get("/v1/profile").then().body("facts.text", equalTo(List.of("I've moved, I live in Denver now")))
+                .body("facts[0].slot", equalTo("home.location"));
+    }
+
+    @Test
+    void rewordedRepetitionsAcrossThreeSessionsAddUp() {
+        List<String> wordings = List.of("I'd rather take the train than fly", "I prefer the train to flying",
+                "I'd rather go by train than by plane");
+        assertThat(session(wordings.get(0), false).getList("pending.text", String.class)).containsExactly(wordings.get(0));
+        assertThat(session(wordings.get(1), false).getList("pending.text", String.class)).containsExactly(wordings.get(1));
+        assertThat(profile()).isEmpty();
+        JsonPath third = session(wordings.get(2), false);
+        assertThat(third.getList("promoted.text", String.class)).containsExactly(wordings.get(2));
+        assertThat(third.getString("promoted[0].reason")).contains("3 of 3 sessions");
+        assertThat(profile()).containsExactly(wordings.get(2));
+        as(alice).get("/v1/profile/pending").then().body("$", hasSize(0));
+    }
+
+    @Test
+    void differentPreferencesOnOneSubjectDoNotAddUp() {
+        session("I prefer aisle seats", false);
+        session("I prefer window seats", false);
+        JsonPath third = session("I prefer aisle seats on long flights", false);
+        assertThat(third.getList("promoted")).isEmpty();
+        assertThat(profile()).isEmpty();
+    }
+
+    @Test
+    void aRepeatedTaskConstraintNeverReachesTheProfile() {
+        for (String text : List.of("Use a table for this comparison", "use a table for this comparison!",
+                "The hotel needs free parking", "The hotel needs free parking", "The hotel needs free parking")) {
+            JsonPath report = session(text, true);
+            assertThat(report.getList("rejected.text", String.class)).as(text).containsExactly(text);
+            assertThat(report.getString("rejected[0].reason")).startsWith("task-scoped");
+        }
+        session("Use a table for this comparison", false);
+        assertThat(profile()).isEmpty();
+        as(alice).get("/v1/profile/pending").then().body("$", hasSize(0));
+    }
+
+    @Test
+    void aMixedSentenceIsDecidedClauseByClause() {
+        JsonPath report = session("For this report use bullet points, and always cite sources", true);
+        assertThat(report.getList("promoted.text", String.class)).containsExactly("always cite sources");
+        assertThat(report.getList("rejected.text", String.class)).containsExactly("For this report use bullet points");
+        assertThat(report.getList("promoted.observationId")).hasSize(1).doesNotContainNull();
+        assertThat(profile()).containsExactly("always cite sources");
+    }
+
+    @Test
+    void eventsAreNotPreferencesButRememberedPropertiesAre() {
+        JsonPath event = session("Remember that my flight was moved to 9 am", true);
+        assertThat(event.getList("rejected.text", String.class)).containsExactly("Remember that my flight was moved to 9 am");
+        assertThat(event.getString("rejected[0].reason")).contains("event");
+        JsonPath standing = session("Remember I'm vegetarian", true);
+        assertThat(standing.getList("promoted.text", String.class)).containsExactly("Remember I'm vegetarian");
+        assertThat(profile()).containsExactly("Remember I'm vegetarian");
+    }
+
+    @Test
+    void habitsAreStandingAndABudgetInsideAStandingStatementDoesNotMakeItTaskScoped() {
+        JsonPath report = session("I'm always on a tight budget, so prefer cheap options", true);
+        assertThat(report.getList("promoted.text", String.class))
+                .containsExactly("I'm always on a tight budget, so prefer cheap options");
+        for (String habit : List.of("I never take night buses", "As a rule, no layovers over three hours", "我一般不吃辣",
+                "我从来不坐红眼航班", "I no longer drink coffee")) {
+            assertThat(session(habit, true).getList("promoted.text", String.class)).as(habit).containsExactly(habit);
+        }
+    }
+
+    @Test
+    void aNegationReplacesWhatItNegates() {
+        session("I always drink coffee in the morning", true);
+        JsonPath report = session("I no longer drink coffee", true);
+        assertThat(report.getString("profileChanges[0].before")).isEqualTo("I always drink coffee in the morning");
+        assertThat(profile()).containsExactly("I no longer drink coffee");
+    }
+
+    // a user's own facts outrank any session
+
+    @Test
+    void aLongSessionChangesNoneOfTheUsersFactsAndLeavesNoContradictionOrNearDuplicate() throws Exception {
+        Map<Long, String> typed = new LinkedHashMap<>();
+        for (String text : TYPED) {
+            typed.put(add(text), text);
+        }
+        String s = start(alice);
+        for (String text : SAID) {
+            observe(alice, s, text, null, true);
+        }
+        for (int i = 0; i < 60 - SAID.size(); i++) {
+            observe(alice, s, "Find a hotel near the station for night " + i, null, true);
+        }
+        JsonPath report = end(alice, s);
+
+        Map<Long, String> active = active();
+        assertThat(active).as("every fact the user typed, unchanged").containsAllEntriesOf(typed);
+        assertThat(report.getList("pending.text", String.class)).as("each correction of a typed fact waits for the user")
+                .contains("I love jazz music", "From now on I eat red meat", "I've moved, I live in Denver now",
+                        "I am not vegetarian", "From now on always answer in French");
+        long jazz = typed.entrySet().stream().filter(e -> e.getValue().equals("I hate jazz music")).findFirst().orElseThrow()
+                .getKey();
+        assertThat(report.getString("pending.find { it.text == 'I love jazz music' }.reason"))
+                .as("the reason names the fact, not its text (which the user may forget)")
+                .contains("fact " + jazz, "you stated").doesNotContain("jazz");
+        assertThat(SqlRows.count(db, "select count(*) from profile_fact where user_id = ? and status = 'SUPERSEDED'",
+                alice)).as("no fact superseded by the end").isZero();
+        assertNoContradictionNorNearDuplicate(active.values());
+    }
+
+    @Test
+    void aConfirmedCorrectionReplacesTheTypedFactAndIsThenTheUsersOwn() throws Exception {
+        long meat = add("I do not eat red meat");
+        String s = start(alice);
+        observe(alice, s, "From now on I eat red meat", null, true);
+        long candidate = end(alice, s).getLong("pending.find { it.text == 'From now on I eat red meat' }.candidateId");
+        assertThat(active()).containsExactly(Map.entry(meat, "I do not eat red meat"));
+
+        JsonPath confirmed = as(alice).post("/v1/profile/pending/{id}/confirm", candidate).then().statusCode(200).extract()
+                .jsonPath();
+        assertThat(confirmed.getString("profileChanges.find { it.after == 'From now on I eat red meat' }.before"))
+                .as("the user's confirmation replaces the fact it contradicts").isEqualTo("I do not eat red meat");
+        assertThat(active().values()).containsExactly("From now on I eat red meat");
+
+        String later = start(alice);
+        observe(alice, later, "From now on I never eat red meat", null, true);
+        JsonPath report = end(alice, later);
+        assertThat(report.getList("promoted")).as("a confirmed fact is the user's own").isEmpty();
+        assertThat(report.getList("pending.text", String.class)).containsExactly("From now on I never eat red meat");
+        assertThat(active().values()).containsExactly("From now on I eat red meat");
+    }
+
+    @Test
+    void aFactASessionPromotedStillGivesWayToALaterSession() throws Exception {
+        String first = start(alice);
+        observe(alice, first, "From now on I do not eat red meat", null, true);
+        observe(alice, first, "I live in Boston", null, true);
+        observe(alice, first, "I always take the night train", null, true);
+        assertThat(end(alice, first).getList("promoted.text", String.class)).hasSize(3);
+        String second = start(alice);
+        observe(alice, second, "From now on I eat red meat", null, true);
+        observe(alice, second, "I've moved, I live in Denver now", null, true);
+        observe(alice, second, "From now on I take the night train", null, true);
+        JsonPath report = end(alice, second);
+        assertThat(report.getList("profileChanges.before", String.class)).contains("From now on I do not eat red meat",
+                "I live in Boston");
+        assertThat(report.getList("profileChanges.findAll { it.action == 'MERGE' }.after", String.class))
+                .as("said again: evidence, not a second fact").containsExactly("I always take the night train");
+        assertThat(active().values()).containsExactlyInAnyOrder("From now on I eat red meat",
+                "I've moved, I live in Denver now", "I always take the night train");
+        assertNoContradictionNorNearDuplicate(active().values());
+    }
+
+    @Test
+    void twoStatementsOfOneSessionThatContradictEachOtherBothWaitAndOneSaidTwiceIsOneFact() {
+        String s = start(alice);
+        observe(alice, s, "I always take the night train", null, true);
+        observe(alice, s, "I never take the night train", null, true);
+        observe(alice, s, "From now on I like spicy food", null, true);
+        observe(alice, s, "I like spicy food", null, true);
+        JsonPath report = end(alice, s);
+        assertThat(report.getList("pending.text", String.class)).containsExactlyInAnyOrder("I always take the night train",
+                "I never take the night train");
+        assertThat(report.getList("pending.reason", String.class)).allMatch(r -> r.contains("another statement"));
+        assertThat(active().values()).containsExactly("From now on I like spicy food");
+    }
+
+    private long add(String text) {
+        return as(alice).body(Map.of("text", text)).post("/v1/profile/facts").then().statusCode(201).extract().jsonPath()
+                .getLong("changes.find { it.after == '" + text + "' }.factId");
+    }
+
+    private Map<Long, String> active() {
+        JsonPath profile = as(alice).get("/v1/profile").then().statusCode(200).extract().jsonPath();
+        Map<Long, String> facts = new LinkedHashMap<>();
+        List<Long> ids = profile.getList("facts.id", Long.class);
+        List<String> texts = profile.getList("facts.text", String.class);
+        for (int i = 0; i < ids.size(); i++) {
+            facts.put(ids.get(i), texts.get(i));
+        }
+        return facts;
+    }
+
+    /**
+     * No two active facts contradict (opposite polarity, 60 % of the smaller topic's words shared) or repeat each other
+     * (same polarity, the same topic words), as the markers read them.
+     */
+    private static void assertNoContradictionNorNearDuplicate(Collection<String> facts) {
+        List<String> all = new ArrayList<>(facts);
+        for (int i = 0; i < all.size(); i++) {
+            for (int j = i + 1; j < all.size(); j++) {
+                String a = all.get(i);
+                String b = all.get(j);
+                String topicA = Markers.DEFAULT.topic(a);
+                String topicB = Markers.DEFAULT.topic(b);
+                if (Markers.DEFAULT.negative(a) != Markers.DEFAULT.negative(b)) {
+                    assertThat(Topics.overlap(topicA, topicB)).as("'%s' contradicts '%s', both active", a, b).isLessThan(0.6);
+                } else {
+                    assertThat(Topics.tokens(topicA)).as("'%s' repeats '%s', both active", a, b)
+                            .isNotEqualTo(Topics.tokens(topicB));
+                }
+            }
+        }
+    }
+
+    // "forget …" said in a session is a request to forget
+
+    @Test
+    void forgetThatILiveInBostonIsAForgetRequestAndItsConfirmationForgetsTheFact() throws Exception {
+        as(alice).body(Map.of("text", "I live in Boston")).post("/v1/profile/facts").then().statusCode(201);
+        String s = start(alice);
+        observe(alice, s, "forget that I live in Boston", null, true);
+        observe(alice, s, "From now on answer with bullet points", null, true);
+        JsonPath report = end(alice, s);
+
+        assertThat(report.getList("promoted.text", String.class)).containsExactly("From now on answer with bullet points");
+        assertThat(report.getList("pending.text", String.class)).containsExactly("forget that I live in Boston");
+        assertThat(report.getString("pending[0].reason")).contains("request to forget");
+        assertThat(profile()).as("nothing is forgotten before the user confirms").containsExactlyInAnyOrder(
+                "I live in Boston", "From now on answer with bullet points");
+
+        long candidate = report.getLong("pending[0].candidateId");
+        as(alice).post("/v1/profile/pending/{id}/confirm", candidate).then().statusCode(200);
+        assertThat(profile()).containsExactly("From now on answer with bullet points");
+        assertThat(as(alice).get("/v1/profile/pending").then().statusCode(200).extract().jsonPath().getList("id"))
+                .isEmpty();
+        assertThat(SqlRows.count(db, "select count(*) from profile_fact where user_id = ? and text like ?", alice,
+                "%Boston%")).as("no fact keeps the text").isZero();
+        assertThat(SqlRows.count(db, "select count(*) from promotion_candidate where user_id = ? and text like ?", alice,
+                "%Boston%")).as("no candidate keeps it").isZero();
+        assertThat(SqlRows.count(db,
+                "select count(*) from profile_event where user_id = ? and (before like ? or after like ? or reason like ?)",
+                alice, "%Boston%", "%Boston%", "%Boston%")).as("no audit event quotes it").isZero();
+    }
+
+    @Test
+    void aForgetRequestIsNeverAFactInAnyShippedLanguage() {
+        LANGUAGES.forEach((language, pair) -> {
+            String user = alice + "-" + language;
+            as(user).body(Map.of("text", pair.get(0))).post("/v1/profile/facts").then().statusCode(201);
+            String s = start(user);
+            observe(user, s, pair.get(1), null, true);
+            JsonPath report = end(user, s);
+            assertThat(report.getList("promoted")).as(language).isEmpty();
+            assertThat(report.getList("pending.text", String.class)).as(language).containsExactly(pair.get(1));
+            assertThat(texts(user)).as(language).containsExactly(pair.get(0));
+
+            as(user).post("/v1/profile/pending/{id}/confirm", report.getLong("pending[0].candidateId")).then()
+                    .statusCode(200);
+            assertThat(texts(user)).as(language + ": the confirmation forgets the fact").isEmpty();
+        });
+    }
+
+    @Test
+    void rejectingAForgetRequestKeepsTheFact() {
+        as(alice).body(Map.of("text", "I live in Boston")).post("/v1/profile/facts").then().statusCode(201);
+        String s = start(alice);
+        observe(alice, s, "Please forget that I live in Boston.", null, true);
+        long candidate = end(alice, s).getLong("pending[0].candidateId");
+        as(alice).post("/v1/profile/pending/{id}/reject", candidate).then().statusCode(200);
+        assertThat(profile()).containsExactly("I live in Boston");
+    }
+
+    private static List<String> texts(String user) {
+        return as(user).get("/v1/profile").then().statusCode(200).extract().jsonPath().getList("facts.text", String.class);
+    }
+
+    // forget is final
+
+    @Test
+    void aForgottenFactIsNeverPromotedAgainFromLiveSessions() throws Exception {
+        String first = start(alice);
+        observe(alice, first, CAPTAIN, null, true);
+        List<String> live = List.of(start(alice), start(alice), start(alice));
+        observe(alice, live.get(0), CAPTAIN, null, true);
+        observe(alice, live.get(1), REWORDINGS.get(0), null, true);
+        observe(alice, live.get(2), REWORDINGS.get(1), null, true);
+        observe(alice, live.get(2), "From now on answer with bullet points", null, true);
+        long factId = end(alice, first).getLong("profileChanges[0].factId");
+        assertThat(profile()).containsExactly(CAPTAIN);
+
+        as(alice).delete("/v1/profile/facts/{id}", factId).then().statusCode(200);
+
+        List<JsonPath> reports = new ArrayList<>();
+        for (String session : live) {
+            reports.add(end(alice, session));
+        }
+        String later = start(alice);
+        observe(alice, later, CAPTAIN, null, true);
+        reports.add(end(alice, later));
+        long repromoted = reports.stream().flatMap(r -> r.getList("promoted.text", String.class).stream())
+                .filter(t -> t.equals(CAPTAIN) || REWORDINGS.contains(t)).count();
+        assertThat(repromoted).as("re-promotions after forget").isZero();
+        assertThat(reports).as("each report says why").allMatch(r -> r.getList("rejected.reason", String.class).stream()
+                .anyMatch(reason -> reason.contains("forgotten")));
+        assertThat(profile()).as("an unrelated standing preference still lands")
+                .containsExactly("From now on answer with bullet points");
+        assertThat(count("select count(*) from profile_fact where user_id = ? and text in (?, ?, ?)", alice, CAPTAIN,
+                REWORDINGS.get(0), REWORDINGS.get(1))).isZero();
+        assertThat(count("select count(*) from promotion_candidate where user_id = ? and text in (?, ?, ?)", alice,
+                CAPTAIN, REWORDINGS.get(0), REWORDINGS.get(1))).as("no candidate keeps the forgotten text").isZero();
+        assertThat(count("select count(*) from profile_event where user_id = ? and (before in (?, ?, ?) or after in (?, ?, ?))",
+                alice, CAPTAIN, REWORDINGS.get(0), REWORDINGS.get(1), CAPTAIN, REWORDINGS.get(0), REWORDINGS.get(1)))
+                .as("no audit event quotes it").isZero();
+    }
+
+    @Test
+    void forgettingDropsThePendingCandidatesOfTheTextAndItsRewordings() throws Exception {
+        String s = start(alice);
+        observe(alice, s, "I like aisle seats", null, false);
+        observe(alice, s, "I prefer aisle seats", null, false);
+        observe(alice, s, "I like the colour green", null, false);
+        end(alice, s);
+        long fact = as(alice).body(Map.of("text", "I like aisle seats")).post("/v1/profile/facts").then().statusCode(201)
+                .extract().jsonPath().getLong("changes[0].factId");
+        as(alice).delete("/v1/profile/facts/{id}", fact).then().statusCode(200);
+        assertThat(as(alice).get("/v1/profile/pending").then().statusCode(200).extract().jsonPath()
+                .getList("text", String.class)).containsExactly("I like the colour green");
+    }
+
+    @Test
+    void neitherAnImportNorAnInstructionRecordedBeforeBringsItBack() throws Exception {
+        long fact = as(alice).body(Map.of("text", "My wife is called Anna")).post("/v1/profile/facts").then()
+                .statusCode(201).extract().jsonPath().getLong("changes[0].factId");
+        as(alice).delete("/v1/profile/facts/{id}", fact).then().statusCode(200);
+        as(alice).body(Map.of("text", "- My wife is called Anna\n- My wife's name is Anna\n- Enjoys hiking"))
+                .post("/v1/profile/import").then().statusCode(200);
+        assertThat(profile()).containsExactly("Enjoys hiking");
+    }
+
+    @Test
+    void theUsersOwnStatementAfterTheForgetBringsItBack() {
+        long fact = as(alice).body(Map.of("text", CAPTAIN)).post("/v1/profile/facts").then().statusCode(201)
+                .extract().jsonPath().getLong("changes[0].factId");
+        as(alice).delete("/v1/profile/facts/{id}", fact).then().statusCode(200);
+        as(alice).body(Map.of("instruction", "remember " + CAPTAIN)).post("/v1/profile/instruct").then().statusCode(200);
+        assertThat(profile()).containsExactly(CAPTAIN);
+        long again = as(alice).get("/v1/profile").then().extract().jsonPath().getLong("facts[0].id");
+        as(alice).delete("/v1/profile/facts/{id}", again).then().statusCode(200);
+        as(alice).body(Map.of("text", CAPTAIN)).post("/v1/profile/facts").then().statusCode(201);
+        as(alice).delete("/v1/profile/facts/{id}", as(alice).get("/v1/profile").then().extract().jsonPath()
+                .getLong("facts[0].id")).then().statusCode(200);
+        as(alice).body(Map.of("text", CAPTAIN)).post("/v1/profile/facts").then().statusCode(201);
+        String s = start(alice);
+        observe(alice, s, CAPTAIN, null, true);
+        end(alice, s);
+        assertThat(profile()).as("stated anew, then seen again: one fact").containsExactly(CAPTAIN);
     }
 
     private long count(String sql, Object... params) throws Exception {

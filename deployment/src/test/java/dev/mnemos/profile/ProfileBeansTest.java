@@ -5,6 +5,8 @@ import io.quarkus.cache.CacheName;
 import io.quarkus.cache.CaffeineCache;
 import io.quarkus.test.QuarkusUnitTest;
 import jakarta.inject.Inject;
+import jakarta.transaction.TransactionRequiredException;
+import jakarta.transaction.TransactionalException;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -16,9 +18,14 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The profile read cache (Quarkus Cache) serves a user's facts only at the revision they were read at. */
-class ProfileCacheTest {
+/**
+ * The profile's beans called directly, in one application: the read cache (Quarkus Cache) serves a user's facts only at
+ * the revision they were read at; and the profile's API for promotion, beyond what the session-end tests already drive
+ * through it.
+ */
+class ProfileBeansTest {
 
     @RegisterExtension
     static final QuarkusUnitTest APP = new QuarkusUnitTest()
@@ -36,6 +43,9 @@ class ProfileCacheTest {
     ProfileReader reader;
     @Inject
     ProfileService profiles;
+
+    @Inject
+    ProfilePromotions profile;
 
     private String user;
 
@@ -101,5 +111,31 @@ class ProfileCacheTest {
                 .getValue("quarkus.cache.caffeine.\"" + ProfileCache.NAME + "\".maximum-size", Long.class))
                 .isEqualTo(10_000L);
         assertThat(underlying).isInstanceOf(CaffeineCache.class);
+    }
+
+    // the profile's API for promotion
+
+    @Test
+    void theLockIsOnlyTakenInsideTheCallersTransaction() {
+        assertThatThrownBy(() -> profile.lock("u-lock-without-transaction"))
+                .isInstanceOf(TransactionalException.class)
+                .hasCauseInstanceOf(TransactionRequiredException.class);
+    }
+
+    @Test
+    void nearDuplicatesNeedBothEmbeddingsAndTheFloor() {
+        float[] a = { 1, 0 };
+        assertThat(profile.nearDuplicates(a, new float[] { 1, 0.1f }, 0.9)).isTrue();
+        assertThat(profile.nearDuplicates(a, new float[] { 0, 1 }, 0.9)).isFalse();
+        assertThat(profile.nearDuplicates(a, null, 0)).isFalse();
+        assertThat(profile.nearDuplicates(null, a, 0)).isFalse();
+    }
+
+    @Test
+    void embeddingsRoundTripThroughTheStorageFormat() {
+        float[] v = { 0.25f, -1.5f, 3e-8f };
+        assertThat(profile.decode(profile.encode(v))).containsExactly(v);
+        assertThat(profile.encode(null)).isNull();
+        assertThat(profile.decode(null)).isNull();
     }
 }

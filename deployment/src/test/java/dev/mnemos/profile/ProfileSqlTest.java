@@ -7,6 +7,7 @@ import io.quarkus.test.QuarkusUnitTest;
 import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;
 import jakarta.inject.Inject;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -14,6 +15,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -27,17 +29,25 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What one session end costs in Postgres statements and embedding model calls, counted (not timed) on the
- * workload of {@code .ci/bench/HttpEndBench.java}: a user whose profile already holds facts ends a session
- * with five observations (two standing preferences that are promoted, one that repeats across sessions, a
- * task-only one that is rejected, an inferred one left pending). The counts are printed and held under bounds,
- * so a change that sends more statements or embeds more texts per end fails here.
+ * The SQL Mnemos sends to Postgres, recorded ({@link RecordedSql}), with the server's settings:
+ * <ul>
+ * <li>what one session end costs in Postgres statements and embedding model calls, counted (not timed) on the workload
+ * of {@code .ci/bench/HttpEndBench.java}: a user whose profile already holds facts ends a session with five
+ * observations (two standing preferences that are promoted, one that repeats across sessions, a task-only one that is
+ * rejected, an inferred one left pending). The counts are printed and held under bounds, so a change that sends more
+ * statements or embeds more texts per end fails here;</li>
+ * <li>scale-out past one Postgres (docs/operations.md): the profile, candidate and archive tables can be distributed by
+ * user because every statement Mnemos sends to them names {@code user_id}. The test drives every profile and promotion
+ * operation over HTTP ({@link EveryProfileOperation}), records the SQL Hibernate sends, and fails on a statement without
+ * the key. The one documented exception is reading an ended session by its id (the caller knows only the id).</li>
+ * </ul>
+ * Each test records only while its own calls run and is a user of its own.
  */
-class EndWorkTest {
+class ProfileSqlTest {
 
     @RegisterExtension
     static final QuarkusUnitTest APP = RestApi.on(RestApi.withServerSettings(),
-            jar -> jar.addClass(RecordedSql.class));
+            jar -> jar.addClasses(RecordedSql.class, EveryProfileOperation.class));
 
     /** Statements Hibernate sends for the measured end, at most (29 before the end's work was cut). */
     static final int MAX_STATEMENTS = 22;
@@ -47,14 +57,27 @@ class EndWorkTest {
      */
     static final int MAX_MODEL_CALLS = 1;
 
+    private static final Pattern USER_TABLES = Pattern
+            .compile("\\b(profile_fact|profile_event|profile_owner|profile_request|promotion_candidate|session_archive)\\b");
+    /** Reads of one ended session by id: a fan-out on a distributed table, off the per-step path. */
+    private static final Pattern ARCHIVE_BY_SESSION = Pattern
+            .compile("^select .* from session_archive \\w+ where \\w+\\.session_id=\\?$");
+
     @Inject
     FactEmbeddings embeddings;
     @Inject
     AgroalDataSource db;
 
-    private final String user = "end-work-" + UUID.randomUUID();
+    /** A user of each test's own: QuarkusUnitTest runs every test method on one instance. */
+    private String user;
     /** Makes this run's new texts new to the embedding cache of the application under test. */
-    private final String run = user.substring(user.length() - 8);
+    private String run;
+
+    @BeforeEach
+    void newUser() {
+        user = "sql-" + UUID.randomUUID();
+        run = user.substring(user.length() - 8);
+    }
 
     private RequestSpecification as() {
         return given().auth().oauth2(Tokens.user(user)).contentType(ContentType.JSON);
@@ -75,7 +98,7 @@ class EndWorkTest {
             sql = RecordedSql.stop();
         }
         long modelCalls = embeddings.modelCalls() - calls;
-        Map<String, Long> kinds = sql.stream().collect(Collectors.groupingBy(EndWorkTest::kind, Collectors.counting()));
+        Map<String, Long> kinds = sql.stream().collect(Collectors.groupingBy(ProfileSqlTest::kind, Collectors.counting()));
         System.out.printf("one end: %d statements %s, %d embedding model calls%n", sql.size(), kinds, modelCalls);
         Map<String, Long> bytes = rowBytes(measured);
         // the sizing table of docs/operations.md ("Capacity") takes these
@@ -142,5 +165,50 @@ class EndWorkTest {
 
     private void end(String id) {
         as().post("/v1/sessions/{id}/end", id).then().statusCode(200);
+    }
+
+    @Test
+    void everyProfileCandidateAndArchiveStatementNamesTheUser() {
+        RecordedSql.start();
+        List<String> sql;
+        try {
+            EveryProfileOperation.as(user);
+        } finally {
+            sql = RecordedSql.stop();
+        }
+
+        List<String> touched = sql.stream().map(s -> s.toLowerCase(Locale.ROOT).replaceAll("\\s+", " ").trim())
+                .filter(s -> USER_TABLES.matcher(s).find()).toList();
+        List<String> withoutKey = new ArrayList<>();
+        List<String> archiveReads = new ArrayList<>();
+        for (String s : touched) {
+            if (keyed(s)) {
+                continue;
+            }
+            if (ARCHIVE_BY_SESSION.matcher(s).matches()) {
+                archiveReads.add(s);
+            } else {
+                withoutKey.add(s);
+            }
+        }
+        // the operations below really reached every table (a recorder that saw nothing would pass vacuously)
+        for (String table : List.of("profile_fact", "profile_event", "profile_owner", "profile_request",
+                "promotion_candidate", "session_archive")) {
+            assertThat(touched).as(table).anyMatch(s -> s.contains(table));
+        }
+        assertThat(touched).anyMatch(s -> s.startsWith("update profile_fact"));
+        assertThat(touched).anyMatch(s -> s.startsWith("delete from profile_fact"));
+        assertThat(withoutKey).as("statements without user_id").isEmpty();
+        assertThat(archiveReads).isNotEmpty();
+    }
+
+    /** An insert that sets user_id, or a statement whose WHERE clause filters on it. */
+    private static boolean keyed(String sql) {
+        if (sql.startsWith("insert ")) {
+            int values = sql.indexOf(" values ");
+            return sql.substring(0, values < 0 ? sql.length() : values).contains("user_id");
+        }
+        int where = sql.indexOf(" where ");
+        return where >= 0 && Pattern.compile("\\buser_id\\s*(=|in\\b)").matcher(sql.substring(where)).find();
     }
 }
