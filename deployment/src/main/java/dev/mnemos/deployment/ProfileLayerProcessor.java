@@ -34,7 +34,8 @@ class ProfileLayerProcessor {
             "dev.mnemos.app.UserProfileService", "dev.mnemos.rest.EndedSessionResource",
             "dev.mnemos.rest.ProfileOperations", "dev.mnemos.rest.ProfileProblemMappers",
             "dev.mnemos.rest.ProfileResource", "dev.mnemos.rest.PromotionUndoResource",
-            "dev.mnemos.rest.UndoProblemMappers", "dev.mnemos.rest.UserDataResource");
+            "dev.mnemos.rest.UndoProblemMappers", "dev.mnemos.rest.UserDataResource",
+            "dev.mnemos.rest.EncryptionResource");
 
     /** Whether this application has what the profile layer runs on. */
     static boolean present(Capabilities capabilities) {

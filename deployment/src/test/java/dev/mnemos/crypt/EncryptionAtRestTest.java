@@ -7,10 +7,12 @@ import dev.mnemos.profile.ProfileFact;
 import dev.mnemos.support.RestApi;
 import dev.mnemos.testsupport.Holdings;
 import dev.mnemos.testsupport.SqlRows;
+import dev.mnemos.testsupport.Tokens;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.QuarkusUnitTest;
 import io.restassured.path.json.JsonPath;
+import io.restassured.specification.RequestSpecification;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,6 +36,7 @@ import java.util.logging.LogRecord;
 import static dev.mnemos.testsupport.Calls.as;
 import static dev.mnemos.testsupport.Calls.end;
 import static dev.mnemos.testsupport.Calls.observe;
+import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.hamcrest.Matchers.equalTo;
@@ -67,6 +70,8 @@ class EncryptionAtRestTest {
     AgroalDataSource db;
     @Inject
     MemoryCipher cipher;
+    @Inject
+    EncryptionConfig config;
     @Inject
     PendingRequests pendingRequests;
     @Inject
@@ -157,6 +162,8 @@ class EncryptionAtRestTest {
 
         List<Sealed> aliceValues = sealedValues(restored, alice);
         List<Sealed> bobValues = sealedValues(restored, bob);
+        // opened by a fresh Mnemos with the same key-encryption key: no data key cached, each read from Postgres
+        MemoryCipher cipher = new MemoryCipher(new DataKeys(db, new ConfiguredKeyEncryptionKeys(config), config));
         assertThat(aliceValues).extracting(Sealed::table).contains("profile_fact", "profile_event",
                 "promotion_candidate", "session_archive", "pending_request");
         for (Sealed value : aliceValues) {
@@ -221,11 +228,19 @@ class EncryptionAtRestTest {
         profiles.invalidate(alice);
         assertThat(Holdings.dbHits(db, tag)).as("plain rows before the pass").isNotEmpty();
         assertThat(sealing.remaining()).isEqualTo(opened);
+        // the operator's way: the endpoint, with a token of the operator role (a user's or a service's is refused)
+        as(alice).post("/v1/encryption/seal").then().statusCode(403);
+        given().auth().oauth2(Tokens.service("backend")).post("/v1/encryption/seal").then().statusCode(403);
+        assertThat(Holdings.dbHits(db, tag)).as("plain rows after the refused calls").isNotEmpty();
+        operator().get("/v1/encryption").then().statusCode(200).body("encrypted", equalTo(true))
+                .body("plainValues", equalTo(opened));
 
-        assertThat(sealing.sealPostgres()).isEqualTo(opened);
+        operator().post("/v1/encryption/seal").then().statusCode(200).body("sealed", equalTo(opened))
+                .body("remaining", equalTo(0));
 
         assertThat(sealing.remaining()).isZero();
         assertThat(Holdings.dbHits(db, tag)).as("rows holding the task's tag in plain text after the pass").isEmpty();
+        operator().post("/v1/encryption/seal").then().statusCode(200).body("sealed", equalTo(0));
         assertThat(sealing.sealPostgres()).as("a second pass finds nothing to seal").isZero();
         assertThat(as(alice).get("/v1/profile").then().statusCode(200).extract().jsonPath()
                 .getList("facts.text", String.class)).contains("Drinks green tea " + tag);
@@ -313,5 +328,9 @@ class EncryptionAtRestTest {
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    private static RequestSpecification operator() {
+        return given().auth().oauth2(Tokens.operator("ops"));
     }
 }

@@ -4,8 +4,10 @@ import dev.mnemos.profile.ProfileCache;
 import dev.mnemos.support.RestApi;
 import dev.mnemos.testsupport.Holdings;
 import dev.mnemos.testsupport.SqlRows;
+import dev.mnemos.testsupport.Tokens;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.QuarkusUnitTest;
+import io.restassured.specification.RequestSpecification;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -26,7 +28,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 
 import static dev.mnemos.testsupport.Calls.as;
+import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
 
 /**
  * The key-encryption key SPI is enough: an application's own provider ({@link InMemoryKeys}: keys in memory, AES Key
@@ -104,14 +108,22 @@ class KeyRotationTest {
         }
         started.await();
         memory.rotateTo("mem-1");
-        long rewrapped = rotation.rewrap();
+        assertThat(operator().get("/v1/encryption").then().statusCode(200).body("keyId", equalTo("mem-1")).extract()
+                .jsonPath().getLong("dataKeysToRewrap")).isGreaterThanOrEqualTo(6);
+        // the operator's call, while the writers write (a user's token is refused)
+        as(users.get(0)).post("/v1/encryption/rewrap").then().statusCode(403);
+        long rewrapped = operator().post("/v1/encryption/rewrap").then().statusCode(200).extract().jsonPath()
+                .getLong("rewrapped");
         for (Future<?> writer : writers) {
             writer.get();
         }
         pool.shutdown();
-        rewrapped += rotation.rewrap(); // a key wrapped by mem-0 just before the switch and stored after the first pass
+        // a key wrapped by mem-0 just before the switch and stored after the first pass
+        rewrapped += operator().post("/v1/encryption/rewrap").then().statusCode(200).body("remaining", equalTo(0))
+                .extract().jsonPath().getLong("rewrapped");
         assertThat(rewrapped).isGreaterThanOrEqualTo(6);
         assertThat(rotation.remaining()).isZero();
+        operator().get("/v1/encryption").then().statusCode(200).body("dataKeysToRewrap", equalTo(0));
 
         memory.destroy(before);
         for (String[] write : written) {
@@ -146,5 +158,9 @@ class KeyRotationTest {
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    private static RequestSpecification operator() {
+        return given().auth().oauth2(Tokens.operator("ops"));
     }
 }

@@ -3,6 +3,7 @@ package dev.mnemos.crypt;
 import dev.mnemos.session.SessionKeys;
 import dev.mnemos.support.RestApi;
 import dev.mnemos.testsupport.FreePorts;
+import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.QuarkusUnitTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
@@ -65,9 +66,9 @@ class SessionEraseAofTest {
     }
 
     @Inject
-    SealedSessionValues values;
+    AgroalDataSource db;
     @Inject
-    DataKeys dataKeys;
+    EncryptionConfig config;
 
     @Test
     void afterAnEraseTheUsersSessionValuesInACopiedAppendOnlyFileDoNotOpen() throws Exception {
@@ -82,7 +83,10 @@ class SessionEraseAofTest {
                 .contains(SessionKeys.state(hers), SessionKeys.state(his)).doesNotContain(tag);
 
         as(alice).delete("/v1/me").then().statusCode(200);
-        dataKeys.evict(bob); // a fresh instance: every key read from Postgres again
+        // a fresh Mnemos with the same key-encryption key: nothing of this application's memory, every data key read
+        // from Postgres again
+        SealedSessionValues values = new SealedSessionValues(
+                new MemoryCipher(new DataKeys(db, new ConfiguredKeyEncryptionKeys(config), config)));
 
         List<String[]> herGoals = goals(aof, hers);
         List<String[]> hisGoals = goals(aof, his);

@@ -7,6 +7,7 @@ import dev.mnemos.session.SessionKeys;
 import dev.mnemos.support.RestApi;
 import dev.mnemos.testsupport.Holdings;
 import dev.mnemos.testsupport.SqlRows;
+import dev.mnemos.testsupport.Tokens;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.QuarkusUnitTest;
@@ -26,7 +27,9 @@ import static dev.mnemos.testsupport.Calls.end;
 import static dev.mnemos.testsupport.Calls.observe;
 import static dev.mnemos.testsupport.Calls.service;
 import static dev.mnemos.testsupport.Calls.start;
+import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
 /**
@@ -57,6 +60,18 @@ class UserErasureTest {
         alice = "alice-" + UUID.randomUUID();
         bob = "bob-" + UUID.randomUUID();
         tag = "x" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    /** This class's application has the REST API and no key-encryption key: the operator's encryption calls do nothing. */
+    @Test
+    void withEncryptionOffTheOperatorsCallsAnswerConflictAndDoNothing() {
+        given().auth().oauth2(Tokens.operator("ops")).get("/v1/encryption").then().statusCode(200)
+                .body("encrypted", equalTo(false)).body("dataKeysToRewrap", equalTo(0));
+        for (String call : List.of("/v1/encryption/seal", "/v1/encryption/rewrap")) {
+            given().auth().oauth2(Tokens.operator("ops")).post(call).then().statusCode(409)
+                    .contentType("application/problem+json")
+                    .body("detail", containsString("quarkus.mnemos.encryption.key"));
+        }
     }
 
     @Test

@@ -2,19 +2,29 @@ package dev.mnemos.crypt;
 
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 
 import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.GCMParameterSpec;
 
-/** AES-256-GCM with a random 12-byte nonce, as {@code nonce || ciphertext || tag}: the JDK's, nothing hand-made. */
+/**
+ * AES-256-GCM with a random 12-byte nonce, as {@code nonce || ciphertext || tag}: the JDK's, nothing hand-made.
+ * <p>
+ * Cipher objects are kept for the next value ({@link #IDLE}): looking one up costs several times sealing a short
+ * value, and one initialised with the key it had skips expanding that key again. A cipher serves one value at a
+ * time; every use initialises it with the value's own key and nonce.
+ */
 final class Aead {
 
     static final int NONCE_BYTES = 12;
     static final int TAG_BITS = 128;
     /** What sealing adds to a value: the nonce and the tag. */
     static final int OVERHEAD = NONCE_BYTES + TAG_BITS / 8;
+    /** Ciphers kept between uses: about the threads that seal at once; more are made when needed, then dropped. */
+    private static final BlockingQueue<Cipher> IDLE = new ArrayBlockingQueue<>(64);
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -24,8 +34,8 @@ final class Aead {
     static byte[] seal(SecretKey key, byte[] plain, byte[] associated) {
         byte[] nonce = new byte[NONCE_BYTES];
         RANDOM.nextBytes(nonce);
+        Cipher cipher = cipher();
         try {
-            Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
             cipher.init(Cipher.ENCRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, nonce));
             cipher.updateAAD(associated);
             byte[] sealed = new byte[NONCE_BYTES + cipher.getOutputSize(plain.length)];
@@ -34,6 +44,8 @@ final class Aead {
             return sealed;
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("AES-GCM is not available in this JVM", e);
+        } finally {
+            IDLE.offer(cipher);
         }
     }
 
@@ -42,15 +54,31 @@ final class Aead {
         if (sealed.length < OVERHEAD) {
             throw new AEADBadTagException("too short to be sealed");
         }
-        Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-        cipher.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, sealed, 0, NONCE_BYTES));
-        cipher.updateAAD(associated);
-        return cipher.doFinal(sealed, NONCE_BYTES, sealed.length - NONCE_BYTES);
+        Cipher cipher = cipher();
+        try {
+            cipher.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, sealed, 0, NONCE_BYTES));
+            cipher.updateAAD(associated);
+            return cipher.doFinal(sealed, NONCE_BYTES, sealed.length - NONCE_BYTES);
+        } finally {
+            IDLE.offer(cipher);
+        }
     }
 
     static byte[] randomKey() {
         byte[] key = new byte[32];
         RANDOM.nextBytes(key);
         return key;
+    }
+
+    private static Cipher cipher() {
+        Cipher idle = IDLE.poll();
+        if (idle != null) {
+            return idle;
+        }
+        try {
+            return Cipher.getInstance("AES/GCM/NoPadding");
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("AES-GCM is not available in this JVM", e);
+        }
     }
 }

@@ -47,6 +47,11 @@ public class DataKeys {
         return keks.currentKeyId();
     }
 
+    /** Whether the user's data key is in memory (reading it needs no Postgres). */
+    boolean cached(String userId) {
+        return cache.getIfPresent(userId) != null;
+    }
+
     /** The user's data key, created on first use. */
     SecretKey forWrite(String userId) {
         return cache.get(userId, u -> load(u).orElseGet(() -> create(u)));

@@ -34,8 +34,15 @@ public class KeyRotation {
         this.keks = keks;
     }
 
-    /** Re-wraps every data key not wrapped by the current key-encryption key; answers how many it re-wrapped. */
+    /**
+     * Re-wraps every data key not wrapped by the current key-encryption key; answers how many it re-wrapped.
+     *
+     * @throws EncryptionOffException when encryption at rest is off (no key-encryption key)
+     */
     public long rewrap() {
+        if (!keks.enabled()) {
+            throw new EncryptionOffException("rotating the key-encryption key");
+        }
         String current = keks.currentKeyId();
         long total = 0;
         int done;
@@ -47,8 +54,11 @@ public class KeyRotation {
         return total;
     }
 
-    /** How many data keys another key than the current one wraps. */
+    /** How many data keys another key than the current one wraps (none when encryption at rest is off). */
     public long remaining() {
+        if (!keks.enabled()) {
+            return 0;
+        }
         try (Connection c = db.getConnection();
                 PreparedStatement s = c.prepareStatement("select count(*) from user_data_key where key_id <> ?")) {
             s.setString(1, keks.currentKeyId());

@@ -52,6 +52,11 @@ public class MemoryCipher {
         return keys.enabled();
     }
 
+    /** Whether {@code userId}'s values seal and open without blocking: their data key is in memory. */
+    public boolean ready(String userId) {
+        return userId != null && keys.cached(userId);
+    }
+
     public static boolean sealed(String stored) {
         return stored != null && stored.startsWith(TEXT_MARK);
     }

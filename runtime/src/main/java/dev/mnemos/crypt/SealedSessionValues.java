@@ -33,6 +33,11 @@ public class SealedSessionValues implements SessionValues {
     }
 
     @Override
+    public boolean ready(String userId) {
+        return !cipher.on() || cipher.ready(userId);
+    }
+
+    @Override
     public String seal(String userId, String place, String plain) {
         if (plain == null || !cipher.on() || MemoryCipher.denselySealed(plain)) {
             return plain;
@@ -53,7 +58,11 @@ public class SealedSessionValues implements SessionValues {
             return stored;
         }
         String plain = cipher.open(stored, place(userId, place));
-        sealedAs.put(new Text(userId, place, plain), stored);
+        Text text = new Text(userId, place, plain);
+        if (!stored.equals(sealedAs.getIfPresent(text))) {
+            // a read of an unchanged session remembers nothing new (a cache write costs more than a read)
+            sealedAs.put(text, stored);
+        }
         return plain;
     }
 

@@ -74,12 +74,11 @@ public class StoreSealing {
     /**
      * Seals every plain value Postgres holds; answers how many it sealed.
      *
-     * @throws IllegalStateException when encryption at rest is off (no key configured)
+     * @throws EncryptionOffException when encryption at rest is off (no key configured)
      */
     public long sealPostgres() {
         if (!cipher.on()) {
-            throw new IllegalStateException(
-                    "encryption at rest is off: set quarkus.mnemos.encryption.key before sealing the store");
+            throw new EncryptionOffException("sealing the store");
         }
         long total = 0;
         for (Column column : COLUMNS) {

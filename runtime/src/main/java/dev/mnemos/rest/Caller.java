@@ -17,6 +17,8 @@ import jakarta.ws.rs.NotFoundException;
 public class Caller {
 
     public static final String SERVICE_ROLE = "service";
+    /** The role of a token that may run the store's maintenance ({@code /v1/encryption}): no user's data is read. */
+    public static final String OPERATOR_ROLE = "operator";
     /** The field a subject that is no user id is refused under. */
     public static final String SUBJECT = Actor.SUBJECT;
 

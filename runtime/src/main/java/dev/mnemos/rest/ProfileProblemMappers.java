@@ -2,6 +2,7 @@ package dev.mnemos.rest;
 
 import dev.mnemos.app.PendingRequestDecidedException;
 import dev.mnemos.app.PendingRequestNotFoundException;
+import dev.mnemos.crypt.EncryptionOffException;
 import dev.mnemos.crypt.SealedValueException;
 import dev.mnemos.profile.FactNotFoundException;
 import dev.mnemos.profile.InvalidFactException;
@@ -52,6 +53,12 @@ public class ProfileProblemMappers {
         LOG.error(e.getMessage());
         return Problem.of(500, "Stored memory does not open", e.getMessage())
                 .withExtras(Map.of("place", e.place())).toResponse();
+    }
+
+    /** A rotation or sealing pass asked of a Mnemos without a key-encryption key: nothing to do, and nothing done. */
+    @ServerExceptionMapper
+    public Response encryptionOff(EncryptionOffException e) {
+        return Problem.of(Response.Status.CONFLICT, e.getMessage()).toResponse();
     }
 
     @ServerExceptionMapper

@@ -50,11 +50,26 @@ final class RedisSessionReads {
                 argv)));
     }
 
-    /** The current state without blocking, with its newest {@code latestPlans} plan versions (negative: all). */
+    /**
+     * The current state without blocking, with its newest {@code latestPlans} plan versions (negative: all). Sealed
+     * texts open on the calling thread when their owner's data key is in memory, else on a worker thread (the key is
+     * read in Postgres).
+     */
     Uni<SessionState> recentAsync(String sessionId, int latestPlans) {
         return calls.bounded(calls.async(LuaScript.LOAD, sessionId, ScriptArgs.Load.latest(Math.max(-1, latestPlans))
-                .argv())).emitOn(fields.sealing() ? Infrastructure.getDefaultWorkerPool() : Runnable::run)
-                .map(reply -> loaded(sessionId, SessionScripts.pairs(reply)));
+                .argv())).chain(reply -> {
+                    Map<String, String> state = SessionScripts.pairs(reply);
+                    if (fields.ready(state.get("userId"))) {
+                        return Uni.createFrom().item(loaded(sessionId, state));
+                    }
+                    return Uni.createFrom().item(() -> loaded(sessionId, state))
+                            .runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
+                });
+    }
+
+    /** The owner of a session whose texts are sealed, when it is known without reading Redis (null when not). */
+    String knownOwner(String sessionId) {
+        return owners.known(sessionId);
     }
 
     private SessionState loaded(String sessionId, Map<String, String> state) {

@@ -56,14 +56,16 @@ final class RedisSessionWrites {
     /**
      * The step write without blocking: the same script, sent from the calling (event-loop) thread and
      * bounded by {@link SessionConfig#redisTimeout()}. A keyed write, whose replay needs a second read,
-     * and one that needs bytes from its user's budget take the blocking path on a worker thread.
+     * one that needs bytes from its user's budget, and, with encryption at rest, one whose owner or owner's data key
+     * is not in memory yet, take the blocking path on a worker thread.
      */
     Uni<AppliedPatch> applyAsync(StepWrite write, Uni<AppliedPatch> onWorker) {
         if (write.idempotency() != null) {
             return onWorker;
         }
-        if (fields.sealing()) {
-            // sealing may read or create the user's data key in Postgres: not on an event loop
+        if (fields.sealing() && !fields.ready(write.owner() != null ? write.owner() : reads.knownOwner(write.sessionId()))) {
+            // sealing needs the session's owner (a Redis read) or their data key (read or made in Postgres): not on an
+            // event loop
             return onWorker;
         }
         Step step;

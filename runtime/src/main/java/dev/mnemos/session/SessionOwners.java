@@ -34,6 +34,11 @@ public final class SessionOwners {
         });
     }
 
+    /** The owner of the session when it was read before (null when not). */
+    public String known(String sessionId) {
+        return owners.get(sessionId);
+    }
+
     /** The owner of the session. @throws SessionNotFoundException when it is not live */
     public String owner(String sessionId) {
         String known = owners.get(sessionId);

@@ -18,6 +18,14 @@ public interface SessionValues {
         return false;
     }
 
+    /**
+     * Whether {@code userId}'s texts seal and open without blocking: always with encryption off; with it on, once their
+     * data key is in memory (else it is read, or made, in Postgres).
+     */
+    default boolean ready(String userId) {
+        return true;
+    }
+
     /** {@code plain} as stored; a stored one, sealed or plain, as it is when encryption is off. */
     default String seal(String userId, String place, String plain) {
         return plain;

@@ -47,6 +47,14 @@ final class StateFields {
         return values.on();
     }
 
+    /**
+     * Whether the texts of {@code userId}'s session seal and open without blocking (no data key to read in Postgres):
+     * always when they are not sealed; never for an unknown (null) owner when they are.
+     */
+    boolean ready(String userId) {
+        return !values.on() || userId != null && values.ready(userId);
+    }
+
     /** A text as stored for {@code userId} at {@code place} (a state field's name or family, {@code event} …). */
     String seal(String userId, String place, String plain) {
         return values.seal(userId, place, plain);

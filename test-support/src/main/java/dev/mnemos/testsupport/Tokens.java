@@ -39,6 +39,11 @@ public final class Tokens {
         return sign(name, Set.of("user", Caller.SERVICE_ROLE));
     }
 
+    /** A token for an operator of the store ({@code /v1/encryption}), who is no user. */
+    public static String operator(String name) {
+        return sign(name, Set.of(Caller.OPERATOR_ROLE));
+    }
+
     /** A token whose {@code upn} names someone else than its subject (a claim a user may choose). */
     public static String userWithUpn(String userId, String upn) {
         return Jwt.issuer(ISSUER).subject(userId).upn(upn).claim("preferred_username", upn)
