@@ -15,7 +15,8 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Seals and opens a user's stored values with their data key (AES-256-GCM, a random 12-byte nonce, the value's
- * {@link Place} as associated data). A sealed text is {@link #TEXT_MARK} and the base64 of nonce, ciphertext and tag;
+ * {@link Place} as associated data; a text of 512 bytes or more deflated first, {@link Deflated}). A sealed text is
+ * {@link #TEXT_MARK} and the base64 of nonce, ciphertext and tag;
  * sealed bytes (an embedding) are {@link #BYTES_MARK} and the same bytes. A value without the mark is a plain one,
  * stored before encryption was on: it is read as it is, and sealed when its row is written next. With encryption off,
  * values are stored as they are given.
@@ -72,7 +73,7 @@ public class MemoryCipher {
             return plain;
         }
         byte[] associated = place.associatedData();
-        byte[] sealed = Aead.seal(keys.forWrite(place.userId()), plain.getBytes(StandardCharsets.UTF_8), associated);
+        byte[] sealed = Aead.seal(keys.forWrite(place.userId()), Deflated.pack(plain), associated);
         return TEXT_MARK + Base64.getEncoder().encodeToString(sealed);
     }
 
@@ -99,8 +100,7 @@ public class MemoryCipher {
         if (plain == null || denselySealed(plain) || sealed(plain) || !on()) {
             return plain;
         }
-        byte[] sealed = Aead.seal(keys.forWrite(place.userId()), plain.getBytes(StandardCharsets.UTF_8),
-                place.associatedData());
+        byte[] sealed = Aead.seal(keys.forWrite(place.userId()), Deflated.pack(plain), place.associatedData());
         return DenseText.encode(DENSE_MARK, sealed);
     }
 
@@ -132,7 +132,7 @@ public class MemoryCipher {
             if (sealed == null) {
                 throw new SealedValueException(place.toString(), "it is not a sealed value (altered)", null);
             }
-            return new String(decrypt(sealed, place), StandardCharsets.UTF_8);
+            return text(decrypt(sealed, place), place);
         }
         if (!sealed(stored)) {
             return stored;
@@ -143,7 +143,16 @@ public class MemoryCipher {
         } catch (IllegalArgumentException e) {
             throw new SealedValueException(place.toString(), "it is not a sealed value (altered)", e);
         }
-        return new String(decrypt(sealed, place), StandardCharsets.UTF_8);
+        return text(decrypt(sealed, place), place);
+    }
+
+    /** The text of opened bytes, inflated when they were deflated before sealing ({@link Deflated}). */
+    private static String text(byte[] opened, Place place) {
+        try {
+            return Deflated.unpack(opened);
+        } catch (IllegalArgumentException e) {
+            throw new SealedValueException(place.toString(), "its deflated text does not inflate", e);
+        }
     }
 
     public byte[] open(byte[] stored, Place place) {
