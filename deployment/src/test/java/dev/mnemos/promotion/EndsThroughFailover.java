@@ -50,8 +50,11 @@ final class EndsThroughFailover {
 
     /** What fails Postgres over: the test's own promotion, or a failover controller the test only watches. */
     interface Controller {
-        /** Kills the primary as a machine that dies: at once, without a shutdown. */
-        void killPrimary();
+        /**
+         * Kills the primary as a machine that dies: at once, without a shutdown; returns once it is dead, answering
+         * when it died ({@link System#nanoTime()}): the failover's figures count from there.
+         */
+        long killPrimary();
 
         /**
          * Returns once a standby has become the primary (promoting it, when the test plays the controller); answers
@@ -76,6 +79,9 @@ final class EndsThroughFailover {
     final AtomicInteger ended503 = new AtomicInteger();
     final AtomicInteger gaveUp = new AtomicInteger();
     final AtomicLong killedAt = new AtomicLong();
+    /** When the kill began (looking up the primary), and the ends acknowledged once the primary was dead. */
+    final AtomicLong killing = new AtomicLong();
+    final AtomicInteger acksAtKill = new AtomicInteger();
     final AtomicLong firstAckAfterKill = new AtomicLong();
     /** Ends acknowledged (200) and the text each report says it promoted. */
     final Map<String, String> acknowledgedEnds = new ConcurrentHashMap<>();
@@ -182,9 +188,11 @@ final class EndsThroughFailover {
                 }
             }
         }
-        System.out.printf("%s: %d ends by %d clients in %d ms, primary killed after %d acks; %s; an end sent after the"
-                + " kill first succeeded %d ms after it%n", name, SESSIONS, CLIENTS,
-                TimeUnit.NANOSECONDS.toMillis(clientsDone - began), KILL_AFTER, failedOver.get(),
+        System.out.printf("%s: %d ends by %d clients in %d ms, primary killed %d ms into them after %d acks (dead %d ms"
+                + " later, %d acks then); %s; an end sent after the kill first succeeded %d ms after it%n", name,
+                SESSIONS, CLIENTS, TimeUnit.NANOSECONDS.toMillis(clientsDone - began),
+                TimeUnit.NANOSECONDS.toMillis(killing.get() - began), KILL_AFTER,
+                TimeUnit.NANOSECONDS.toMillis(killedAt.get() - killing.get()), acksAtKill.get(), failedOver.get(),
                 firstAckAfterKill.get() == 0 ? -1 : TimeUnit.NANOSECONDS.toMillis(firstAckAfterKill.get() - killedAt.get()));
         System.out.printf("%s: answers %s; %d sessions met a 503 (%d of them with sessionStatus ENDED),"
                 + " %d clients gave up after one%n", name, statuses, answered503.size(), ended503.get(), gaveUp.get());
@@ -281,8 +289,9 @@ final class EndsThroughFailover {
             sleep(2);
         }
         try {
-            controller.killPrimary();
-            killedAt.set(System.nanoTime());
+            killing.set(System.nanoTime());
+            killedAt.set(controller.killPrimary());
+            acksAtKill.set(acks.get());
             failedOver.set(controller.failOver());
         } catch (RuntimeException e) {
             failoverFailed.set(e);

@@ -57,8 +57,8 @@ class PgAutoFailoverTest {
     void endsThroughAPrimaryLostMidwayArePromotedOnceAndNothingAcknowledgedIsLost() throws Exception {
         new EndsThroughFailover("PgAutoFailoverTest", db, store, sweep, new EndsThroughFailover.Controller() {
             @Override
-            public void killPrimary() {
-                TestPgAutoFailover.killPrimary();
+            public long killPrimary() {
+                return TestPgAutoFailover.killPrimary();
             }
 
             @Override

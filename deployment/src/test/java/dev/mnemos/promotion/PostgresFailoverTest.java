@@ -93,8 +93,9 @@ class PostgresFailoverTest {
     void endsThroughAPrimaryKilledMidwayArePromotedOnceAndNothingAcknowledgedIsLost() throws Exception {
         new EndsThroughFailover("PostgresFailoverTest", db, store, sweep, new EndsThroughFailover.Controller() {
             @Override
-            public void killPrimary() {
+            public long killPrimary() {
                 TestPostgresPair.killPrimary();
+                return System.nanoTime();
             }
 
             @Override

@@ -43,6 +43,7 @@ public final class TestPgAutoFailover {
     private static final String PORT = "mnemos.test-pgaf.port.";
     private static final String PID = "mnemos.test-pgaf.pid.";
     private static final String KILLED = "mnemos.test-pgaf.killed";
+    private static final String DIED = "mnemos.test-pgaf.died";
     private static final List<String> NODES = List.of("monitor", "node1", "node2");
 
     /**
@@ -138,20 +139,22 @@ public final class TestPgAutoFailover {
     }
 
     /**
-     * The machine of the primary is lost: {@code kill -9} of its {@code pg_autoctl} (keeper and supervisor), its
-     * Postgres and every backend, stopped first ({@code SIGSTOP}) so that none restarts another, then killed at once.
+     * The machine of the primary is lost: {@code kill -9} of its {@code pg_autoctl} (supervisor and keeper), its Postgres
+     * and every backend, from the JVM (no process to start), parents first so that none is left to restart a child.
      */
-    static void killPrimary() {
+    static long killPrimary() {
         String primary = primary();
         System.setProperty(KILLED, primary);
         try {
             String postmaster = Files.readAllLines(Path.of(data(primary), "postmaster.pid")).get(0).trim();
             Set<String> tree = tree(System.getProperty(PID + primary));
-            signal("STOP", tree);
-            tree.addAll(tree(System.getProperty(PID + primary))); // a process started meanwhile
-            signal("STOP", tree);
-            signal("KILL", tree);
+            long died = System.nanoTime();
+            for (String pid : tree) {
+                ProcessHandle.of(Long.parseLong(pid)).ifPresent(ProcessHandle::destroyForcibly); // SIGKILL
+            }
+            System.setProperty(DIED, Long.toString(died));
             await("the primary's postmaster to die", () -> !alive(postmaster));
+            return died;
         } catch (IOException e) {
             throw new IllegalStateException("cannot kill the primary " + primary, e);
         }
@@ -160,12 +163,12 @@ public final class TestPgAutoFailover {
     /**
      * Waits (at most 60 s) for the monitor to promote the other node, watching {@code pgautofailover.node} every 50 ms:
      * when it marks the killed node unhealthy, and when the other reports {@code wait_primary} (writable, committing
-     * alone) or {@code primary}. Answers both times, counted from the call (right after the kill).
+     * alone) or {@code primary}. Answers both times, counted from the {@code SIGKILL}s.
      */
     static String failOver() {
         String killed = System.getProperty(KILLED);
         String other = killed.equals("node1") ? "node2" : "node1";
-        long began = System.nanoTime();
+        long began = Long.parseLong(System.getProperty(DIED));
         long unhealthy = -1;
         List<String> seen = new ArrayList<>();
         try (Connection c = connect("monitor"); Statement s = c.createStatement()) {
@@ -222,12 +225,15 @@ public final class TestPgAutoFailover {
                     keepers.addAll(children(pid)); // runuser's child: the pg_autoctl supervisor
                 }
             }
+            long began = System.nanoTime();
             signal("TERM", keepers);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+            long deadline = began + TimeUnit.SECONDS.toNanos(15);
             while (all.stream().anyMatch(TestPgAutoFailover::alive) && System.nanoTime() < deadline) {
                 Thread.sleep(100);
             }
             signal("KILL", all);
+            System.out.printf("TestPgAutoFailover: stopped in %d ms%n",
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began));
         } catch (IOException | InterruptedException e) {
             // best effort: what remains is reported by the ps check of the build
         } finally {
@@ -238,6 +244,7 @@ public final class TestPgAutoFailover {
             }
             System.clearProperty(DIR);
             System.clearProperty(KILLED);
+            System.clearProperty(DIED);
             for (String node : NODES) {
                 System.clearProperty(PORT + node);
                 System.clearProperty(PID + node);
@@ -352,13 +359,14 @@ public final class TestPgAutoFailover {
         }
     }
 
-    /** The process and its descendants. */
+    /** The process and its descendants (from {@code /proc}: no {@code ps} to start on a loaded machine). */
     private static Set<String> tree(String pid) throws IOException {
+        Map<String, List<String>> children = children();
         Set<String> tree = new LinkedHashSet<>();
         tree.add(pid);
         List<String> todo = new ArrayList<>(List.of(pid));
         while (!todo.isEmpty()) {
-            for (String child : children(todo.remove(0))) {
+            for (String child : children.getOrDefault(todo.remove(0), List.of())) {
                 if (tree.add(child)) {
                     todo.add(child);
                 }
@@ -368,11 +376,25 @@ public final class TestPgAutoFailover {
     }
 
     private static List<String> children(String pid) throws IOException {
-        Process ps = new ProcessBuilder("ps", "-o", "pid=", "--ppid", pid).start();
-        List<String> children = new ArrayList<>();
-        for (String child : new String(ps.getInputStream().readAllBytes()).trim().split("\\s+")) {
-            if (!child.isBlank()) {
-                children.add(child);
+        return children().getOrDefault(pid, List.of());
+    }
+
+    /** Every process's children, by parent: the fourth field of {@code /proc/<pid>/stat}. */
+    private static Map<String, List<String>> children() throws IOException {
+        Map<String, List<String>> children = new HashMap<>();
+        try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
+            for (Path proc : (Iterable<Path>) procs::iterator) {
+                String pid = proc.getFileName().toString();
+                if (!pid.chars().allMatch(Character::isDigit)) {
+                    continue;
+                }
+                try {
+                    String stat = Files.readString(proc.resolve("stat"));
+                    String parent = stat.substring(stat.lastIndexOf(')') + 2).split(" ")[1];
+                    children.computeIfAbsent(parent, p -> new ArrayList<>()).add(pid);
+                } catch (IOException | RuntimeException gone) {
+                    // ended in between
+                }
             }
         }
         return children;
@@ -393,14 +415,12 @@ public final class TestPgAutoFailover {
         }
     }
 
-    /** Whether the process runs: not gone, and not a zombie nobody reaped yet. */
+    /** Whether the process runs: not gone, and not a zombie nobody reaped yet ({@code /proc/<pid>/stat}). */
     private static boolean alive(String pid) {
         try {
-            Process ps = new ProcessBuilder("ps", "-o", "stat=", "-p", pid).start();
-            String stat = new String(ps.getInputStream().readAllBytes()).trim();
-            ps.waitFor();
-            return !stat.isEmpty() && !stat.startsWith("Z");
-        } catch (IOException | InterruptedException e) {
+            String stat = Files.readString(Path.of("/proc", pid, "stat"));
+            return !stat.substring(stat.lastIndexOf(')') + 2).startsWith("Z");
+        } catch (IOException | RuntimeException gone) {
             return false;
         }
     }
