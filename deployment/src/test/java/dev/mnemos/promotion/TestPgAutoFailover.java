@@ -27,7 +27,7 @@ import java.util.stream.Stream;
  * pg_auto_failover owned by one test, in a temporary directory, each Postgres on a free port: a monitor and two nodes,
  * {@code node1} (the primary) and {@code node2} (its secondary, cloned by pg_autoctl with {@code pg_basebackup}), each a
  * {@code pg_autoctl create … --run} process run as the {@code postgres} OS user (its keeper supervising its Postgres).
- * The monitor's health checks are tuned to declare a lost node in about two seconds instead of its defaults' 30 and more
+ * The monitor's health checks are tuned to declare a lost node in about two seconds instead of its defaults' 20 and more
  * ({@link #MONITOR}). pg_auto_failover's defaults for two nodes are kept otherwise: {@code number_sync_standbys} 0 and
  * {@code replication-quorum} true on both, which make the primary's {@code synchronous_standby_names}
  * {@code ANY 1 (pgautofailover_standby_2)}: synchronous replication, a commit acknowledged once the secondary has it; the
