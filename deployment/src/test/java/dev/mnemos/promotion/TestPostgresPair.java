@@ -75,7 +75,12 @@ public final class TestPostgresPair {
 
     /** The URL an operator writes for a primary and its standby (docs/operations.md). */
     static String url() {
-        return "jdbc:postgresql://127.0.0.1:" + port(PRIMARY_PORT) + ",127.0.0.1:" + port(STANDBY_PORT)
+        return url(port(PRIMARY_PORT), port(STANDBY_PORT));
+    }
+
+    /** The URL of docs/operations.md for two hosts, either of which may be the primary (also {@link TestPgAutoFailover}). */
+    static String url(int primary, int standby) {
+        return "jdbc:postgresql://127.0.0.1:" + primary + ",127.0.0.1:" + standby
                 + "/test?targetServerType=primary&hostRecheckSeconds=2&connectTimeout=2&socketTimeout=10"
                 + "&currentSchema=mnemos";
     }
