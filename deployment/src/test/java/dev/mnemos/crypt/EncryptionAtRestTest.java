@@ -28,6 +28,7 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -200,31 +201,7 @@ class EncryptionAtRestTest {
     void oneCallSealsEveryPlainValueAStoreHeldFromBeforeEncryptionWasOn() throws Exception {
         String ended = task(alice, tag);
         // alice's memory as a deployment without encryption stored it: every sealed value of hers opened in place
-        int opened = 0;
-        try (Connection c = db.getConnection()) {
-            for (StoreSealing.Column column : StoreSealing.COLUMNS) {
-                String name = "\"" + column.column() + "\"";
-                try (PreparedStatement read = c.prepareStatement("select " + column.key() + ", " + name + " from "
-                        + column.table() + " where user_id = ? and " + name + " is not null");
-                        PreparedStatement write = c.prepareStatement("update " + column.table() + " set " + name
-                                + " = ? where " + column.key()
-                                + (column.key().equals("id") ? " = cast(? as bigint)" : " = ?"))) {
-                    read.setString(1, alice);
-                    try (ResultSet rs = read.executeQuery()) {
-                        while (rs.next()) {
-                            Place place = column.place(alice, rs.getString(1));
-                            if (column.bytes()) {
-                                write.setBytes(1, cipher.open(rs.getBytes(2), place));
-                            } else {
-                                write.setString(1, cipher.open(rs.getString(2), place));
-                            }
-                            write.setString(2, rs.getString(1));
-                            opened += write.executeUpdate();
-                        }
-                    }
-                }
-            }
-        }
+        int opened = openInPlace(alice);
         profiles.invalidate(alice);
         assertThat(Holdings.dbHits(db, tag)).as("plain rows before the pass").isNotEmpty();
         assertThat(sealing.remaining()).isEqualTo(opened);
@@ -257,6 +234,77 @@ class EncryptionAtRestTest {
      * with a goal whose statements are promoted or left pending at its end (archive, candidates, evidence), and a
      * "forget …" held for the user. Answers the ended session.
      */
+    /** Opens every sealed value of the user in place, as a deployment without encryption stored it; answers how many. */
+    private int openInPlace(String user) throws Exception {
+        int opened = 0;
+        try (Connection c = db.getConnection()) {
+            for (StoreSealing.Column column : StoreSealing.COLUMNS) {
+                String name = "\"" + column.column() + "\"";
+                try (PreparedStatement read = c.prepareStatement("select " + column.key() + ", " + name + " from "
+                        + column.table() + " where user_id = ? and " + name + " is not null");
+                        PreparedStatement write = c.prepareStatement("update " + column.table() + " set " + name
+                                + " = ? where " + column.key()
+                                + (column.key().equals("id") ? " = cast(? as bigint)" : " = ?"))) {
+                    read.setString(1, user);
+                    try (ResultSet rs = read.executeQuery()) {
+                        while (rs.next()) {
+                            Place place = column.place(user, rs.getString(1));
+                            if (column.bytes()) {
+                                write.setBytes(1, cipher.open(rs.getBytes(2), place));
+                            } else {
+                                write.setString(1, cipher.open(rs.getString(2), place));
+                            }
+                            write.setString(2, rs.getString(1));
+                            opened += write.executeUpdate();
+                        }
+                    }
+                }
+            }
+        }
+        return opened;
+    }
+
+    /** Bytes of the user's rows in every table that holds sealed values, and their data key's, as Postgres stores them. */
+    private long rowBytes(String user) throws Exception {
+        long bytes = 0;
+        for (String table : StoreSealing.COLUMNS.stream().map(StoreSealing.Column::table).distinct().toList()) {
+            bytes += SqlRows.count(db, "select coalesce(sum(pg_column_size(x.*)), 0) from " + table
+                    + " x where user_id = ?", user);
+        }
+        return bytes + SqlRows.count(db, "select coalesce(sum(pg_column_size(x.*)), 0) from user_data_key x"
+                + " where user_id = ?", user);
+    }
+
+    @Test
+    void aUsersSealedRowsTakeAtMostAThirdMoreBytesThanPlainOnes() throws Exception {
+        task(alice, tag);
+        String trip = as(alice).body(Map.of("goal", "Two weeks in Norway in June " + tag)).post("/v1/sessions").then()
+                .statusCode(201).extract().path("sessionId");
+        for (int i = 0; i < 40; i++) {
+            Map<String, Object> patch = new HashMap<>(Map.of("putCollected", Map.of("k" + i % 12,
+                    "value " + i + " for the trip " + tag), "stepPointer", Map.of("index", i, "name", "research " + i)));
+            if (i % 8 == 0) {
+                patch.put("addPlan", Map.of("content", ("Day %d: the fjords near Bergen, then the train to Oslo %s%n"
+                        .formatted(i, tag)).repeat(14)));
+            }
+            as(alice).body(Map.of("patch", patch)).post("/v1/sessions/{id}/steps", trip).then().statusCode(200);
+        }
+        end(alice, trip);
+        long sealed = rowBytes(alice);
+
+        long plain;
+        try {
+            openInPlace(alice);
+            plain = rowBytes(alice) - SqlRows.count(db,
+                    "select coalesce(sum(pg_column_size(x.*)), 0) from user_data_key x where user_id = ?", alice);
+        } finally {
+            sealing.sealPostgres(); // the other tests of the class count the schema's plain values
+        }
+
+        System.out.printf("alice's rows: %d bytes sealed, %d plain (%.2fx)%n", sealed, plain, (double) sealed / plain);
+        assertThat((double) sealed / plain).as("sealed %d bytes against plain %d", sealed, plain).isLessThanOrEqualTo(1.3);
+    }
+
     private String task(String user, String tag) {
         long tea = fact(user, "Drinks black tea " + tag);
         as(user).body(Map.of("text", "Drinks green tea " + tag)).put("/v1/profile/facts/{id}", tea).then().statusCode(200);
