@@ -7,6 +7,7 @@ import dev.mnemos.injection.StepTrace;
 import dev.mnemos.injection.StepTraceStore;
 import dev.mnemos.injection.ToolRun;
 import dev.mnemos.injection.chat.RedisChatMemoryStore;
+import dev.mnemos.promotion.TestRedisServer;
 import dev.mnemos.session.SessionKeys;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionState;
@@ -40,11 +41,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.hamcrest.Matchers.equalTo;
 
 /**
- * Encryption at rest of session memory in Redis (issue 50), on the real Redis and Postgres: after a realistic task no
- * key of its sessions holds one of its words in plain text, live or after its end, while every read (state, versions,
- * events, plans, rollback, fork, chat windows, traces, the end's report) still answers them; a sealed value copied to
- * another user's session does not open, and says so; a plain value written before encryption was on reads as it is and
- * is sealed at its next write.
+ * Encryption at rest of session memory in Redis (issue 50), on a {@code redis-server} of the class's own and the real
+ * Postgres: after a realistic task no key of its sessions holds one of its words in plain text, live or after its end
+ * (then no key of the whole Redis), while every read (state, versions, events, plans, rollback, fork, chat windows,
+ * traces, the end's report) still answers them; a sealed value copied to another user's session does not open, and
+ * says so; a plain value written before encryption was on reads as it is and is sealed at its next write.
  */
 class SessionEncryptionTest {
 
@@ -52,11 +53,21 @@ class SessionEncryptionTest {
     static final String URL = "jdbc:postgresql://127.0.0.1:5432/test";
     static final String KEY = Base64.getEncoder().encodeToString("0123456789abcdef0123456789abcdef".getBytes());
 
+    /**
+     * A Redis of the class's own: the end's check scans every key of the whole Redis for the task's words, and the
+     * machine's shared Redis holds every other test's (and build's) keys.
+     */
+    static final TestRedisServer REDIS = new TestRedisServer();
+
     @RegisterExtension
     static final QuarkusUnitTest APP = RestApi.on(RestApi.withServerSettings()
             .overrideConfigKey("quarkus.datasource.jdbc.url", URL + "?currentSchema=" + SCHEMA)
             .overrideConfigKey("quarkus.mnemos.encryption.key", KEY)
-            .setAfterAllCustomizer(SessionEncryptionTest::dropSchema));
+            .setBeforeAllCustomizer(() -> REDIS.start().forEach(SessionEncryptionTest.APP::overrideConfigKey))
+            .setAfterAllCustomizer(() -> {
+                REDIS.stop();
+                dropSchema();
+            }), jar -> jar.addClass(TestRedisServer.class));
 
     @Inject
     RedisDataSource redis;

@@ -5,6 +5,7 @@ import dev.mnemos.injection.ProfileSnapshot;
 import dev.mnemos.injection.StepTrace;
 import dev.mnemos.injection.StepTraceStore;
 import dev.mnemos.injection.chat.RedisChatMemoryStore;
+import dev.mnemos.promotion.TestRedisServer;
 import dev.mnemos.session.SessionKeys;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
@@ -40,9 +41,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ForgetLeavesNoCopyTest {
 
+    /**
+     * A Redis of the class's own: its checks scan every key of the whole Redis for the forgotten text, and the machine's
+     * shared Redis holds every other test's (and build's) keys.
+     */
+    static final TestRedisServer REDIS = new TestRedisServer();
+
     @RegisterExtension
     static final QuarkusUnitTest APP = RestApi.on(RestApi.withServerSettings()
-            .overrideConfigKey("quarkus.http.test-timeout", "120s"));
+            .overrideConfigKey("quarkus.http.test-timeout", "120s")
+            .setBeforeAllCustomizer(() -> REDIS.start().forEach(ForgetLeavesNoCopyTest.APP::overrideConfigKey))
+            .setAfterAllCustomizer(REDIS::stop), jar -> jar.addClass(TestRedisServer.class));
 
     @Inject
     AgroalDataSource db;

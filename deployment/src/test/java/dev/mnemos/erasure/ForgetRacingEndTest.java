@@ -1,5 +1,6 @@
 package dev.mnemos.erasure;
 
+import dev.mnemos.promotion.TestRedisServer;
 import dev.mnemos.session.SessionEvent;
 import dev.mnemos.session.SessionStore;
 import dev.mnemos.support.RestApi;
@@ -38,11 +39,19 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ForgetRacingEndTest {
 
+    /**
+     * A Redis of the class's own: its checks scan every key of the whole Redis for the forgotten text, and the machine's
+     * shared Redis holds every other test's (and build's) keys.
+     */
+    static final TestRedisServer REDIS = new TestRedisServer();
+
     @RegisterExtension
     static final QuarkusUnitTest APP = RestApi.on(RestApi.withServerSettings()
             // exact texts only: no rewordings, so no embedding model to load
             .overrideConfigKey("quarkus.mnemos.profile.embeddings", "NONE")
-            .overrideConfigKey("quarkus.http.test-timeout", "120s"), jar -> jar.addClass(HeldEnd.class));
+            .overrideConfigKey("quarkus.http.test-timeout", "120s")
+            .setBeforeAllCustomizer(() -> REDIS.start().forEach(ForgetRacingEndTest.APP::overrideConfigKey))
+            .setAfterAllCustomizer(REDIS::stop), jar -> jar.addClasses(HeldEnd.class, TestRedisServer.class));
 
     /** Holds the end of one session after it read the session's state and replay log in Redis. */
     @Decorator

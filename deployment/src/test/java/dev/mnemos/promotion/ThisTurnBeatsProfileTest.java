@@ -3,6 +3,7 @@ package dev.mnemos.promotion;
 import dev.mnemos.injection.ActingAs;
 import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionIds;
+import dev.mnemos.session.SessionKeys;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
 import dev.mnemos.support.JtokkitTokenizer;
@@ -12,6 +13,7 @@ import dev.mnemos.support.ScriptedChatModel;
 import dev.mnemos.testsupport.MessageKeyWriter;
 import dev.mnemos.testsupport.Tokens;
 import dev.mnemos.testsupport.TripAi;
+import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.QuarkusUnitTest;
 import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
@@ -23,10 +25,14 @@ import java.util.Map;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
 
 /**
- * End to end through the real profile (Postgres), the interceptor and the end of the task: a
- * "reply in English this time" beats the profile's Chinese for this session only.
+ * End to end through the real profile (Postgres), the interceptor and the end of the task: a "reply in English this
+ * time" beats the profile's Chinese for this session only; and a step's trace is still served after the task ended and
+ * its Redis keys are gone, and forget scrubs it (the archive's, {@code dev.mnemos.archive}: the same application).
  */
 class ThisTurnBeatsProfileTest {
 
@@ -43,6 +49,8 @@ class ThisTurnBeatsProfileTest {
     ScriptedChatModel model;
     @Inject
     SessionStore store;
+    @Inject
+    RedisDataSource redis;
 
     @Test
     void englishThisTimeOverridesTheSessionButTheProfileStillSaysChineseAfterTheEnd() {
@@ -71,5 +79,43 @@ class ThisTurnBeatsProfileTest {
         List<String> facts = given().auth().oauth2(token).get("/v1/profile").then().statusCode(200)
                 .extract().jsonPath().getList("facts.text", String.class);
         assertThat(facts).contains("Always answer in Chinese").noneMatch(f -> f.contains("English"));
+    }
+
+    // a step's trace after the end (dev.mnemos.archive)
+
+    @Test
+    void traceOutlivesTheSessionKeysAndForgetRemovesTheFactFromIt() {
+        endThenForget("works on tidal turbines in Orkney", "tidal turbines in Orkney");
+    }
+
+    @Test
+    void forgetFindsTextThatTheBlockHadToEscape() {
+        endThenForget("Lives at \"Rose <Cottage>\" \\ Lane\nsecond line", "Rose");
+    }
+
+    private void endThenForget(String fact, String marker) {
+        String user = "u-" + SessionIds.newId();
+        String token = Tokens.user(user);
+        long factId = given().auth().oauth2(token).contentType(ContentType.JSON)
+                .body(Map.of("category", "DOMAIN", "text", fact))
+                .post("/v1/profile/facts").then().statusCode(201).extract().jsonPath().getLong("changes[0].factId");
+        String id = store.create(NewSession.of(user, SessionPatch.builder().goal("write a grant proposal").build()).by("t"))
+                .sessionId();
+        model.reset();
+        model.script(request -> "a first outline");
+        ActingAs.user(user).call(() -> ai.chat(id, "start please"));
+
+        given().auth().oauth2(token).post("/v1/sessions/{id}/end", id).then().statusCode(200);
+        assertThat(redis.key().exists(SessionKeys.trace(id))).isFalse();
+
+        given().auth().oauth2(token).get("/v1/sessions/{id}/steps/2/trace", id).then().statusCode(200)
+                .body("step", equalTo("chat")).body("read.sessionVersion", equalTo(1))
+                .body("injected.block", containsString(marker));
+        given().auth().oauth2(Tokens.user("other-" + SessionIds.newId())).get("/v1/sessions/{id}/steps/2/trace", id)
+                .then().statusCode(404);
+
+        given().auth().oauth2(token).delete("/v1/profile/facts/{f}", factId).then().statusCode(200);
+        given().auth().oauth2(token).get("/v1/sessions/{id}/steps/2/trace", id).then().statusCode(200)
+                .body("injected.block", not(containsString(marker)));
     }
 }

@@ -4,7 +4,6 @@ import dev.mnemos.session.SessionKeys;
 import dev.mnemos.testsupport.Tokens;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.response.ExtractableResponse;
@@ -26,18 +25,11 @@ import static org.hamcrest.Matchers.nullValue;
 
 /**
  * Idempotency-Key on every session write, the paging convention of the list endpoints and the cap
- * on live sessions per user (set to 5 here), on the machine's Redis with a fresh user per test.
+ * on live sessions per user (set to 5 here, {@link SmallSessionLimits}), on the machine's Redis with a fresh user per test.
  */
 @QuarkusTest
-@TestProfile(IdempotentWritesTest.SmallCap.class)
+@TestProfile(SmallSessionLimits.class)
 class IdempotentWritesTest {
-
-    public static class SmallCap implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("quarkus.mnemos.session.max-live-per-user", "5");
-        }
-    }
 
     final String user = "idem-" + UUID.randomUUID();
 

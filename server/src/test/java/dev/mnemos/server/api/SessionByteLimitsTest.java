@@ -2,7 +2,6 @@ package dev.mnemos.server.api;
 
 import dev.mnemos.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.response.ExtractableResponse;
@@ -18,21 +17,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
 /**
- * The byte limits over HTTP (a session's state capped at 64 KiB, a user's sessions at 192 KiB here):
+ * The byte limits over HTTP (a session's state capped at 64 KiB, a user's sessions at 192 KiB here,
+ * {@link SmallSessionLimits}):
  * steps of 10 KB, each well under the body limit, until a limit answers a problem naming it, with the
  * session's version unchanged.
  */
 @QuarkusTest
-@TestProfile(SessionByteLimitsTest.SmallLimits.class)
+@TestProfile(SmallSessionLimits.class)
 class SessionByteLimitsTest {
-
-    public static class SmallLimits implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("quarkus.mnemos.session.max-session-bytes", "65536",
-                    "quarkus.mnemos.session.max-user-bytes", "196608");
-        }
-    }
 
     final String user = "bytes-" + UUID.randomUUID();
     final String value = "v".repeat(10_000);

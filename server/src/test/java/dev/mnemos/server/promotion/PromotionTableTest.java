@@ -20,6 +20,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 
 import static dev.mnemos.testsupport.Calls.end;
 import static dev.mnemos.testsupport.Calls.observe;
@@ -29,10 +36,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The labelled table ({@link StatementTable}) through {@code /observations} + {@code /end} and through
- * the agent ({@code /v1/agent/chat}, then "Done"), each row for a new user. Prints a confusion matrix
- * per path to stdout and to {@code target/promotion-confusion.txt}, and holds the issue's measures:
- * no task-only row in the profile, at most 10 % of them left pending, at least 90 % of standing rows
- * promoted or pending, at least 60 % of explicit standing rows promoted.
+ * the agent ({@code /v1/agent/chat}, then "Done"), each row for a new user (four rows at once, recorded in the
+ * table's order). Prints a confusion matrix per path to stdout and to {@code target/promotion-confusion.txt}, and
+ * holds the issue's measures: no task-only row in the profile, at most 10 % of them left pending, at least 90 % of
+ * standing rows promoted or pending, at least 60 % of explicit standing rows promoted.
  */
 @QuarkusTest
 class PromotionTableTest {
@@ -52,6 +59,9 @@ class PromotionTableTest {
     }
 
     private static final Map<String, String> MATRICES = new TreeMap<>();
+
+    /** Rows run at once: each is a few requests, mostly waiting on Redis, Postgres and the embedding model. */
+    private static final int THREADS = 4;
 
     @Test
     void throughObservationsAndEnd() {
@@ -75,27 +85,57 @@ class PromotionTableTest {
     }
 
     private static Confusion api(StatementTable table, String name) {
-        Confusion matrix = new Confusion(name);
-        for (StatementTable.Row row : table.rows()) {
+        return matrix(table, name, row -> {
             String user = "table-" + UUID.randomUUID();
             String session = start(user);
             observe(user, session, row.text(), null, true);
-            record(matrix, row, end(user, session), profile(user));
-        }
-        return matrix;
+            return new Outcome(end(user, session), profile(user));
+        });
     }
 
     private static Confusion agent(StatementTable table, String name) {
-        Confusion matrix = new Confusion(name);
-        for (StatementTable.Row row : table.rows()) {
+        return matrix(table, name, row -> {
             String user = "table-" + UUID.randomUUID();
             String token = Tokens.user(user);
             String session = chat(token, null, row.text()).getString("sessionId");
             JsonPath ended = chat(token, session, "Done");
             assertThat(ended.getString("intent")).as(row.text()).isEqualTo("END_TASK");
-            record(matrix, row, ended.setRootPath("promotion"), profile(user));
+            return new Outcome(ended.setRootPath("promotion"), profile(user));
+        });
+    }
+
+    /** A row's end report and its user's profile afterwards. */
+    private record Outcome(JsonPath report, List<String> profile) {
+    }
+
+    /**
+     * Runs every row of {@code table} through {@code path} ({@link #THREADS} rows at once, each for a user of its own,
+     * so no row sees another's), and records them in the table's order once all have run; the first failure of a row
+     * fails the test.
+     */
+    private static Confusion matrix(StatementTable table, String name, Function<StatementTable.Row, Outcome> path) {
+        ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+        try {
+            List<Future<Outcome>> outcomes = new ArrayList<>();
+            for (StatementTable.Row row : table.rows()) {
+                outcomes.add(pool.submit(() -> path.apply(row)));
+            }
+            Confusion matrix = new Confusion(name);
+            for (int i = 0; i < outcomes.size(); i++) {
+                Outcome outcome = outcomes.get(i).get(2, TimeUnit.MINUTES);
+                record(matrix, table.rows().get(i), outcome.report(), outcome.profile());
+            }
+            return matrix;
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException | TimeoutException e) {
+            throw new IllegalStateException(e);
+        } finally {
+            pool.shutdownNow();
         }
-        return matrix;
     }
 
     @AfterAll

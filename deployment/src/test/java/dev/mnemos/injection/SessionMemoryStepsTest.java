@@ -1,16 +1,13 @@
-package dev.mnemos.injection.trace;
+package dev.mnemos.injection;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.mnemos.injection.InjectionConfig;
-import dev.mnemos.injection.ProfileSnapshot;
-import dev.mnemos.injection.StepTrace;
-import dev.mnemos.injection.StepTraceStore;
-import dev.mnemos.injection.TurnOverride;
+import dev.mnemos.session.Fork;
 import dev.mnemos.session.NewSession;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionKeys;
 import dev.mnemos.session.SessionNotFoundException;
 import dev.mnemos.session.SessionPatch;
+import dev.mnemos.session.SessionState;
 import dev.mnemos.session.SessionStore;
 import dev.mnemos.session.StaleVersionException;
 import dev.mnemos.session.StepWrite;
@@ -24,15 +21,35 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
 
+import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Step traces as the step's own write stores them (session-patch.lua), read back through the trace store. */
-class RedisStepTraceStoreTest {
+/**
+ * A {@code @SessionMemory} AI service's steps ({@code TripAi}) on the machine's Redis with the default settings, in one
+ * application (each test a session of its own):
+ * <ul>
+ * <li>many agent steps and outside writers on one session at once: no write is lost, none is doubled;</li>
+ * <li>step traces as the step's own write stores them (session-patch.lua), read back through the trace store
+ * ({@code dev.mnemos.injection.trace.RedisStepTraceStore});</li>
+ * <li>steps, version reads and forks go through the Quarkus Redis client, the application's own: Mnemos opens no
+ * connection of its own (the path a Redis Cluster takes too, see RedisClusterSessionTest).</li>
+ * </ul>
+ */
+class SessionMemoryStepsTest {
 
     @RegisterExtension
     static final QuarkusUnitTest APP = new QuarkusUnitTest()
@@ -40,6 +57,16 @@ class RedisStepTraceStoreTest {
             .withApplicationRoot(
                     jar -> jar.addClasses(TripAi.class, TripAi.Advice.class, MessageKeyWriter.class, ScriptedChatModel.class));
 
+    private static final int THREADS = 6;
+    private static final int STEPS = 5;
+    private static final int EXTERNAL = 20;
+
+    @Inject
+    TripAi ai;
+    @Inject
+    ScriptedChatModel model;
+    @Inject
+    SessionStore store;
     @Inject
     StepTraceStore traces;
     @Inject
@@ -47,9 +74,107 @@ class RedisStepTraceStoreTest {
     @Inject
     RedisDataSource redis;
     @Inject
-    SessionStore store;
-    @Inject
     ObjectMapper json;
+
+    @Test
+    void concurrentStepsAndExternalWritesAreAllKeptOrCleanlyRefused() throws Exception {
+        model.reset();
+        model.script(request -> {
+            Thread.onSpinWait();
+            return "ok";
+        });
+        String id = store
+                .create(NewSession.of("u-" + SessionIds.newId(), SessionPatch.builder().goal("busy").build()).by("test"))
+                .sessionId();
+        Set<String> written = ConcurrentHashMap.newKeySet();
+        Set<String> refused = ConcurrentHashMap.newKeySet();
+        ExecutorService pool = Executors.newFixedThreadPool(THREADS + 1);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<?>> work = new ArrayList<>();
+        for (int t = 0; t < THREADS; t++) {
+            int thread = t;
+            work.add(pool.submit(() -> {
+                start.await();
+                for (int i = 0; i < STEPS; i++) {
+                    String key = "t" + thread + "-" + i;
+                    try {
+                        ai.note(id, key);
+                        written.add(key);
+                    } catch (StepWriteConflictException e) {
+                        refused.add(key);
+                    }
+                }
+                return null;
+            }));
+        }
+        work.add(pool.submit(() -> {
+            start.await();
+            for (int i = 0; i < EXTERNAL; i++) {
+                store.apply(StepWrite.of(id, SessionPatch.builder().putCollected("ext." + i, "v").build()).noting("external")
+                        .by("other-writer"));
+            }
+            return null;
+        }));
+        start.countDown();
+        for (Future<?> f : work) {
+            f.get(2, TimeUnit.MINUTES);
+        }
+        pool.shutdown();
+
+        SessionState after = store.get(id);
+        assertThat(written.size() + refused.size()).isEqualTo(THREADS * STEPS);
+        assertThat(written).isNotEmpty();
+        written.forEach(key -> assertThat(after.collected()).containsEntry("m." + key, "ok"));
+        refused.forEach(key -> assertThat(after.collected()).doesNotContainKey("m." + key));
+        for (int i = 0; i < EXTERNAL; i++) {
+            assertThat(after.collected()).containsKey("ext." + i);
+        }
+        assertThat(after.version()).isEqualTo(1L + written.size() + EXTERNAL);
+        assertThat(after.stepPointer().index()).isEqualTo(written.size());
+        int retries = traces.all(id).stream().mapToInt(t -> t.written().retries()).sum();
+        assertThat(retries + refused.size()).as("the writers really raced: some write-back lost its CAS").isPositive();
+    }
+
+    @Test
+    void sixtyFourConcurrentCallsOfOneSessionAllLand() throws Exception {
+        model.reset();
+        model.script(request -> "ok");
+        String id = store
+                .create(NewSession.of("u-" + SessionIds.newId(), SessionPatch.builder().goal("crowded").build()).by("test"))
+                .sessionId();
+        int callers = 64;
+        ExecutorService pool = Executors.newFixedThreadPool(callers);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<String>> calls = new ArrayList<>();
+        for (int i = 0; i < callers; i++) {
+            String key = "c" + i;
+            calls.add(pool.submit(() -> {
+                start.await();
+                return ai.note(id, key);
+            }));
+        }
+        start.countDown();
+        int failed = 0;
+        for (Future<String> call : calls) {
+            try {
+                call.get(2, TimeUnit.MINUTES);
+            } catch (ExecutionException e) {
+                failed++;
+            }
+        }
+        pool.shutdown();
+
+        assertThat(failed).as("calls that failed").isZero();
+        SessionState after = store.get(id);
+        assertThat(after.version()).isEqualTo(1L + callers);
+        for (int i = 0; i < callers; i++) {
+            assertThat(after.collected()).containsEntry("m.c" + i, "ok");
+        }
+        int retries = traces.all(id).stream().mapToInt(t -> t.written().retries()).sum();
+        assertThat(retries).as("the callers really raced").isPositive();
+    }
+
+    // step traces as the step's own write stores them
 
     private static StepTrace trace(String id, long version) {
         return new StepTrace(id, "u-1", version, "chat", "TripAi.chat", Instant.parse("2026-01-01T00:00:00Z"),
@@ -153,5 +278,27 @@ class RedisStepTraceStoreTest {
         assertThat(redis.hash(String.class).hlen(SessionKeys.trace(id))).as("bounded by the retention plus the sweep slack")
                 .isLessThanOrEqualTo(retention + 65L);
         store.delete(id);
+    }
+
+    // steps through the Quarkus Redis client
+
+    @Test
+    void stepsUseTheQuarkusClient() {
+        model.reset();
+        model.script(request -> "through the client");
+        String id = "off-" + SessionIds.newId();
+        assertThat(ai.chat(id, "hello")).isEqualTo("through the client");
+        assertThat(ai.chat(id, "again")).isEqualTo("through the client");
+        SessionState state = store.get(id);
+        assertThat(state.version()).isEqualTo(3);
+        assertThat(state.collected()).containsEntry("answer.chat", "through the client");
+        assertThat(given().get("/q/metrics").then().statusCode(200).extract().asString())
+                .doesNotContain("mnemos_step_connections");
+        // history and forks take the Quarkus client too
+        assertThat(store.at(id, 2).collected()).containsEntry("answer.chat", "through the client");
+        SessionState fork = store.fork(Fork.of(id, 2).by("test"));
+        assertThat(fork.forkedFrom().sessionId()).isEqualTo(id);
+        assertThat(store.get(fork.sessionId()).collected()).containsEntry("answer.chat", "through the client");
+        assertThat(store.liveSessions(state.userId())).contains(id, fork.sessionId());
     }
 }
