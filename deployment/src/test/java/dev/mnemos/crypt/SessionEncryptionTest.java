@@ -172,6 +172,25 @@ class SessionEncryptionTest {
         assertThat(store.get(hers).goal()).isEqualTo("Climb the Matterhorn " + tag);
     }
 
+    /**
+     * The values just read are remembered opened (a step reads them back each time): the memory holds a ciphertext at its
+     * place only, so the goal moved to the context of the same session does not open either.
+     */
+    @Test
+    void aSealedValueJustReadDoesNotOpenAtAnotherPlaceOfItsUsersSession() {
+        String hers = start(alice, "Climb the Eiger " + tag);
+        assertThat(store.get(hers).goal()).isEqualTo("Climb the Eiger " + tag);
+        String sealed = redis.hash(String.class).hget(SessionKeys.state(hers), "goal");
+
+        redis.hash(String.class).hset(SessionKeys.state(hers), "context", sealed);
+
+        assertThatThrownBy(() -> store.get(hers)).isInstanceOf(SealedValueException.class)
+                .hasMessage("a sealed value of redis.context does not open: it was sealed for another user or place, or"
+                        + " altered");
+        redis.hash(String.class).hdel(SessionKeys.state(hers), "context");
+        assertThat(store.get(hers).goal()).isEqualTo("Climb the Eiger " + tag);
+    }
+
     @Test
     void aPlainValueIsReadAsItIsAndSealedAtItsNextWrite() {
         String session = start(alice, "Paint the shed " + tag);

@@ -36,7 +36,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * The Redis half of issue 50's erase test: a Redis of the test's own writes every command to its append-only file
  * ({@code appendonly yes}, {@code appendfsync always}); the file is copied while a user's session is live, the user is
  * erased, and the sealed values of their session taken from the copy no longer open (their data key is gone), while
- * another user's, from the same copy, still do.
+ * another user's, from the same copy, still do. Hers do not open in the application that erased her either, though it
+ * had just read them (it remembers the values it read, opened).
  */
 class SessionEraseAofTest {
 
@@ -69,6 +70,8 @@ class SessionEraseAofTest {
     AgroalDataSource db;
     @Inject
     EncryptionConfig config;
+    @Inject
+    SealedSessionValues appValues;
 
     @Test
     void afterAnEraseTheUsersSessionValuesInACopiedAppendOnlyFileDoNotOpen() throws Exception {
@@ -82,19 +85,26 @@ class SessionEraseAofTest {
         assertThat(new String(aof, StandardCharsets.ISO_8859_1)).as("the copied AOF holds the sessions")
                 .contains(SessionKeys.state(hers), SessionKeys.state(his)).doesNotContain(tag);
 
+        List<String[]> herGoals = goals(aof, hers);
+        List<String[]> hisGoals = goals(aof, his);
+        assertThat(herGoals).isNotEmpty();
+        assertThat(hisGoals).isNotEmpty();
+        for (String[] goal : herGoals) {
+            // this application now remembers them opened
+            assertThat(appValues.open(alice, goal[0], goal[1])).contains(tag);
+        }
+
         as(alice).delete("/v1/me").then().statusCode(200);
         // a fresh Mnemos with the same key-encryption key: nothing of this application's memory, every data key read
         // from Postgres again
         SealedSessionValues values = new SealedSessionValues(
                 new MemoryCipher(new DataKeys(db, new ConfiguredKeyEncryptionKeys(config), config)));
 
-        List<String[]> herGoals = goals(aof, hers);
-        List<String[]> hisGoals = goals(aof, his);
-        assertThat(herGoals).isNotEmpty();
-        assertThat(hisGoals).isNotEmpty();
         for (String[] goal : herGoals) {
             assertThatThrownBy(() -> values.open(alice, goal[0], goal[1])).isInstanceOf(SealedValueException.class)
                     .hasMessageContaining("has no data key");
+            assertThatThrownBy(() -> appValues.open(alice, goal[0], goal[1])).as("this application's memory")
+                    .isInstanceOf(SealedValueException.class).hasMessageContaining("has no data key");
         }
         for (String[] goal : hisGoals) {
             assertThat(values.open(bob, goal[0], goal[1])).contains(tag);

@@ -13,9 +13,10 @@ import javax.crypto.spec.GCMParameterSpec;
 /**
  * AES-256-GCM with a random 12-byte nonce, as {@code nonce || ciphertext || tag}: the JDK's, nothing hand-made.
  * <p>
- * Cipher objects are kept for the next value ({@link #IDLE}): looking one up costs several times sealing a short
- * value, and one initialised with the key it had skips expanding that key again. A cipher serves one value at a
- * time; every use initialises it with the value's own key and nonce.
+ * Cipher objects are kept for the next value: looking one up costs several times sealing a short value, and one
+ * initialised with the key it had skips expanding that key again. So a {@link DataKey} keeps the cipher it served last,
+ * and other ciphers wait in {@link #IDLE}. A cipher serves one value at a time; every use initialises it with the
+ * value's own key and nonce.
  */
 final class Aead {
 
@@ -34,7 +35,7 @@ final class Aead {
     static byte[] seal(SecretKey key, byte[] plain, byte[] associated) {
         byte[] nonce = new byte[NONCE_BYTES];
         RANDOM.nextBytes(nonce);
-        Cipher cipher = cipher();
+        Cipher cipher = cipher(key);
         try {
             cipher.init(Cipher.ENCRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, nonce));
             cipher.updateAAD(associated);
@@ -45,7 +46,7 @@ final class Aead {
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("AES-GCM is not available in this JVM", e);
         } finally {
-            IDLE.offer(cipher);
+            release(key, cipher);
         }
     }
 
@@ -54,12 +55,18 @@ final class Aead {
         if (sealed.length < OVERHEAD) {
             throw new AEADBadTagException("too short to be sealed");
         }
-        Cipher cipher = cipher();
+        Cipher cipher = cipher(key);
         try {
             cipher.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, sealed, 0, NONCE_BYTES));
             cipher.updateAAD(associated);
             return cipher.doFinal(sealed, NONCE_BYTES, sealed.length - NONCE_BYTES);
         } finally {
+            release(key, cipher);
+        }
+    }
+
+    private static void release(SecretKey key, Cipher cipher) {
+        if (!(key instanceof DataKey dataKey) || !dataKey.keep(cipher)) {
             IDLE.offer(cipher);
         }
     }
@@ -70,7 +77,11 @@ final class Aead {
         return key;
     }
 
-    private static Cipher cipher() {
+    private static Cipher cipher(SecretKey key) {
+        Cipher kept = key instanceof DataKey dataKey ? dataKey.take() : null;
+        if (kept != null) {
+            return kept;
+        }
         Cipher idle = IDLE.poll();
         if (idle != null) {
             return idle;

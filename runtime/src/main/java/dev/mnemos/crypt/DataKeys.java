@@ -13,9 +13,6 @@ import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.Optional;
 
-import javax.crypto.SecretKey;
-import javax.crypto.spec.SecretKeySpec;
-
 /**
  * The users' AES-256 data keys. Each is stored only wrapped by the key-encryption key ({@code user_data_key}), created
  * at the user's first sealed write, and kept unwrapped in a bounded in-memory cache; it is never logged.
@@ -29,7 +26,7 @@ public class DataKeys {
 
     private final AgroalDataSource db;
     private final KeyEncryptionKeys keks;
-    private final Cache<String, SecretKey> cache;
+    private final Cache<String, DataKey> cache;
 
     public DataKeys(AgroalDataSource db, KeyEncryptionKeys keks, EncryptionConfig config) {
         this.db = db;
@@ -53,17 +50,17 @@ public class DataKeys {
     }
 
     /** The user's data key, created on first use. */
-    SecretKey forWrite(String userId) {
+    DataKey forWrite(String userId) {
         return cache.get(userId, u -> load(u).orElseGet(() -> create(u)));
     }
 
     /** The user's data key; empty when they have none (never had one, or it was destroyed by an erase). */
-    Optional<SecretKey> forRead(String userId) {
-        SecretKey cached = cache.getIfPresent(userId);
+    Optional<DataKey> forRead(String userId) {
+        DataKey cached = cache.getIfPresent(userId);
         if (cached != null) {
             return Optional.of(cached);
         }
-        Optional<SecretKey> key = load(userId);
+        Optional<DataKey> key = load(userId);
         key.ifPresent(k -> cache.put(userId, k));
         return key;
     }
@@ -91,12 +88,12 @@ public class DataKeys {
         cache.invalidate(userId);
     }
 
-    private Optional<SecretKey> load(String userId) {
+    private Optional<DataKey> load(String userId) {
         try (Connection c = db.getConnection();
                 PreparedStatement s = c.prepareStatement("select key_id, wrapped from user_data_key where user_id = ?")) {
             s.setString(1, userId);
             try (ResultSet rs = s.executeQuery()) {
-                return rs.next() ? Optional.of(unwrap(new KeyEncryptionKeys.Wrapped(rs.getString(1), rs.getBytes(2))))
+                return rs.next() ? Optional.of(unwrap(userId, new KeyEncryptionKeys.Wrapped(rs.getString(1), rs.getBytes(2))))
                         : Optional.empty();
             }
         } catch (SQLException e) {
@@ -104,7 +101,7 @@ public class DataKeys {
         }
     }
 
-    private SecretKey create(String userId) {
+    private DataKey create(String userId) {
         byte[] fresh = Aead.randomKey();
         try {
             KeyEncryptionKeys.Wrapped wrapped = keks.wrap(fresh);
@@ -128,10 +125,10 @@ public class DataKeys {
         }
     }
 
-    private SecretKey unwrap(KeyEncryptionKeys.Wrapped wrapped) {
+    private DataKey unwrap(String userId, KeyEncryptionKeys.Wrapped wrapped) {
         byte[] key = keks.unwrap(wrapped);
         try {
-            return new SecretKeySpec(key, "AES");
+            return new DataKey(userId, key);
         } finally {
             Arrays.fill(key, (byte) 0);
         }

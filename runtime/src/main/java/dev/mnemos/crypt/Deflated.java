@@ -3,6 +3,8 @@ package dev.mnemos.crypt;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
 import java.util.zip.Inflater;
@@ -21,6 +23,12 @@ final class Deflated {
     static final int FROM = 512;
     /** Leads a deflated text's bytes: never a byte of UTF-8. */
     static final byte MARK = (byte) 0xFF;
+    /**
+     * Deflaters and inflaters kept for the next text, reset: making one allocates zlib's window and tables, which cost
+     * more than deflating a text of a few kilobytes. More are made when these are in use, then ended.
+     */
+    private static final BlockingQueue<Deflater> DEFLATERS = new ArrayBlockingQueue<>(16);
+    private static final BlockingQueue<Inflater> INFLATERS = new ArrayBlockingQueue<>(16);
 
     private Deflated() {
     }
@@ -30,7 +38,8 @@ final class Deflated {
         if (utf8.length < FROM) {
             return utf8;
         }
-        Deflater deflater = new Deflater(Deflater.BEST_SPEED, true);
+        Deflater kept = DEFLATERS.poll();
+        Deflater deflater = kept != null ? kept : new Deflater(Deflater.BEST_SPEED, true);
         try {
             deflater.setInput(utf8);
             deflater.finish();
@@ -42,7 +51,10 @@ final class Deflated {
             }
             return deflater.finished() && size < utf8.length ? Arrays.copyOf(out, size) : utf8;
         } finally {
-            deflater.end();
+            deflater.reset();
+            if (!DEFLATERS.offer(deflater)) {
+                deflater.end();
+            }
         }
     }
 
@@ -51,7 +63,8 @@ final class Deflated {
         if (bytes.length == 0 || bytes[0] != MARK) {
             return new String(bytes, StandardCharsets.UTF_8);
         }
-        Inflater inflater = new Inflater(true);
+        Inflater kept = INFLATERS.poll();
+        Inflater inflater = kept != null ? kept : new Inflater(true);
         try {
             inflater.setInput(bytes, 1, bytes.length - 1);
             ByteArrayOutputStream out = new ByteArrayOutputStream(bytes.length * 4);
@@ -67,7 +80,10 @@ final class Deflated {
         } catch (DataFormatException e) {
             throw new IllegalArgumentException("deflated text does not inflate", e);
         } finally {
-            inflater.end();
+            inflater.reset();
+            if (!INFLATERS.offer(inflater)) {
+                inflater.end();
+            }
         }
     }
 }

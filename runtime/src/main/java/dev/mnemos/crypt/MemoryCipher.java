@@ -10,7 +10,6 @@ import java.util.Base64;
 import java.util.Optional;
 
 import javax.crypto.Mac;
-import javax.crypto.SecretKey;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
@@ -100,8 +99,17 @@ public class MemoryCipher {
         if (plain == null || denselySealed(plain) || sealed(plain) || !on()) {
             return plain;
         }
-        byte[] sealed = Aead.seal(keys.forWrite(place.userId()), Deflated.pack(plain), place.associatedData());
-        return DenseText.encode(DENSE_MARK, sealed);
+        return sealDense(plain, place, keys.forWrite(place.userId()));
+    }
+
+    /** {@link #sealDense(String, Place)} of a text not sealed yet, with the user's data key at hand. */
+    String sealDense(String plain, Place place, DataKey key) {
+        return DenseText.encode(DENSE_MARK, Aead.seal(key, Deflated.pack(plain), place.associatedData()));
+    }
+
+    /** The user's data key, created on first use. */
+    DataKey keyForWrite(String userId) {
+        return keys.forWrite(userId);
     }
 
     /**
@@ -128,11 +136,7 @@ public class MemoryCipher {
     /** The value a stored one holds: a plain one as it is. @throws SealedValueException when a sealed one does not open */
     public String open(String stored, Place place) {
         if (denselySealed(stored)) {
-            byte[] sealed = DenseText.decode(stored, DENSE_MARK.length());
-            if (sealed == null) {
-                throw new SealedValueException(place.toString(), "it is not a sealed value (altered)", null);
-            }
-            return text(decrypt(sealed, place), place);
+            return openDense(stored, place, keyForRead(place));
         }
         if (!sealed(stored)) {
             return stored;
@@ -144,6 +148,15 @@ public class MemoryCipher {
             throw new SealedValueException(place.toString(), "it is not a sealed value (altered)", e);
         }
         return text(decrypt(sealed, place), place);
+    }
+
+    /** The text a {@link #denselySealed} value holds, opened with the user's data key at hand. */
+    String openDense(String stored, Place place, DataKey key) {
+        byte[] sealed = DenseText.decode(stored, DENSE_MARK.length());
+        if (sealed == null) {
+            throw new SealedValueException(place.toString(), "it is not a sealed value (altered)", null);
+        }
+        return text(decrypt(sealed, place, key), place);
     }
 
     /** The text of opened bytes, inflated when they were deflated before sealing ({@link Deflated}). */
@@ -163,20 +176,25 @@ public class MemoryCipher {
     }
 
     private byte[] decrypt(byte[] sealed, Place place) {
-        byte[] associated = place.associatedData();
-        Optional<SecretKey> key;
+        return decrypt(sealed, place, keyForRead(place));
+    }
+
+    /** @throws SealedValueException when the user has no data key, or the key-encryption key that wrapped it is missing */
+    DataKey keyForRead(Place place) {
+        Optional<DataKey> key;
         try {
             key = keys.forRead(place.userId());
         } catch (IllegalStateException e) {
             // the key-encryption key that wrapped it is not configured (or none is)
             throw new SealedValueException(place.toString(), e.getMessage(), e);
         }
-        if (key.isEmpty()) {
-            throw new SealedValueException(place.toString(), "its user has no data key (erased, or a restored copy of"
-                    + " values whose key was destroyed)", null);
-        }
+        return key.orElseThrow(() -> new SealedValueException(place.toString(), "its user has no data key (erased, or a"
+                + " restored copy of values whose key was destroyed)", null));
+    }
+
+    private static byte[] decrypt(byte[] sealed, Place place, DataKey key) {
         try {
-            return Aead.open(key.get(), sealed, associated);
+            return Aead.open(key, sealed, place.associatedData());
         } catch (GeneralSecurityException e) {
             throw new SealedValueException(place.toString(), "it was sealed for another user or place, or altered", e);
         }
