@@ -5,6 +5,8 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.mnemos.session.SessionValues;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.util.Set;
+
 /**
  * Session texts in Redis sealed with their owner's data key ({@link MemoryCipher#sealDense}), bound to the user and
  * the value's place ({@code redis.<place>}), not to the session: a fork or a rollback copies values between versions
@@ -20,12 +22,20 @@ import jakarta.enterprise.context.ApplicationScoped;
  * session's values back each time, nearly all of them as the previous step left them; at 64 clients opening them took
  * half of what sealing cost a step.</li>
  * </ul>
+ * A step's trace, its replay event and an idempotent write's result are new texts each time and seldom read again: they
+ * are sealed and opened without the memos ({@link #WRITTEN_ONCE}), which would only fill with them.
+ * <p>
  * {@link #forget} drops a user's entries from both.
  */
 @ApplicationScoped
 public class SealedSessionValues implements SessionValues {
 
-    /** A text (plain or stored) at a place under a key: equal only under the same key object. */
+    /** The places of texts written once: {@link #WRITTEN_ONCE}. */
+    private static final Set<String> WRITTEN_ONCE = Set.of("trace", "event", "idempotency");
+    /** The characters of a sealed value that hold its random nonce (after {@link MemoryCipher#DENSE_MARK}). */
+    private static final int NONCE_CHARS = (Aead.NONCE_BYTES * 8) / 7;
+
+    /** A text at a place under a key: equal only under the same key object. */
     private record Memo(DataKey key, String place, String text) {
 
         @Override
@@ -39,9 +49,32 @@ public class SealedSessionValues implements SessionValues {
         }
     }
 
+    /**
+     * A sealed value at a place under a key: as {@link Memo}, but hashed by its nonce alone, random for each value, not
+     * by all of its characters (the memo's lookups hashed kilobytes a step); equality still compares all of them.
+     */
+    private record Stored(DataKey key, String place, String text) {
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Stored stored && stored.key == key && stored.place.equals(place)
+                    && stored.text.equals(text);
+        }
+
+        @Override
+        public int hashCode() {
+            int hash = System.identityHashCode(key) * 31 + place.hashCode();
+            int end = Math.min(text.length(), MemoryCipher.DENSE_MARK.length() + NONCE_CHARS);
+            for (int i = MemoryCipher.DENSE_MARK.length(); i < end; i++) {
+                hash = hash * 31 + text.charAt(i);
+            }
+            return hash;
+        }
+    }
+
     private final MemoryCipher cipher;
     private final Cache<Memo, String> sealedAs = Caffeine.newBuilder().maximumSize(4096).build();
-    private final Cache<Memo, String> openedAs = Caffeine.newBuilder().maximumSize(4096).build();
+    private final Cache<Stored, String> openedAs = Caffeine.newBuilder().maximumSize(4096).build();
 
     public SealedSessionValues(MemoryCipher cipher) {
         this.cipher = cipher;
@@ -63,6 +96,9 @@ public class SealedSessionValues implements SessionValues {
             return plain;
         }
         DataKey key = cipher.keyForWrite(userId);
+        if (WRITTEN_ONCE.contains(place)) {
+            return cipher.sealDense(plain, place(userId, place), key);
+        }
         Memo text = new Memo(key, place, plain);
         String known = sealedAs.getIfPresent(text);
         if (known != null) {
@@ -70,7 +106,7 @@ public class SealedSessionValues implements SessionValues {
         }
         String sealed = cipher.sealDense(plain, place(userId, place), key);
         sealedAs.put(text, sealed);
-        openedAs.put(new Memo(key, place, sealed), plain); // the next step reads it back
+        openedAs.put(new Stored(key, place, sealed), plain); // the next step reads it back
         return sealed;
     }
 
@@ -81,7 +117,10 @@ public class SealedSessionValues implements SessionValues {
         }
         Place at = place(userId, place);
         DataKey key = cipher.keyForRead(at);
-        Memo sealed = new Memo(key, place, stored);
+        if (WRITTEN_ONCE.contains(place)) {
+            return cipher.openDense(stored, at, key);
+        }
+        Stored sealed = new Stored(key, place, stored);
         String known = openedAs.getIfPresent(sealed);
         if (known != null) {
             return known;
