@@ -79,6 +79,8 @@ class SessionEncryptionTest {
     RedisChatMemoryStore chats;
     @Inject
     StepTraceStore traces;
+    @Inject
+    SealedSessionValues sealedValues;
 
     private String alice;
     private String bob;
@@ -238,8 +240,11 @@ class SessionEncryptionTest {
         long version = store.get(live).version();
         assertThat(as(alice).get("/v1/sessions/{id}/versions/{v}", live, 1).then().statusCode(200).extract().asString())
                 .contains(captain);
+        assertThat(sealedValues.remembered(alice)).as("texts of hers remembered opened").isPositive();
 
         as(alice).delete("/v1/profile/facts/{id}", fact).then().statusCode(200);
+
+        assertThat(sealedValues.remembered(alice)).as("texts of hers remembered after the forget").isZero();
 
         assertThat(store.get(live).version()).as("a scrub is no new version").isEqualTo(version);
         for (long v : new long[] { 1, 2, 20, version }) {

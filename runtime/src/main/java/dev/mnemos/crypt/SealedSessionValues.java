@@ -136,7 +136,13 @@ public class SealedSessionValues implements SessionValues {
         return cipher.name(text, place(userId, place));
     }
 
-    /** Forgets the texts and ciphertexts remembered for the user (their data key was destroyed). */
+    /** How many of the user's texts the memos hold, sealed as and opened as. */
+    public long remembered(String userId) {
+        return sealedAs.asMap().keySet().stream().filter(memo -> memo.key().userId().equals(userId)).count()
+                + openedAs.asMap().keySet().stream().filter(stored -> stored.key().userId().equals(userId)).count();
+    }
+
+    @Override
     public void forget(String userId) {
         sealedAs.asMap().keySet().removeIf(memo -> memo.key().userId().equals(userId));
         openedAs.asMap().keySet().removeIf(memo -> memo.key().userId().equals(userId));

@@ -94,7 +94,12 @@ public class RedisSessionScrub {
                 swaps.add(blanked);
             }
         }
-        return swaps.size() == 1 ? 0 : SEALED.execute(redis, keys, swaps).toLong();
+        if (swaps.size() == 1) {
+            return 0;
+        }
+        long swapped = SEALED.execute(redis, keys, swaps).toLong();
+        values.forget(userId); // the texts remembered opened held what was forgotten
+        return swapped;
     }
 
     /** {@code stored} with every form in its sealed text replaced, sealed again; as it is when it held none. */

@@ -40,6 +40,13 @@ public interface SessionValues {
         return stored;
     }
 
+    /**
+     * Drops what is remembered of {@code userId}'s texts (sealed values are remembered opened, and texts sealed): a text
+     * of theirs was forgotten, or they were erased.
+     */
+    default void forget(String userId) {
+    }
+
     /** A field name standing for {@code text} (an open question): the text itself when encryption is off. */
     default String name(String userId, String place, String text) {
         return text;
