@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * What sealing costs in Redis (issue 50: within 1.3x of plain): the same workload written through the application's
  * store, which seals, and through a store built by hand on the same Redis and settings, which does not; the bytes are
- * Redis' own figure ({@code MEMORY USAGE <key> SAMPLES 0}) summed over each session's keys, as {@code SessionBytesTest}
+ * Redis' own figure ({@code MEMORY USAGE <key> SAMPLES 0}) summed over each session's keys, as {@code RedisSessionStoreTest}
  * measures them.
  */
 class SessionBytesSealedTest {

@@ -61,6 +61,9 @@ class SessionEncryptionTest {
 
     @RegisterExtension
     static final QuarkusUnitTest APP = RestApi.on(RestApi.withServerSettings()
+            // session memory in Redis is this test's subject: no embedding model to load (EncryptionAtRestTest has the
+            // sealed embeddings in Postgres)
+            .overrideConfigKey("quarkus.mnemos.profile.embeddings", "NONE")
             .overrideConfigKey("quarkus.datasource.jdbc.url", URL + "?currentSchema=" + SCHEMA)
             .overrideConfigKey("quarkus.mnemos.encryption.key", KEY)
             .setBeforeAllCustomizer(() -> REDIS.start().forEach(SessionEncryptionTest.APP::overrideConfigKey))

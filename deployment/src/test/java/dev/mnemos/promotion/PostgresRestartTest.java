@@ -30,6 +30,8 @@ class PostgresRestartTest {
 
     @RegisterExtension
     static final QuarkusUnitTest APP = RestApi.on(RestApi.withServerSettings()
+            // one exact text per user: no rewordings to find, so no embedding model to load
+            .overrideConfigKey("quarkus.mnemos.profile.embeddings", "NONE")
             .setBeforeAllCustomizer(() -> withoutBackgroundValidation(TestPostgres.start())
                     .forEach(PostgresRestartTest.APP::overrideConfigKey))
             .setAfterAllCustomizer(TestPostgres::stop),

@@ -13,7 +13,9 @@ import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.QuarkusUnitTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
+import io.restassured.response.ExtractableResponse;
 import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -43,6 +45,8 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.nullValue;
 
 /**
  * What a session's promotion may change, and its undo, over HTTP against the real Postgres, in one application:
@@ -55,7 +59,10 @@ import static org.hamcrest.Matchers.equalTo;
  * <li>erasure of a user ({@code dev.mnemos.erasure}, the same application), by their own call or a service's, leaves 0
  * rows of theirs in every Mnemos table (found by the {@code user_id} column, and by the id anywhere in any row) and 0
  * Redis keys of their sessions, their index or their profile; another user's data stays. The export answers everything
- * held about the user as JSON.</li>
+ * held about the user as JSON;</li>
+ * <li>profile writes with an Idempotency-Key (the same application): a repeat writes nothing and answers the first
+ * write's changes; the same key with another request answers 422; a key is the user's own; concurrent requests with
+ * one key apply once; a forget leaves no text (nor digest of one) in the records; an expired key is free again.</li>
  * </ul>
  */
 class PromotionCapAndUndoTest {
@@ -79,6 +86,8 @@ class PromotionCapAndUndoTest {
     RedisChatMemoryStore chats;
 
     private String alice;
+    /** {@link #alice}'s bearer token, for the Idempotency-Key tests. */
+    private String token;
     /** The erasure tests' second user and their texts' tag. */
     private String bob;
     private String tag;
@@ -86,6 +95,7 @@ class PromotionCapAndUndoTest {
     @BeforeEach
     void user() {
         alice = "undo-" + UUID.randomUUID();
+        token = Tokens.user(alice);
         bob = "bob-" + UUID.randomUUID();
         tag = "x" + UUID.randomUUID().toString().substring(0, 8);
     }
@@ -523,5 +533,171 @@ class PromotionCapAndUndoTest {
         observe(user, live, "Sail to Bergen " + tag, null, true);
         chats.updateMessages(new RedisChatMemoryStore.Window(live, "trip"), List.of(UserMessage.from("Sail to Bergen " + tag)));
         return List.of(ended, live);
+    }
+
+    // Profile writes with an Idempotency-Key
+
+    private static final String KEY = "Idempotency-Key";
+
+    private RequestSpecification keyed(String key) {
+        RequestSpecification spec = given().auth().oauth2(token).contentType(ContentType.JSON);
+        return key == null ? spec : spec.header(KEY, key);
+    }
+
+    private ExtractableResponse<Response> addKeyed(String key, String text, int status) {
+        return keyed(key).body(Map.of("text", text)).post("/v1/profile/facts").then().statusCode(status).extract();
+    }
+
+    @Test
+    void repeatedAddWritesOnceAndAnswersTheFirstChanges() throws Exception {
+        ExtractableResponse<Response> first = addKeyed("add-1", "Keeps bees", 201);
+        ExtractableResponse<Response> again = addKeyed("add-1", "Keeps bees", 201);
+
+        assertThat(again.jsonPath().getList("changes")).isEqualTo(first.jsonPath().getList("changes"));
+        assertThat(first.jsonPath().getString("changes[0].action")).isEqualTo("ADD");
+        assertThat(first.jsonPath().getLong("changes[0].eventId")).isPositive();
+        assertThat(again.jsonPath().getList("facts.text")).containsExactly("Keeps bees");
+        assertThat(rows("select action from profile_event where user_id = ?", alice)).containsExactly(List.of("ADD"));
+        assertThat(rows("select evidence_count from profile_fact where user_id = ?", alice)).containsExactly(List.of("1"));
+        assertThat(rows("select count(*) from profile_request where user_id = ?", alice)).containsExactly(List.of("1"));
+
+        // the same request without a key is a second write: the duplicate counts as more evidence
+        assertThat(addKeyed(null, "Keeps bees", 201).jsonPath().getString("changes[0].action")).isEqualTo("MERGE");
+        assertThat(rows("select evidence_count from profile_fact where user_id = ?", alice)).containsExactly(List.of("2"));
+    }
+
+    @Test
+    void sameKeyWithAnotherRequestAnswers422AndWritesNothing() throws Exception {
+        addKeyed("k", "Speaks Dutch", 201);
+        keyed("k").body(Map.of("text", "Speaks Danish")).post("/v1/profile/facts").then().statusCode(422)
+                .contentType("application/problem+json")
+                .body("field", equalTo(KEY))
+                .body("detail", containsString("different request"));
+        // another operation under the same key is another request too
+        keyed("k").body(Map.of("instruction", "remember I speak Dutch")).post("/v1/profile/instruct").then()
+                .statusCode(422).body("field", equalTo(KEY));
+        given().auth().oauth2(token).get("/v1/profile").then().body("facts.text", equalTo(List.of("Speaks Dutch")));
+        assertThat(rows("select count(*) from profile_event where user_id = ?", alice)).containsExactly(List.of("1"));
+    }
+
+    @Test
+    void aKeyIsTheUsersOwn() {
+        addKeyed("shared-key", "Cycles to work", 201);
+        String otherUser = "idem-bob-" + UUID.randomUUID();
+        given().auth().oauth2(Tokens.user(otherUser)).contentType(ContentType.JSON).header(KEY, "shared-key")
+                .body(Map.of("text", "Drives to work")).post("/v1/profile/facts").then().statusCode(201)
+                .body("changes[0].action", equalTo("ADD"));
+        given().auth().oauth2(Tokens.user(otherUser)).get("/v1/profile").then()
+                .body("facts.text", equalTo(List.of("Drives to work")));
+        given().auth().oauth2(token).get("/v1/profile").then().body("facts.text", equalTo(List.of("Cycles to work")));
+    }
+
+    @Test
+    void repeatedCorrectAndForgetAnswerTheirFirstChanges() throws Exception {
+        long id = addKeyed(null, "Lives in Lyon", 201).jsonPath().getLong("changes[0].factId");
+        List<Object> corrected = keyed("fix").body(Map.of("text", "Lives in Lille")).put("/v1/profile/facts/{id}", id).then()
+                .statusCode(200).body("changes[0].action", equalTo("UPDATE")).extract().jsonPath().getList("changes");
+        // without the key the repeat would be a 404: the corrected fact is no longer active
+        keyed("fix").body(Map.of("text", "Lives in Lille")).put("/v1/profile/facts/{id}", id).then().statusCode(200)
+                .body("changes", equalTo(corrected));
+        long lille = given().auth().oauth2(token).get("/v1/profile").then().body("facts", hasSize(1)).extract()
+                .jsonPath().getLong("facts[0].id");
+
+        List<Object> forgotten = keyed("drop").delete("/v1/profile/facts/{id}", lille).then().statusCode(200)
+                .body("changes[0].action", equalTo("FORGET")).extract().jsonPath().getList("changes");
+        keyed("drop").delete("/v1/profile/facts/{id}", lille).then().statusCode(200).body("changes", equalTo(forgotten))
+                .body("facts", hasSize(0));
+        keyed(null).delete("/v1/profile/facts/{id}", lille).then().statusCode(404);
+        // the forget takes the fact's earlier version (Lyon) with it
+        assertThat(rows("select action from profile_event where user_id = ? order by id", alice))
+                .containsExactly(List.of("ADD"), List.of("UPDATE"), List.of("FORGET"), List.of("FORGET"));
+    }
+
+    @Test
+    void concurrentRequestsWithOneKeyApplyOnce() throws Exception {
+        int clients = 8;
+        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<ExtractableResponse<Response>>> answers = new ArrayList<>();
+        try {
+            for (int i = 0; i < clients; i++) {
+                answers.add(pool.submit(() -> {
+                    start.await();
+                    return addKeyed("race", "Plays the cello", 201);
+                }));
+            }
+            start.countDown();
+            List<List<Object>> changes = new ArrayList<>();
+            for (Future<ExtractableResponse<Response>> answer : answers) {
+                changes.add(answer.get(60, TimeUnit.SECONDS).jsonPath().getList("changes"));
+            }
+            assertThat(changes).hasSize(clients).allSatisfy(c -> assertThat(c).isEqualTo(changes.get(0)));
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(rows("select action from profile_event where user_id = ?", alice)).containsExactly(List.of("ADD"));
+        assertThat(rows("select evidence_count from profile_fact where user_id = ?", alice)).containsExactly(List.of("1"));
+    }
+
+    @Test
+    void repeatedInstructAndImportWriteOnce() throws Exception {
+        for (int i = 0; i < 2; i++) {
+            keyed("jazz").body(Map.of("instruction", "remember I like jazz")).post("/v1/profile/instruct").then()
+                    .statusCode(200).body("path", equalTo("DETERMINISTIC")).body("changes", hasSize(1));
+            keyed("export").body(Map.of("text", "- Vegetarian\n- Owns a cat")).post("/v1/profile/import").then()
+                    .statusCode(200).body("changes", hasSize(2));
+        }
+        assertThat(rows("select count(*) from profile_event where user_id = ?", alice)).containsExactly(List.of("3"));
+        assertThat(rows("select evidence_count from profile_fact where user_id = ? order by id", alice))
+                .containsExactly(List.of("1"), List.of("1"), List.of("1"));
+    }
+
+    @Test
+    void aForgetLeavesNoTextNorDigestOfOneInTheRecords() throws Exception {
+        long id = addKeyed("paris", "Lives in Paris", 201).jsonPath().getLong("changes[0].factId");
+        keyed(null).delete("/v1/profile/facts/{id}", id).then().statusCode(200);
+
+        // the repeat answers the first write's change as the audit trail holds it now: without the text
+        addKeyed("paris", "Lives in Paris", 201).response().then().body("changes[0].action", equalTo("ADD"))
+                .body("changes[0].after", nullValue()).body("facts", hasSize(0));
+        // with the digest gone the key is spent: any request with it answers its record, and writes nothing
+        addKeyed("paris", "Lives in Rome", 201).response().then().body("changes[0].after", nullValue());
+        assertThat(rows("select fingerprint is null from profile_request where user_id = ?", alice))
+                .containsExactly(List.of("t"));
+        assertThat(rows("select count(*) from profile_fact where user_id = ?", alice)).containsExactly(List.of("0"));
+        // an instruction that forgets is recorded without its digest (it may quote the text)
+        keyed(null).body(Map.of("instruction", "remember I live in Oslo")).post("/v1/profile/instruct").then().statusCode(200);
+        keyed("forget-oslo").body(Map.of("instruction", "forget where I live")).post("/v1/profile/instruct").then()
+                .statusCode(200).body("changes[0].action", equalTo("FORGET"));
+        assertThat(rows("select fingerprint is null from profile_request where user_id = ? and idem_key = ?", alice,
+                "forget-oslo")).containsExactly(List.of("t"));
+    }
+
+    @Test
+    void anExpiredKeyIsFreeAgain() throws Exception {
+        addKeyed("old", "Reads sci-fi", 201);
+        try (var c = db.getConnection();
+                var s = c.prepareStatement(
+                        "update profile_request set created_at = now() - interval '25 hours' where user_id = ?")) {
+            s.setString(1, alice);
+            assertThat(s.executeUpdate()).isEqualTo(1);
+        }
+        // past quarkus.mnemos.profile.idempotency-ttl (24 h) the key is a new request: written again (as more evidence)
+        addKeyed("old", "Reads sci-fi", 201).response().then().body("changes[0].action", equalTo("MERGE"));
+        assertThat(rows("select evidence_count from profile_fact where user_id = ?", alice)).containsExactly(List.of("2"));
+        assertThat(rows("select count(*), bool_and(created_at > now() - interval '1 hour') from profile_request "
+                + "where user_id = ?", alice)).containsExactly(List.of("1", "t"));
+    }
+
+    @Test
+    void aMalformedKeyAnswers400NamingTheHeaderAndWritesNothing() throws Exception {
+        addKeyed("has space", "Likes tea", 400).response().then().contentType("application/problem+json")
+                .body("field", equalTo(KEY));
+        addKeyed("x".repeat(256), "Likes tea", 400).response().then().body("field", equalTo(KEY));
+        assertThat(rows("select count(*) from profile_event where user_id = ?", alice)).containsExactly(List.of("0"));
+    }
+
+    private List<List<String>> rows(String sql, Object... params) throws Exception {
+        return SqlRows.rows(db, sql, params);
     }
 }

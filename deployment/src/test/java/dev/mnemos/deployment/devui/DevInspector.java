@@ -98,7 +98,10 @@ final class DevInspector {
                 "chromium and chromedriver are needed: apt-get install chromium chromium-driver");
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM.toFile());
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1100");
+        // no background calls to Google's services, which this machine's closed network refuses
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1100",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+                "--disable-default-apps");
         ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
                 .usingAnyFreePort().build();
         return new ChromeDriver(service, options);
