@@ -1,6 +1,7 @@
 package org.acme.packing;
 
 import io.quarkus.test.QuarkusUnitTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -14,6 +15,7 @@ import static org.assertj.core.api.Assertions.fail;
  * keep the users' wrapped data keys in, so the start fails and says why, rather than store session memory in clear
  * behind a setting that says it is encrypted.
  */
+@Tag("built-apart") // a QuarkusUnitTest: not in the run of the @QuarkusTest classes (pom.xml)
 class EncryptionKeyRefusedTest {
 
     @RegisterExtension
