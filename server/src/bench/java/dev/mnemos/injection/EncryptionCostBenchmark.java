@@ -3,6 +3,7 @@ package dev.mnemos.injection;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mnemos.app.Actor;
 import dev.mnemos.app.SessionService;
+import dev.mnemos.crypt.MemoryCipher;
 import dev.mnemos.injection.step.AiMethod;
 import dev.mnemos.injection.step.StepCycle;
 import dev.mnemos.profile.Category;
@@ -12,8 +13,10 @@ import dev.mnemos.session.Constraint;
 import dev.mnemos.session.NewSession;
 import dev.mnemos.session.Scope;
 import dev.mnemos.session.SessionIds;
+import dev.mnemos.session.SessionKeys;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
+import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -37,7 +40,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.IntStream;
 
@@ -68,7 +73,7 @@ class EncryptionCostBenchmark {
 
         @Override
         public Set<Class<?>> getEnabledAlternatives() {
-            return Set.of(SwitchedCipher.class);
+            return Set.of(SwitchedCipher.class, PhaseTimedSpans.class);
         }
 
         /** A throw-away key, the same in each of the profile's calls: SHA-256 of a fixed text. */
@@ -83,7 +88,10 @@ class EncryptionCostBenchmark {
     }
 
     private enum Side {
-        CLEAR, SEALED
+        CLEAR, SEALED;
+
+        /** The side's own thread (a profile tells the sides apart by it): blocks never run on both at once. */
+        final ExecutorService thread = Executors.newSingleThreadExecutor(named("bench-" + name().toLowerCase()));
     }
 
     private static final String ANSWER = "Day 1: Fushimi Inari at dawn, then Tofuku-ji. ".repeat(6);
@@ -104,6 +112,8 @@ class EncryptionCostBenchmark {
     SessionService sessions;
     @Inject
     ObjectMapper json;
+    @Inject
+    RedisDataSource redis;
 
     private final StringBuilder report = new StringBuilder();
     private AiMethod answer;
@@ -181,13 +191,24 @@ class EncryptionCostBenchmark {
         for (int done = 0; done < warmup; done += 2 * 100) {
             for (Lane lane : lanes) {
                 switchTo(lane.side);
-                for (int i = 0; i < 100; i++) {
-                    lane.next(0, threads);
-                    LockSupport.parkNanos(BETWEEN_STEPS_NANOS);
-                }
+                lane.side.thread.submit(() -> {
+                    for (int i = 0; i < 100; i++) {
+                        lane.next(0, threads);
+                        LockSupport.parkNanos(BETWEEN_STEPS_NANOS);
+                    }
+                    return null;
+                }).get();
             }
         }
         line("warm-up: %d steps, the sides alternating every 100", warmup);
+        for (Lane lane : lanes) {
+            // what each side stores: the session's goal as Redis holds it
+            String goal = redis.hash(String.class).hget(SessionKeys.state(lane.id), "goal");
+            if (MemoryCipher.denselySealed(goal) != (lane.side == Side.SEALED)) {
+                throw new IllegalStateException(lane.side + " side stored its goal as " + goal);
+            }
+        }
+        line("checked: the sealed side's goal in Redis is sealed, the clear side's is not");
         interleave("1 client, paced (2 ms between steps, untimed)", rounds, (side, into) -> steps(lanes[side.ordinal()],
                 block, BETWEEN_STEPS_NANOS, 0, into, threads));
         interleave("1 client, back to back", rounds, (side, into) -> steps(lanes[side.ordinal()], block, 0, 0, into,
@@ -225,7 +246,10 @@ class EncryptionCostBenchmark {
             Side first = r % 2 == 0 ? Side.CLEAR : Side.SEALED;
             for (Side side : first == Side.CLEAR ? Side.values() : new Side[] { Side.SEALED, Side.CLEAR }) {
                 switchTo(side);
-                block.run(side, bySide[side.ordinal()]);
+                side.thread.submit(() -> {
+                    block.run(side, bySide[side.ordinal()]);
+                    return null;
+                }).get();
             }
         }
         line("");
@@ -262,7 +286,8 @@ class EncryptionCostBenchmark {
             }
         }
         int[][] stepOf = new int[2][clients];
-        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        ExecutorService[] pools = { Executors.newFixedThreadPool(clients, named("clear-client")),
+                Executors.newFixedThreadPool(clients, named("sealed-client")) };
         try {
             Samples[] bySide = interleave(clients + " clients, each a session of its own on each side; blocks of " + steps
                     + " steps a client", rounds, (side, into) -> {
@@ -272,7 +297,7 @@ class EncryptionCostBenchmark {
                         List<Future<?>> work = new ArrayList<>();
                         for (int c = 0; c < clients; c++) {
                             int client = c;
-                            work.add(pool.submit(() -> {
+                            work.add(pools[s].submit(() -> {
                                 go.await();
                                 for (int i = 0; i < steps; i++) {
                                     long start = System.nanoTime();
@@ -300,7 +325,8 @@ class EncryptionCostBenchmark {
             line("  steps a second, mean of the blocks: clear %.0f, sealed %.0f (%s: a minus is sealed slower); each round clear/sealed: %s",
                     mean(clear), mean(sealed), change(mean(sealed), mean(clear)), byRound);
         } finally {
-            pool.shutdown();
+            pools[0].shutdown();
+            pools[1].shutdown();
         }
         for (Side side : Side.values()) {
             for (String id : ids[side.ordinal()]) {
@@ -322,18 +348,28 @@ class EncryptionCostBenchmark {
             prepared.add(prepare(side, warm + count));
         }
         for (int i = 0; i < warm; i++) {
+            int at = i;
             for (Side side : Side.values()) {
                 switchTo(side);
-                end(prepared.get(side.ordinal()).get(i));
+                side.thread.submit(() -> end(prepared.get(side.ordinal()).get(at))).get();
             }
         }
         int[] next = { warm, warm };
+        PhaseTimedSpans.TIMES.clear();
         interleave("session ends, 1 client (SessionService.end: promotion, archive, clear; in process, no HTTP), one"
                 + " end a block", count, (side, into) -> {
                     long start = System.nanoTime();
                     end(prepared.get(side.ordinal()).get(next[side.ordinal()]++));
                     into.blocks.add(new long[] { System.nanoTime() - start });
                 });
+        line("  mean time of an end's phases (spans), clear / sealed:");
+        for (String phase : List.of("mnemos.end", "mnemos.end.promote", "mnemos.end.archive", "mnemos.end.clear")) {
+            double[] means = Arrays.stream(Side.values()).mapToDouble(side -> {
+                var sum = PhaseTimedSpans.TIMES.get("bench-" + side.name().toLowerCase() + " / " + phase);
+                return sum == null ? Double.NaN : sum[0].sum() / 1e6 / Math.max(1, sum[1].sum());
+            }).toArray();
+            line("    %-20s %7.3f ms / %7.3f ms (%s)", phase, means[0], means[1], change(means[1], means[0]));
+        }
     }
 
     private List<String[]> prepare(Side side, int count) throws Exception {
@@ -375,6 +411,17 @@ class EncryptionCostBenchmark {
                 "{\"addPlan\":{\"content\":\"" + "day by day: temples, gardens, markets\\n".repeat(28)
                         + "\"},\"stepPointer\":{\"index\":1,\"name\":\"book\"}}",
                 "{\"putCollected\":{\"hotel\":\"Gion, 5 nights\"},\"stepPointer\":{\"index\":2,\"name\":\"done\"}}");
+    }
+
+    /** Threads named {@code prefix}, {@code prefix-2} …, daemons. */
+    private static ThreadFactory named(String prefix) {
+        AtomicInteger made = new AtomicInteger();
+        return task -> {
+            int n = made.incrementAndGet();
+            Thread thread = new Thread(task, n == 1 ? prefix : prefix + "-" + n);
+            thread.setDaemon(true);
+            return thread;
+        };
     }
 
     private static void switchTo(Side side) {
