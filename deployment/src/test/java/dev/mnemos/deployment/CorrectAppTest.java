@@ -16,15 +16,20 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.UUID;
+import java.util.function.BiFunction;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The positive control: an application that uses @SessionMemory as documented builds, and its step is injected and written. */
+/**
+ * The positive control: an application that uses @SessionMemory as documented builds, and its step is injected and
+ * written, for the annotation on a method ({@link Assistant}) and on the AI-service interface, where it applies to each
+ * of its methods ({@link TypeLevelAssistant}).
+ */
 class CorrectAppTest {
 
     @RegisterExtension
     static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(Assistant.class, RecordingChatModel.class))
+            .withApplicationRoot(jar -> jar.addClasses(Assistant.class, TypeLevelAssistant.class, RecordingChatModel.class))
             .withConfigurationResource("mnemos-test.properties");
 
     @RegisterAiService(chatLanguageModelSupplier = MnemosModelSupplier.class)
@@ -36,8 +41,19 @@ class CorrectAppTest {
         String advise(@MemoryId String sessionId, @UserMessage String question);
     }
 
+    @SessionMemory
+    @RegisterAiService(chatLanguageModelSupplier = MnemosModelSupplier.class)
+    @ApplicationScoped
+    interface TypeLevelAssistant {
+
+        @dev.langchain4j.service.SystemMessage("You help.\n{inject:memory.block}")
+        String advise(@MemoryId String sessionId, @UserMessage String question);
+    }
+
     @Inject
     Assistant assistant;
+    @Inject
+    TypeLevelAssistant typeLevel;
     @Inject
     RecordingChatModel model;
     @Inject
@@ -45,14 +61,25 @@ class CorrectAppTest {
 
     @Test
     void stepIsInjectedAndWrittenBack() {
+        injectedAndWrittenBack(assistant::advise);
+    }
+
+    @Test
+    void sessionMemoryOnTheInterfaceAppliesToItsMethods() {
+        injectedAndWrittenBack(typeLevel::advise);
+    }
+
+    private void injectedAndWrittenBack(BiFunction<String, String, String> advise) {
         String userId = "u-" + UUID.randomUUID();
         String sessionId = sessions
                 .create(NewSession.of(userId, SessionPatch.builder().goal("A trip to Kyoto").build()).by(userId))
                 .sessionId();
+        int before = model.requests().size();
 
-        assertThat(assistant.advise(sessionId, "When should I go?")).isEqualTo("ok");
+        assertThat(advise.apply(sessionId, "When should I go?")).isEqualTo("ok");
 
-        String prompt = ((SystemMessage) model.requests().get(0).messages().get(0)).text();
+        assertThat(model.requests()).hasSize(before + 1);
+        String prompt = ((SystemMessage) model.requests().get(before).messages().get(0)).text();
         assertThat(prompt).startsWith("You help.").contains("A trip to Kyoto");
         assertThat(sessions.get(sessionId).collected()).containsEntry("answer.advise", "ok");
         sessions.delete(sessionId);

@@ -1,9 +1,24 @@
 package dev.mnemos.session;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mnemos.profile.ActiveFact;
+import dev.mnemos.profile.Category;
+import dev.mnemos.profile.NewFact;
+import dev.mnemos.profile.ProfileCache;
+import dev.mnemos.profile.ProfilePromotions;
+import dev.mnemos.profile.ProfileReader;
+import dev.mnemos.profile.ProfileService;
+import dev.mnemos.profile.ProfileUnavailableException;
+import io.quarkus.cache.Cache;
+import io.quarkus.cache.CacheName;
+import io.quarkus.cache.CaffeineCache;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.QuarkusUnitTest;
 import jakarta.inject.Inject;
+import jakarta.transaction.TransactionRequiredException;
+import jakarta.transaction.TransactionalException;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -15,18 +30,21 @@ import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.LongStream;
 
@@ -42,7 +60,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * against what was written to it, and the byte limits: the per-session cap on the state and the per-user budget, both
  * refusing before anything is written. Redis bytes are Redis' own figure ({@code MEMORY USAGE <key> SAMPLES 0},
  * allocator overhead included) summed over the session's keys; bytes written are the patches as JSON, as a client sends
- * them.
+ * them. The same application holds the tests of the profile's beans called directly ({@code dev.mnemos.profile}): the
+ * read cache (Quarkus Cache) serves a user's facts only at the revision they were read at; and the profile's API for
+ * promotion, beyond what the session-end tests already drive through it.
  */
 class RedisSessionStoreTest {
 
@@ -69,6 +89,30 @@ class RedisSessionStoreTest {
     SessionConfig config;
     @Inject
     ObjectMapper json;
+
+    private static final List<ActiveFact> OLD = List.of(new ActiveFact(1, Category.FACT, null, "old", 1, Instant.EPOCH, null));
+    private static final List<ActiveFact> NEW = List.of(new ActiveFact(2, Category.FACT, null, "new", 1, Instant.EPOCH, null));
+
+    @Inject
+    ProfileCache cache;
+    @Inject
+    @CacheName(ProfileCache.NAME)
+    Cache underlying;
+    @Inject
+    ProfileReader reader;
+    @Inject
+    ProfileService profiles;
+
+    @Inject
+    ProfilePromotions profile;
+
+    private String user;
+
+    /** A user of each test's own (the profile's tests): QuarkusUnitTest runs every test method on one instance. */
+    @BeforeEach
+    void newUser() {
+        user = "cache-" + UUID.randomUUID();
+    }
 
     private SessionState newSession() {
         return store.create(NewSession.of("u-" + SessionIds.newId(), SessionPatch.builder().goal("plan a trip")
@@ -753,5 +797,91 @@ class RedisSessionStoreTest {
             patch.addConstraint(new Constraint(null, "constraint " + i, Scope.UNKNOWN, "user"));
         }
         return patch.build();
+    }
+
+    // the profile's beans (dev.mnemos.profile): the read cache
+
+    @Test
+    void loadsOncePerRevisionAndNeverServesAnotherRevision() {
+        AtomicInteger loads = new AtomicInteger();
+        ProfileCache.Lookup first = cache.get(user, 3, () -> {
+            loads.incrementAndGet();
+            return OLD;
+        });
+        ProfileCache.Lookup second = cache.get(user, 3, () -> {
+            loads.incrementAndGet();
+            return NEW;
+        });
+        ProfileCache.Lookup next = cache.get(user, 4, () -> {
+            loads.incrementAndGet();
+            return NEW;
+        });
+
+        assertThat(first.cached()).isFalse();
+        assertThat(second.cached()).isTrue();
+        assertThat(second.facts()).isEqualTo(OLD);
+        assertThat(next.cached()).isFalse();
+        assertThat(next.facts()).isEqualTo(NEW);
+        assertThat(loads).hasValue(2);
+    }
+
+    @Test
+    void aFailedLoadIsNotCached() {
+        try {
+            cache.get(user, 1, () -> {
+                throw new ProfileUnavailableException("down", null);
+            });
+        } catch (ProfileUnavailableException expected) {
+            // the caller sees the failure
+        }
+        assertThat(cache.get(user, 1, () -> OLD).cached()).isFalse();
+    }
+
+    @Test
+    void aWriteIsSeenByTheNextReadThroughTheRevision() {
+        profiles.add(user, "test", new NewFact(Category.FACT, null, "Keeps bees", 1.0));
+        reader.read(user); // loads at the new revision, unless the write path itself already did
+        assertThat(reader.read(user)).satisfies(r -> {
+            assertThat(r.cached()).isTrue();
+            assertThat(r.facts()).extracting(ActiveFact::text).containsExactly("Keeps bees");
+        });
+        profiles.add(user, "test", new NewFact(Category.FACT, null, "Plays chess", 1.0));
+        assertThat(reader.read(user)).satisfies(r -> {
+            assertThat(r.facts()).extracting(ActiveFact::text).containsExactly("Keeps bees", "Plays chess");
+        });
+    }
+
+    @Test
+    void isBoundedByDefault() {
+        assertThat(ConfigProvider.getConfig()
+                .getValue("quarkus.cache.caffeine.\"" + ProfileCache.NAME + "\".maximum-size", Long.class))
+                .isEqualTo(10_000L);
+        assertThat(underlying).isInstanceOf(CaffeineCache.class);
+    }
+
+    // the profile's API for promotion
+
+    @Test
+    void theLockIsOnlyTakenInsideTheCallersTransaction() {
+        assertThatThrownBy(() -> profile.lock("u-lock-without-transaction"))
+                .isInstanceOf(TransactionalException.class)
+                .hasCauseInstanceOf(TransactionRequiredException.class);
+    }
+
+    @Test
+    void nearDuplicatesNeedBothEmbeddingsAndTheFloor() {
+        float[] a = { 1, 0 };
+        assertThat(profile.nearDuplicates(a, new float[] { 1, 0.1f }, 0.9)).isTrue();
+        assertThat(profile.nearDuplicates(a, new float[] { 0, 1 }, 0.9)).isFalse();
+        assertThat(profile.nearDuplicates(a, null, 0)).isFalse();
+        assertThat(profile.nearDuplicates(null, a, 0)).isFalse();
+    }
+
+    @Test
+    void embeddingsRoundTripThroughTheStorageFormat() {
+        float[] v = { 0.25f, -1.5f, 3e-8f };
+        assertThat(profile.decode(profile.encode(v))).containsExactly(v);
+        assertThat(profile.encode(null)).isNull();
+        assertThat(profile.decode(null)).isNull();
     }
 }

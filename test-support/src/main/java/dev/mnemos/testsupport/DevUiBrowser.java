@@ -52,7 +52,7 @@ public final class DevUiBrowser implements AutoCloseable {
                 .usingAnyFreePort().build();
         this.base = base.replaceAll("/+$", "");
         this.driver = new ChromeDriver(service, options);
-        this.wait = new WebDriverWait(driver, Duration.ofSeconds(60));
+        this.wait = new WebDriverWait(driver, Duration.ofSeconds(60), Duration.ofMillis(100));
     }
 
     /** The text of the Dev UI's extensions page, its shadow roots included, once Mnemos' card is on it. */

@@ -11,12 +11,21 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.PrivateKey;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * Bearer tokens for a test application's REST API, signed with the test key pair of this jar
  * ({@code test-keys/} on the classpath, {@link #PUBLIC_KEY} to verify them): the private key is read here, so
  * signing needs no {@code smallrye.jwt.sign.key.location}.
+ * <p>
+ * A token of the same claims is signed once and handed out again for {@link #REUSED} (it is valid for an hour), as a
+ * client keeps its token: an RSA signature costs tens of milliseconds of CPU in the tests' C1-only JVM (no BigInteger
+ * intrinsics; {@code test.jvm}), and the tests sign thousands (a quarter of the deployment tests' CPU, sampled). Tokens
+ * whose claims a test chooses itself (expired, another audience, no subject) are built in that test.
  */
 public final class Tokens {
 
@@ -25,6 +34,15 @@ public final class Tokens {
     /** The classpath location of the public key, for {@code mp.jwt.verify.publickey.location}. */
     public static final String PUBLIC_KEY = "test-keys/publicKey.pem";
     private static final String PRIVATE_KEY = "test-keys/privateKey.pem";
+
+    /** How long a signed token is handed out again: well within its hour. */
+    static final Duration REUSED = Duration.ofMinutes(10);
+
+    private static final PrivateKey KEY = privateKey();
+    private static final Map<String, Signed> SIGNED = new ConcurrentHashMap<>();
+
+    private record Signed(String token, long signedAt) {
+    }
 
     private Tokens() {
     }
@@ -46,13 +64,20 @@ public final class Tokens {
 
     /** A token whose {@code upn} names someone else than its subject (a claim a user may choose). */
     public static String userWithUpn(String userId, String upn) {
-        return Jwt.issuer(ISSUER).subject(userId).upn(upn).claim("preferred_username", upn)
-                .groups(Set.of("user")).expiresIn(Duration.ofHours(1)).sign(privateKey());
+        return reused("upn\u0000" + userId + "\u0000" + upn, () -> Jwt.issuer(ISSUER).subject(userId).upn(upn)
+                .claim("preferred_username", upn).groups(Set.of("user")).expiresIn(Duration.ofHours(1)).sign(KEY));
     }
 
     private static String sign(String subject, Set<String> groups) {
-        return Jwt.issuer(ISSUER).subject(subject).upn(subject).groups(groups)
-                .expiresIn(Duration.ofHours(1)).sign(privateKey());
+        return reused(subject + "\u0000" + new TreeSet<>(groups), () -> Jwt.issuer(ISSUER).subject(subject).upn(subject)
+                .groups(groups).expiresIn(Duration.ofHours(1)).sign(KEY));
+    }
+
+    /** The token signed for {@code claims} within {@link #REUSED}, or a new one. */
+    private static String reused(String claims, Supplier<String> signer) {
+        long now = System.nanoTime();
+        return SIGNED.compute(claims, (k, signed) -> signed != null && now - signed.signedAt() < REUSED.toNanos() ? signed
+                : new Signed(signer.get(), now)).token();
     }
 
     private static PrivateKey privateKey() {

@@ -68,7 +68,7 @@ final class DevInspector {
 
         ChromeDriver driver = browser();
         try {
-            WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(30));
+            WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(30), Duration.ofMillis(100));
             String inspector = base + "/mnemos/inspector/";
             driver.get(inspector);
             ((JavascriptExecutor) driver).executeScript("sessionStorage.clear()");

@@ -51,7 +51,7 @@ class DevInspectorToolRunsTest {
 
         ChromeDriver driver = DevInspector.browser();
         try {
-            WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(30));
+            WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(30), Duration.ofMillis(100));
             driver.get(base + "/mnemos/inspector/");
             ((JavascriptExecutor) driver).executeScript("sessionStorage.clear()");
             driver.navigate().refresh();

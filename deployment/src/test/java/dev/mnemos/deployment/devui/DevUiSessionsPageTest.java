@@ -61,7 +61,7 @@ class DevUiSessionsPageTest {
 
         ChromeDriver driver = DevInspector.browser();
         try {
-            WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(60));
+            WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(60), Duration.ofMillis(100));
             driver.get(base + PAGE);
             SearchContext page = wait.until(d -> component(d)).getShadowRoot();
             WebElement users = wait.until(d -> first(page, "#users option[value='" + user + "']") == null ? null

@@ -290,7 +290,7 @@ class RedisFaultTest {
         }
         assertThat(missedCopies()).as("the copy that could not be raised is counted").isEqualTo(missedBefore + 1);
         // the raise was sent before it timed out: a paused Redis runs it on resuming (a lost one would
-        // leave steps on the previous facts until the copy expires, which ProfileRevisionsTest shows)
+        // leave steps on the previous facts until the copy expires, which SessionMemoryStepsTest shows)
         String revision = Long.toString(profiles.revision(user)); // the second write's
         String copy = null;
         for (int poll = 0; poll < 500 && !revision.equals(copy); poll++) {

@@ -34,7 +34,7 @@ final class Browser implements AutoCloseable {
 
     private Browser(ChromeDriver driver) {
         this.driver = driver;
-        this.wait = new WebDriverWait(driver, Duration.ofSeconds(30));
+        this.wait = new WebDriverWait(driver, Duration.ofSeconds(30), Duration.ofMillis(100));
     }
 
     static Browser start() {
