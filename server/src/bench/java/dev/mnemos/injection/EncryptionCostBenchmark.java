@@ -90,9 +90,17 @@ class EncryptionCostBenchmark {
     private enum Side {
         CLEAR, SEALED;
 
-        /** The side's own thread (a profile tells the sides apart by it): blocks never run on both at once. */
-        final ExecutorService thread = Executors.newSingleThreadExecutor(named("bench-" + name().toLowerCase()));
+        /**
+         * The thread the side's blocks run on: one for both, or with {@code -Dbench.threadPerSide=true} one each, so that
+         * a profile tells the sides apart (each block still alone). A thread of its own can cost or gain a side 10-20 %
+         * at one client for a whole run (where the scheduler keeps it, beside Redis or not): measure with one.
+         */
+        final ExecutorService thread = Boolean.getBoolean("bench.threadPerSide")
+                ? Executors.newSingleThreadExecutor(named("bench-" + name().toLowerCase()))
+                : ONE_THREAD;
     }
+
+    private static final ExecutorService ONE_THREAD = Executors.newSingleThreadExecutor(named("bench-sides"));
 
     private static final String ANSWER = "Day 1: Fushimi Inari at dawn, then Tofuku-ji. ".repeat(6);
     private static final String PLAN = "1. Arrive at Kyoto station and leave luggage.\n2. Visit the temples of the east.\n"
@@ -365,7 +373,7 @@ class EncryptionCostBenchmark {
         line("  mean time of an end's phases (spans), clear / sealed:");
         for (String phase : List.of("mnemos.end", "mnemos.end.promote", "mnemos.end.archive", "mnemos.end.clear")) {
             double[] means = Arrays.stream(Side.values()).mapToDouble(side -> {
-                var sum = PhaseTimedSpans.TIMES.get("bench-" + side.name().toLowerCase() + " / " + phase);
+                var sum = PhaseTimedSpans.TIMES.get(side.name().toLowerCase() + " / " + phase);
                 return sum == null ? Double.NaN : sum[0].sum() / 1e6 / Math.max(1, sum[1].sum());
             }).toArray();
             line("    %-20s %7.3f ms / %7.3f ms (%s)", phase, means[0], means[1], change(means[1], means[0]));
@@ -426,6 +434,7 @@ class EncryptionCostBenchmark {
 
     private static void switchTo(Side side) {
         SwitchedCipher.sealing(side == Side.SEALED);
+        PhaseTimedSpans.side = side.name().toLowerCase();
     }
 
     /**
