@@ -9,9 +9,7 @@ import dev.mnemos.injection.step.StepCycle;
 import dev.mnemos.profile.Category;
 import dev.mnemos.profile.NewFact;
 import dev.mnemos.profile.ProfileService;
-import dev.mnemos.session.Constraint;
 import dev.mnemos.session.NewSession;
-import dev.mnemos.session.Scope;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionKeys;
 import dev.mnemos.session.SessionPatch;
@@ -102,9 +100,6 @@ class EncryptionCostBenchmark {
 
     private static final ExecutorService ONE_THREAD = Executors.newSingleThreadExecutor(named("bench-sides"));
 
-    private static final String ANSWER = "Day 1: Fushimi Inari at dawn, then Tofuku-ji. ".repeat(6);
-    private static final String PLAN = "1. Arrive at Kyoto station and leave luggage.\n2. Visit the temples of the east.\n"
-            .repeat(10);
     /** Steps of a session before the next one replaces it (as the read-before-write benchmark's sessions). */
     private static final int SESSION_STEPS = 500;
     private static final long BETWEEN_STEPS_NANOS = 2_000_000;
@@ -442,9 +437,8 @@ class EncryptionCostBenchmark {
      * model took, which the caller takes out of the step's time
      */
     private long step(String user, String id, int i, long modelNanos) {
-        AiMethod method = i % 10 == 0 ? plan : answer;
-        String own = id.substring(0, 4);
-        String result = i % 10 == 0 ? own + PLAN.substring(4) + "(v" + i + ")" : own + ANSWER.substring(4) + i;
+        AiMethod method = BenchWorkload.planStep(i) ? plan : answer;
+        String result = BenchWorkload.answer(id, i);
         long[] took = new long[1];
         ActingAs.user(user).call(() -> {
             try {
@@ -465,13 +459,9 @@ class EncryptionCostBenchmark {
 
     /** A session of {@code user}, whose 15 profile facts are stored in Postgres first. */
     private String newSession(String user) {
-        IntStream.rangeClosed(1, 15).forEach(i -> profileService.add(user, "bench", new NewFact(Category.PREFERENCE,
-                null, "prefers option " + i + " when travelling in Japan", 0.5 + i / 40.0)));
-        SessionPatch.Builder patch = SessionPatch.builder().goal("plan a 5-day trip to Kyoto and Nara in April")
-                .context("two adults, first visit");
-        IntStream.rangeClosed(1, 5).forEach(
-                i -> patch.addConstraint(new Constraint(null, "constraint " + i + " of the trip", Scope.TASK, "user")));
-        return store.create(NewSession.of(user, patch.build()).by("bench")).sessionId();
+        IntStream.rangeClosed(1, BenchWorkload.FACTS).forEach(i -> profileService.add(user, "bench",
+                new NewFact(Category.PREFERENCE, null, BenchWorkload.fact(i), BenchWorkload.confidence(i))));
+        return store.create(NewSession.of(user, BenchWorkload.start()).by("bench")).sessionId();
     }
 
     /** Each round's two block p50s (clear/sealed), and the median and middle half of their sealed / clear ratios. */

@@ -8,9 +8,7 @@ import dev.mnemos.injection.step.StepCycle;
 import dev.mnemos.profile.Category;
 import dev.mnemos.profile.NewFact;
 import dev.mnemos.profile.ProfileService;
-import dev.mnemos.session.Constraint;
 import dev.mnemos.session.NewSession;
-import dev.mnemos.session.Scope;
 import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
@@ -68,9 +66,6 @@ import java.util.stream.Stream;
 @QuarkusTest
 class InjectionBenchmark {
 
-    private static final String ANSWER = "Day 1: Fushimi Inari at dawn, then Tofuku-ji. ".repeat(6);
-    private static final String PLAN = "1. Arrive at Kyoto station and leave luggage.\n2. Visit the temples of the east.\n"
-            .repeat(10);
 
     @Inject
     StepCycle cycle;
@@ -616,12 +611,8 @@ class InjectionBenchmark {
      * it answered at once), which the caller takes out of the step's time
      */
     private long step(String id, int i, long modelNanos) throws Exception {
-        AiMethod method = i % 10 == 0 ? plan : answer;
-        // each session's answers and plans its own (a real session's are): the same text in every session
-        // would be served from the shared memory of token counts, which real steps rarely are
-        // (the first characters are the session's: the same lengths, so the same cuts, as the same text)
-        String own = id.substring(0, 4);
-        String result = i % 10 == 0 ? own + PLAN.substring(4) + "(v" + i + ")" : own + ANSWER.substring(4) + i;
+        AiMethod method = BenchWorkload.planStep(i) ? plan : answer;
+        String result = BenchWorkload.answer(id, i);
         if (modelNanos == 0) {
             run(owners.get(id), method, new Object[] { id, "step " + i + ": what is next?" }, () -> result);
             return 0;
@@ -644,17 +635,13 @@ class InjectionBenchmark {
     private String newSession() {
         String user = "bench-" + SessionIds.newId();
         if (PROFILE_IN_MEMORY) {
-            profiles.set(user, IntStream.rangeClosed(1, 15).mapToObj(i -> new ProfileLine("f" + i, "PREFERENCE", null,
-                    "prefers option " + i + " when travelling in Japan", 0.5 + i / 40.0)).toList());
+            profiles.set(user, IntStream.rangeClosed(1, BenchWorkload.FACTS).mapToObj(i -> new ProfileLine("f" + i,
+                    "PREFERENCE", null, BenchWorkload.fact(i), BenchWorkload.confidence(i))).toList());
         } else {
-            IntStream.rangeClosed(1, 15).forEach(i -> profileService.add(user, "bench", new NewFact(Category.PREFERENCE,
-                    null, "prefers option " + i + " when travelling in Japan", 0.5 + i / 40.0)));
+            IntStream.rangeClosed(1, BenchWorkload.FACTS).forEach(i -> profileService.add(user, "bench",
+                    new NewFact(Category.PREFERENCE, null, BenchWorkload.fact(i), BenchWorkload.confidence(i))));
         }
-        SessionPatch.Builder patch = SessionPatch.builder().goal("plan a 5-day trip to Kyoto and Nara in April")
-                .context("two adults, first visit");
-        IntStream.rangeClosed(1, 5).forEach(
-                i -> patch.addConstraint(new Constraint(null, "constraint " + i + " of the trip", Scope.TASK, "user")));
-        String id = store.create(NewSession.of(user, patch.build()).by("bench")).sessionId();
+        String id = store.create(NewSession.of(user, BenchWorkload.start()).by("bench")).sessionId();
         owners.put(id, user);
         return id;
     }
