@@ -296,7 +296,9 @@ class SessionEncryptionTest {
                 .traced(traces.entry(new StepTrace(session, user, version + 1, "chat", "TripAi.chat", Instant.now(),
                         new StepTrace.Read(version, ProfileSnapshot.Status.LOADED, ProfileSnapshot.Cache.HIT, 1),
                         new StepTrace.Injected("abc", 10, 3, 1000, false, List.of(), List.of("Prefers calm anchorages "
-                                + tag), List.of(), "<memory-data>\n- Prefers calm anchorages " + tag + "\n</memory-data>"),
+                                + tag), List.of(), "<memory-data>\n"
+                                        // a trace of kilobytes, as a real step's: sealed as it is, not deflated
+                                        + ("- Prefers calm anchorages " + tag + "\n").repeat(40) + "</memory-data>"),
                         new StepTrace.Written(version, version + 1, 0, List.of("collected")),
                         new StepTrace.Timings(1, 2, 3, 4),
                         List.of(new ToolRun("tides", "{\"place\":\"Reine " + tag + "\"}", "Tide tables for Reine " + tag,

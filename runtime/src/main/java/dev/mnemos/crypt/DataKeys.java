@@ -31,7 +31,7 @@ public class DataKeys {
     public DataKeys(AgroalDataSource db, KeyEncryptionKeys keks, EncryptionConfig config) {
         this.db = db;
         this.keks = keks;
-        this.cache = Caffeine.newBuilder().maximumSize(config.cachedKeys()).build();
+        this.cache = Caffeine.newBuilder().maximumSize(config.cachedKeys()).executor(Runnable::run).build();
     }
 
     /** Whether values are sealed: a key-encryption key is there. */

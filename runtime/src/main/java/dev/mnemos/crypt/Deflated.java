@@ -3,8 +3,8 @@ package dev.mnemos.crypt;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.BlockingDeque;
+import java.util.concurrent.LinkedBlockingDeque;
 import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
 import java.util.zip.Inflater;
@@ -25,10 +25,12 @@ final class Deflated {
     static final byte MARK = (byte) 0xFF;
     /**
      * Deflaters and inflaters kept for the next text, reset: making one allocates zlib's window and tables, which cost
-     * more than deflating a text of a few kilobytes. More are made when these are in use, then ended.
+     * more than deflating a text of a few kilobytes. More are made when these are in use, then ended. The one put back
+     * last is taken first: its window and tables (a quarter of a megabyte for a deflater) are the likeliest to be in the
+     * CPU's caches.
      */
-    private static final BlockingQueue<Deflater> DEFLATERS = new ArrayBlockingQueue<>(16);
-    private static final BlockingQueue<Inflater> INFLATERS = new ArrayBlockingQueue<>(16);
+    private static final BlockingDeque<Deflater> DEFLATERS = new LinkedBlockingDeque<>(16);
+    private static final BlockingDeque<Inflater> INFLATERS = new LinkedBlockingDeque<>(16);
 
     private Deflated() {
     }
@@ -38,7 +40,7 @@ final class Deflated {
         if (utf8.length < FROM) {
             return utf8;
         }
-        Deflater kept = DEFLATERS.poll();
+        Deflater kept = DEFLATERS.pollFirst();
         Deflater deflater = kept != null ? kept : new Deflater(Deflater.BEST_SPEED, true);
         try {
             deflater.setInput(utf8);
@@ -52,7 +54,7 @@ final class Deflated {
             return deflater.finished() && size < utf8.length ? Arrays.copyOf(out, size) : utf8;
         } finally {
             deflater.reset();
-            if (!DEFLATERS.offer(deflater)) {
+            if (!DEFLATERS.offerFirst(deflater)) {
                 deflater.end();
             }
         }
@@ -63,7 +65,7 @@ final class Deflated {
         if (bytes.length == 0 || bytes[0] != MARK) {
             return new String(bytes, StandardCharsets.UTF_8);
         }
-        Inflater kept = INFLATERS.poll();
+        Inflater kept = INFLATERS.pollFirst();
         Inflater inflater = kept != null ? kept : new Inflater(true);
         try {
             inflater.setInput(bytes, 1, bytes.length - 1);
@@ -81,7 +83,7 @@ final class Deflated {
             throw new IllegalArgumentException("deflated text does not inflate", e);
         } finally {
             inflater.reset();
-            if (!INFLATERS.offer(inflater)) {
+            if (!INFLATERS.offerFirst(inflater)) {
                 inflater.end();
             }
         }

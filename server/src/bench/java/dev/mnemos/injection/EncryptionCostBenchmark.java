@@ -71,7 +71,7 @@ class EncryptionCostBenchmark {
 
         @Override
         public Set<Class<?>> getEnabledAlternatives() {
-            return Set.of(SwitchedCipher.class, PhaseTimedSpans.class);
+            return Set.of(SwitchedCipher.class, PhaseTimedSpans.class, TimedSessionValues.class);
         }
 
         /** A throw-away key, the same in each of the profile's calls: SHA-256 of a fixed text. */
@@ -214,8 +214,23 @@ class EncryptionCostBenchmark {
         line("checked: the sealed side's goal in Redis is sealed, the clear side's is not");
         interleave("1 client, paced (2 ms between steps, untimed)", rounds, (side, into) -> steps(lanes[side.ordinal()],
                 block, BETWEEN_STEPS_NANOS, 0, into, threads));
+        PhaseTimedSpans.TIMES.clear();
+        TimedSessionValues.reset();
         interleave("1 client, back to back", rounds, (side, into) -> steps(lanes[side.ordinal()], block, 0, 0, into,
                 threads));
+        for (TimedSessionValues.Call call : TimedSessionValues.Call.values()) {
+            int c = call.ordinal();
+            line("  session values' %s, a step: clear %.1f calls %.1f us, sealed %.1f calls %.1f us (on any thread)",
+                    call.name().toLowerCase(), TimedSessionValues.CALLS[0][c].sum() / (double) (rounds * block),
+                    TimedSessionValues.NANOS[0][c].sum() / 1e3 / (rounds * block),
+                    TimedSessionValues.CALLS[1][c].sum() / (double) (rounds * block),
+                    TimedSessionValues.NANOS[1][c].sum() / 1e3 / (rounds * block));
+        }
+        TimedSessionValues.BY_PLACE.forEach((call, sums) -> line("    sealed, %-18s %5.2f calls a step, %6.1f us a call, %7.0f characters a call",
+                call, sums[1].sum() / (double) (rounds * block), sums[0].sum() / 1e3 / Math.max(1, sums[1].sum()),
+                sums[2].sum() / (double) Math.max(1, sums[1].sum())));
+        phases("a step's", List.of("mnemos.step.load", "mnemos.step.render", "mnemos.step.write",
+                "mnemos.step.write (CPU of its thread)"));
         interleave("1 client, after a 50 ms model call (the model's time taken out)", Math.max(2, rounds / 3),
                 (side, into) -> steps(lanes[side.ordinal()], 10, 0, TimeUnit.MILLISECONDS.toNanos(50), into, threads));
         manyClients(clients, clientRounds, clientBlock);
@@ -365,13 +380,18 @@ class EncryptionCostBenchmark {
                     end(prepared.get(side.ordinal()).get(next[side.ordinal()]++));
                     into.blocks.add(new long[] { System.nanoTime() - start });
                 });
-        line("  mean time of an end's phases (spans), clear / sealed:");
-        for (String phase : List.of("mnemos.end", "mnemos.end.promote", "mnemos.end.archive", "mnemos.end.clear")) {
+        phases("an end's", List.of("mnemos.end", "mnemos.end.promote", "mnemos.end.archive", "mnemos.end.clear"));
+    }
+
+    /** The mean time of each of {@code names}' spans on each side since {@link PhaseTimedSpans#TIMES} was cleared. */
+    private void phases(String of, List<String> names) {
+        line("  mean time of %s phases (spans), clear / sealed:", of);
+        for (String phase : names) {
             double[] means = Arrays.stream(Side.values()).mapToDouble(side -> {
                 var sum = PhaseTimedSpans.TIMES.get(side.name().toLowerCase() + " / " + phase);
                 return sum == null ? Double.NaN : sum[0].sum() / 1e6 / Math.max(1, sum[1].sum());
             }).toArray();
-            line("    %-20s %7.3f ms / %7.3f ms (%s)", phase, means[0], means[1], change(means[1], means[0]));
+            line("    %-38s %7.3f ms / %7.3f ms (%s)", phase, means[0], means[1], change(means[1], means[0]));
         }
     }
 
@@ -430,6 +450,7 @@ class EncryptionCostBenchmark {
     private static void switchTo(Side side) {
         SwitchedCipher.sealing(side == Side.SEALED);
         PhaseTimedSpans.side = side.name().toLowerCase();
+        TimedSessionValues.side = side.ordinal();
     }
 
     /**
