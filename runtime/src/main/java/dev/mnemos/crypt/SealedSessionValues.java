@@ -35,8 +35,6 @@ public class SealedSessionValues implements SessionValues {
 
     /** The places of texts written once: {@link #WRITTEN_ONCE}. */
     private static final Set<String> WRITTEN_ONCE = Set.of("trace", "event", "idempotency");
-    /** The characters of a sealed value that hold its random nonce (after {@link MemoryCipher#DENSE_MARK}). */
-    private static final int NONCE_CHARS = (Aead.NONCE_BYTES * 8) / 7;
 
     /** A text at a place under a key: equal only under the same key object. */
     private record Memo(DataKey key, String place, String text) {
@@ -53,25 +51,36 @@ public class SealedSessionValues implements SessionValues {
     }
 
     /**
-     * A sealed value at a place under a key: as {@link Memo}, but hashed by its nonce alone, random for each value, not
-     * by all of its characters (the memo's lookups hashed kilobytes a step); equality still compares all of them.
+     * A sealed value at a place under a key, known by its length and the characters that hold its nonce (the first 14
+     * after {@link MemoryCipher#DENSE_MARK}: 98 bits for the 96 of the nonce) and its tag (the last 20: 140 bits for its
+     * 128 and the encoding's padding), not by all of its characters: a lookup compares these 34, where comparing whole
+     * ciphertexts read kilobytes of the memo a step, out of the CPU's caches, and the memo holds no ciphertexts.
+     * <p>
+     * Two values sealed under one key with the same nonce and tag are the same value: another ciphertext with this nonce
+     * and tag would not open (making one takes the key). So a lookup answers what opening would, but for a value altered
+     * between its nonce and its tag: that opens to the text it held, as the value itself, written back, would.
      */
-    private record Stored(DataKey key, String place, String text) {
+    private record Stored(DataKey key, String place, int length, String ends) {
+
+        private static final int NONCE_CHARS = 14;
+        private static final int TAG_CHARS = 20;
+
+        static Stored of(DataKey key, String place, String text) {
+            int from = MemoryCipher.DENSE_MARK.length();
+            String ends = text.length() <= from + NONCE_CHARS + TAG_CHARS ? text
+                    : text.substring(from, from + NONCE_CHARS) + text.substring(text.length() - TAG_CHARS);
+            return new Stored(key, place, text.length(), ends);
+        }
 
         @Override
         public boolean equals(Object other) {
-            return other instanceof Stored stored && stored.key == key && stored.place.equals(place)
-                    && stored.text.equals(text);
+            return other instanceof Stored stored && stored.key == key && stored.length == length
+                    && stored.place.equals(place) && stored.ends.equals(ends);
         }
 
         @Override
         public int hashCode() {
-            int hash = System.identityHashCode(key) * 31 + place.hashCode();
-            int end = Math.min(text.length(), MemoryCipher.DENSE_MARK.length() + NONCE_CHARS);
-            for (int i = MemoryCipher.DENSE_MARK.length(); i < end; i++) {
-                hash = hash * 31 + text.charAt(i);
-            }
-            return hash;
+            return (System.identityHashCode(key) * 31 + place.hashCode()) * 31 + ends.hashCode();
         }
     }
 
@@ -114,7 +123,7 @@ public class SealedSessionValues implements SessionValues {
         }
         String sealed = cipher.sealDense(plain, place(userId, place), key);
         sealedAs.put(text, sealed);
-        openedAs.put(new Stored(key, place, sealed), plain); // the next step reads it back
+        openedAs.put(Stored.of(key, place, sealed), plain); // the next step reads it back
         return sealed;
     }
 
@@ -128,7 +137,7 @@ public class SealedSessionValues implements SessionValues {
         if (WRITTEN_ONCE.contains(place)) {
             return cipher.openDense(stored, at, key);
         }
-        Stored sealed = new Stored(key, place, stored);
+        Stored sealed = Stored.of(key, place, stored);
         String known = openedAs.getIfPresent(sealed);
         if (known != null) {
             return known;
