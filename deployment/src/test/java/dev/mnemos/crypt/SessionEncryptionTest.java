@@ -19,7 +19,10 @@ import io.agroal.api.AgroalDataSource;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.QuarkusUnitTest;
 import io.restassured.path.json.JsonPath;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.inject.Alternative;
 import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -32,6 +35,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import static dev.mnemos.testsupport.Calls.as;
 import static dev.mnemos.testsupport.Calls.end;
@@ -70,7 +74,7 @@ class SessionEncryptionTest {
             .setAfterAllCustomizer(() -> {
                 REDIS.stop();
                 dropSchema();
-            }), jar -> jar.addClass(TestRedisServer.class));
+            }), jar -> jar.addClasses(TestRedisServer.class, ClaimsReady.class, ThreadsThatUnwrap.class));
 
     @Inject
     RedisDataSource redis;
@@ -84,6 +88,8 @@ class SessionEncryptionTest {
     StepTraceStore traces;
     @Inject
     SealedSessionValues sealedValues;
+    @Inject
+    DataKeys dataKeys;
 
     private String alice;
     private String bob;
@@ -194,6 +200,29 @@ class SessionEncryptionTest {
                         + " altered");
         redis.hash(String.class).hdel(SessionKeys.state(hers), "context");
         assertThat(store.get(hers).goal()).isEqualTo("Climb the Eiger " + tag);
+    }
+
+    /**
+     * The step write and the read of the current state run on the event loop when the owner's data key is in memory.
+     * When it leaves memory between that check and the sealing (evicted from the bounded cache, or an erase; here the
+     * check is told it is in memory, {@link ClaimsReady}), the key is read on a worker thread, never on the event loop.
+     */
+    @Test
+    void aDataKeyThatLeftMemoryIsReadOnAWorkerThreadNeverOnTheEventLoop() {
+        String session = start(alice, "Sail to Senja " + tag);
+        dataKeys.evict(alice);
+        ThreadsThatUnwrap.THREADS.clear();
+        ClaimsReady.claiming = true;
+        try {
+            step(alice, session, Map.of("putCollected", Map.of("boat", "A ketch " + tag)));
+            dataKeys.evict(alice);
+            as(alice).get("/v1/sessions/{id}", session).then().statusCode(200)
+                    .body("collected.boat", equalTo("A ketch " + tag)).body("goal", equalTo("Sail to Senja " + tag));
+        } finally {
+            ClaimsReady.claiming = false;
+        }
+        assertThat(ThreadsThatUnwrap.THREADS).as("threads that read the data key").hasSizeGreaterThanOrEqualTo(2)
+                .allSatisfy(thread -> assertThat(thread).doesNotContain("eventloop"));
     }
 
     @Test
@@ -313,6 +342,43 @@ class SessionEncryptionTest {
 
     private static void step(String user, String session, Map<String, Object> patch) {
         as(user).body(Map.of("patch", patch)).post("/v1/sessions/{id}/steps", session).then().statusCode(200);
+    }
+
+    /** The session values, told while {@link #claiming} that every user's data key is in memory. */
+    @Alternative
+    @Priority(1)
+    @Singleton
+    public static class ClaimsReady extends SealedSessionValues {
+
+        static volatile boolean claiming;
+
+        public ClaimsReady(MemoryCipher cipher) {
+            super(cipher);
+        }
+
+        @Override
+        public boolean ready(String userId) {
+            return claiming || super.ready(userId);
+        }
+    }
+
+    /** The configured key-encryption key, noting the thread of each data key it unwraps (a data key read). */
+    @Alternative
+    @Priority(1)
+    @Singleton
+    public static class ThreadsThatUnwrap extends ConfiguredKeyEncryptionKeys {
+
+        static final List<String> THREADS = new CopyOnWriteArrayList<>();
+
+        public ThreadsThatUnwrap(EncryptionConfig config) {
+            super(config);
+        }
+
+        @Override
+        public byte[] unwrap(Wrapped wrapped) {
+            THREADS.add(Thread.currentThread().getName());
+            return super.unwrap(wrapped);
+        }
     }
 
     static void dropSchema() {

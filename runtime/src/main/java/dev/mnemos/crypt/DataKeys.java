@@ -49,6 +49,11 @@ public class DataKeys {
         return cache.getIfPresent(userId) != null;
     }
 
+    /** The user's data key when it is in memory; empty when reading it would need Postgres. */
+    Optional<DataKey> inMemory(String userId) {
+        return Optional.ofNullable(cache.getIfPresent(userId));
+    }
+
     /** The user's data key, created on first use. */
     DataKey forWrite(String userId) {
         return cache.get(userId, u -> load(u).orElseGet(() -> create(u)));

@@ -121,6 +121,11 @@ public class MemoryCipher {
         return keys.forWrite(userId);
     }
 
+    /** The user's data key when it is in memory (empty: reading or making it would need Postgres). */
+    Optional<DataKey> keyInMemory(String userId) {
+        return keys.inMemory(userId);
+    }
+
     /**
      * A field name standing for {@code text} (an open question is a field of its own): the same for the same user,
      * place and text, and revealing nothing of it (HMAC-SHA256 under a key derived from the user's data key, 16 bytes);
@@ -130,9 +135,14 @@ public class MemoryCipher {
         if (text == null || !on()) {
             return text;
         }
+        return name(text, place, keys.forWrite(place.userId()));
+    }
+
+    /** {@link #name(String, Place)} with the user's data key at hand. */
+    String name(String text, Place place, DataKey key) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(keys.forWrite(place.userId()).getEncoded(), "HmacSHA256"));
+            mac.init(new SecretKeySpec(key.getEncoded(), "HmacSHA256"));
             mac.update(place.associatedData());
             mac.update((byte) 0);
             byte[] digest = mac.doFinal(text.getBytes(StandardCharsets.UTF_8));

@@ -3,9 +3,12 @@ package dev.mnemos.crypt;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.mnemos.session.SessionValues;
+import dev.mnemos.session.SessionValues.NotInMemoryException;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Session texts in Redis sealed with their owner's data key ({@link MemoryCipher#sealDense}), bound to the user and
@@ -84,6 +87,9 @@ public class SealedSessionValues implements SessionValues {
         }
     }
 
+    /** Set on a thread while it runs {@link #withoutBlocking}. */
+    private static final ThreadLocal<Boolean> WITHOUT_BLOCKING = new ThreadLocal<>();
+
     private final MemoryCipher cipher;
     /**
      * Evictions run on the thread that wrote (Caffeine's default hands them to the common pool, which woke a thread of
@@ -112,7 +118,7 @@ public class SealedSessionValues implements SessionValues {
         if (plain == null || !cipher.on() || MemoryCipher.denselySealed(plain)) {
             return plain;
         }
-        DataKey key = cipher.keyForWrite(userId);
+        DataKey key = keyForWrite(userId);
         if (WRITTEN_ONCE.contains(place)) {
             return cipher.sealDenseUndeflated(plain, place(userId, place), key);
         }
@@ -133,7 +139,7 @@ public class SealedSessionValues implements SessionValues {
             return stored;
         }
         Place at = place(userId, place);
-        DataKey key = cipher.keyForRead(at);
+        DataKey key = keyForRead(at);
         if (WRITTEN_ONCE.contains(place)) {
             return cipher.openDense(stored, at, key);
         }
@@ -150,7 +156,38 @@ public class SealedSessionValues implements SessionValues {
 
     @Override
     public String name(String userId, String place, String text) {
-        return cipher.name(text, place(userId, place));
+        if (text == null || !cipher.on()) {
+            return text;
+        }
+        return cipher.name(text, place(userId, place), keyForWrite(userId));
+    }
+
+    @Override
+    public <T> T withoutBlocking(Supplier<T> work) {
+        if (WITHOUT_BLOCKING.get() != null) {
+            return work.get();
+        }
+        WITHOUT_BLOCKING.set(Boolean.TRUE);
+        try {
+            return work.get();
+        } finally {
+            WITHOUT_BLOCKING.remove();
+        }
+    }
+
+    /** The user's data key to seal with: read or made in Postgres when needed, but never in {@link #withoutBlocking}. */
+    private DataKey keyForWrite(String userId) {
+        return WITHOUT_BLOCKING.get() == null ? cipher.keyForWrite(userId) : inMemory(userId);
+    }
+
+    /** The user's data key to open with, as {@link #keyForWrite}. */
+    private DataKey keyForRead(Place at) {
+        return WITHOUT_BLOCKING.get() == null ? cipher.keyForRead(at) : inMemory(at.userId());
+    }
+
+    private DataKey inMemory(String userId) {
+        return (userId == null ? Optional.<DataKey> empty() : cipher.keyInMemory(userId))
+                .orElseThrow(NotInMemoryException::new);
     }
 
     /** How many of the user's texts the memos hold, sealed as and opened as. */

@@ -53,14 +53,18 @@ final class RedisSessionReads {
     /**
      * The current state without blocking, with its newest {@code latestPlans} plan versions (negative: all). Sealed
      * texts open on the calling thread when their owner's data key is in memory, else on a worker thread (the key is
-     * read in Postgres).
+     * read in Postgres), also when it leaves memory while they open.
      */
     Uni<SessionState> recentAsync(String sessionId, int latestPlans) {
         return calls.bounded(calls.async(LuaScript.LOAD, sessionId, ScriptArgs.Load.latest(Math.max(-1, latestPlans))
                 .argv())).chain(reply -> {
                     Map<String, String> state = SessionScripts.pairs(reply);
                     if (fields.ready(state.get("userId"))) {
-                        return Uni.createFrom().item(loaded(sessionId, state));
+                        try {
+                            return Uni.createFrom().item(fields.withoutBlocking(() -> loaded(sessionId, state)));
+                        } catch (SessionValues.NotInMemoryException e) {
+                            // the owner's data key left memory since ready(): opened on a worker thread, below
+                        }
                     }
                     return Uni.createFrom().item(() -> loaded(sessionId, state))
                             .runSubscriptionOn(Infrastructure.getDefaultWorkerPool());

@@ -43,7 +43,7 @@ final class RedisSessionWrites {
 
     /** {@link SessionStore#apply}, blocking. */
     AppliedPatch apply(StepWrite write) {
-        Step step = step(write);
+        Step step = step(write, write.owner());
         long[] reply = patchReply(write, step);
         if (ScriptReply.KEY_USED.is(reply)) {
             // the first write's patch had other generated ids: report no time, so nothing is rebuilt from this one
@@ -63,14 +63,18 @@ final class RedisSessionWrites {
         if (write.idempotency() != null) {
             return onWorker;
         }
-        if (fields.sealing() && !fields.ready(write.owner() != null ? write.owner() : reads.knownOwner(write.sessionId()))) {
+        String owner = write.owner() != null ? write.owner() : reads.knownOwner(write.sessionId());
+        if (fields.sealing() && !fields.ready(owner)) {
             // sealing needs the session's owner (a Redis read) or their data key (read or made in Postgres): not on an
             // event loop
             return onWorker;
         }
         Step step;
         try {
-            step = step(write);
+            step = fields.withoutBlocking(() -> step(write, owner));
+        } catch (SessionValues.NotInMemoryException e) {
+            // the owner's data key left memory since ready() (evicted, or an erase): read on a worker thread
+            return onWorker;
         } catch (RuntimeException e) {
             return Uni.createFrom().failure(e);
         }
@@ -93,7 +97,8 @@ final class RedisSessionWrites {
     private record Step(SessionPatch patch, Instant at, SessionEvent event, List<String> ops, String userId) {
     }
 
-    private Step step(StepWrite write) {
+    /** @param owner the session's owner when known (else read, when texts are sealed) */
+    private Step step(StepWrite write, String owner) {
         validator.validate(write.patch());
         if (write.expectedVersion().isPresent() && write.expectedVersion().getAsLong() < 1) {
             throw new InvalidPatchException("expectedVersion", "a version of 1 or more");
@@ -103,8 +108,7 @@ final class RedisSessionWrites {
         // the plan's content is stored once, as its body; the log entry refers to it (session-patch.lua)
         SessionEvent event = new SessionEvent(0, SessionEvent.Type.PATCH, at, write.actor(), write.note(),
                 withIds.withoutPlanContent(), null, null);
-        String userId = !fields.sealing() ? null
-                : write.owner() != null ? write.owner() : reads.sealingOwner(write.sessionId());
+        String userId = !fields.sealing() ? null : owner != null ? owner : reads.sealingOwner(write.sessionId());
         List<String> ops = PatchOps.of(withIds, at, fields, userId);
         StepTraceEntry trace = write.trace();
         if (trace != null) {

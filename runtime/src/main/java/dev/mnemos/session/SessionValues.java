@@ -1,5 +1,7 @@
 package dev.mnemos.session;
 
+import java.util.function.Supplier;
+
 /**
  * How the texts of a session are stored in Redis: sealed with the session owner's data key when encryption at rest is
  * on (docs/operations.md "Encryption at rest"), else as they are ({@link #CLEAR}). A place names what a value is
@@ -50,5 +52,24 @@ public interface SessionValues {
     /** A field name standing for {@code text} (an open question): the text itself when encryption is off. */
     default String name(String userId, String place, String text) {
         return text;
+    }
+
+    /**
+     * Runs {@code work} where texts must seal and open without blocking (on an event loop, after {@link #ready} said
+     * they would): a text whose owner's data key has left memory since (evicted, or an erase) then fails with
+     * {@link NotInMemoryException} instead of the key being read in Postgres, and the caller takes its blocking path.
+     */
+    default <T> T withoutBlocking(Supplier<T> work) {
+        return work.get();
+    }
+
+    /** A text met in {@link #withoutBlocking} whose owner's data key is not in memory: nothing was written or read. */
+    final class NotInMemoryException extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        public NotInMemoryException() {
+            super("the data key of a session's owner is not in memory", null, false, false);
+        }
     }
 }

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * Maps a {@link SessionState} to the fields of its Redis hash and back. Scalars have a field each
@@ -53,6 +54,11 @@ final class StateFields {
      */
     boolean ready(String userId) {
         return !values.on() || userId != null && values.ready(userId);
+    }
+
+    /** Runs {@code work} where texts seal and open without blocking: {@link SessionValues#withoutBlocking}. */
+    <T> T withoutBlocking(Supplier<T> work) {
+        return values.withoutBlocking(work);
     }
 
     /** A text as stored for {@code userId} at {@code place} (a state field's name or family, {@code event} …). */
