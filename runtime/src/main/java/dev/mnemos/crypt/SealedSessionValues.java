@@ -1,7 +1,5 @@
 package dev.mnemos.crypt;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.mnemos.session.SessionValues;
 import dev.mnemos.session.SessionValues.NotInMemoryException;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -15,7 +13,8 @@ import java.util.function.Supplier;
  * the value's place ({@code redis.<place>}), not to the session: a fork or a rollback copies values between versions
  * and sessions of the same user, and they open there; copied to another user's session they do not.
  * <p>
- * Two memos, bounded, for the texts read or written last, each bound to the data key that sealed them (the very key
+ * Two memos, bounded ({@link Generations}), for the texts read or written last, each bound to the data key that sealed them
+ * (the very key
  * object: a key read again after an erase is another, and finds nothing of the erased one's):
  * <ul>
  * <li>{@code sealedAs}: a text sealed again to the same place gets the ciphertext it had. A rollback writes back the
@@ -91,13 +90,8 @@ public class SealedSessionValues implements SessionValues {
     private static final ThreadLocal<Boolean> WITHOUT_BLOCKING = new ThreadLocal<>();
 
     private final MemoryCipher cipher;
-    /**
-     * Evictions run on the thread that wrote (Caffeine's default hands them to the common pool, which woke a thread of
-     * it at nearly every step).
-     */
-    private final Cache<Memo, String> sealedAs = Caffeine.newBuilder().maximumSize(4096).executor(Runnable::run).build();
-    private final Cache<Stored, String> openedAs = Caffeine.newBuilder().maximumSize(4096).executor(Runnable::run)
-            .build();
+    private final Generations<Memo, String> sealedAs = new Generations<>(4096);
+    private final Generations<Stored, String> openedAs = new Generations<>(4096);
 
     public SealedSessionValues(MemoryCipher cipher) {
         this.cipher = cipher;
@@ -123,7 +117,7 @@ public class SealedSessionValues implements SessionValues {
             return cipher.sealDenseUndeflated(plain, place(userId, place), key);
         }
         Memo text = new Memo(key, place, plain);
-        String known = sealedAs.getIfPresent(text);
+        String known = sealedAs.get(text);
         if (known != null) {
             return known;
         }
@@ -144,7 +138,7 @@ public class SealedSessionValues implements SessionValues {
             return cipher.openDense(stored, at, key);
         }
         Stored sealed = Stored.of(key, place, stored);
-        String known = openedAs.getIfPresent(sealed);
+        String known = openedAs.get(sealed);
         if (known != null) {
             return known;
         }
@@ -192,14 +186,14 @@ public class SealedSessionValues implements SessionValues {
 
     /** How many of the user's texts the memos hold, sealed as and opened as. */
     public long remembered(String userId) {
-        return sealedAs.asMap().keySet().stream().filter(memo -> memo.key().userId().equals(userId)).count()
-                + openedAs.asMap().keySet().stream().filter(stored -> stored.key().userId().equals(userId)).count();
+        return sealedAs.count(memo -> memo.key().userId().equals(userId))
+                + openedAs.count(stored -> stored.key().userId().equals(userId));
     }
 
     @Override
     public void forget(String userId) {
-        sealedAs.asMap().keySet().removeIf(memo -> memo.key().userId().equals(userId));
-        openedAs.asMap().keySet().removeIf(memo -> memo.key().userId().equals(userId));
+        sealedAs.removeIf(memo -> memo.key().userId().equals(userId));
+        openedAs.removeIf(stored -> stored.key().userId().equals(userId));
     }
 
     private static Place place(String userId, String place) {
