@@ -6,16 +6,15 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Supplier;
 
 /**
  * Session texts in Redis sealed with their owner's data key ({@link MemoryCipher#sealDense}), bound to the user and
  * the value's place ({@code redis.<place>}), not to the session: a fork or a rollback copies values between versions
  * and sessions of the same user, and they open there; copied to another user's session they do not.
  * <p>
- * Two memos, bounded ({@link Generations}), for the texts read or written last, each bound to the data key that sealed them
- * (the very key
- * object: a key read again after an erase is another, and finds nothing of the erased one's):
+ * Two memos, bounded ({@link Generations}), for the texts read or written last, each bound to the data key that
+ * sealed them (the very key object: a key read again after an erase is another, and finds nothing of the erased
+ * one's):
  * <ul>
  * <li>{@code sealedAs}: a text sealed again to the same place gets the ciphertext it had. A rollback writes back the
  * values it read, and the scripts compare values to find what changed (a plan body already stored is kept, an
@@ -30,7 +29,8 @@ import java.util.function.Supplier;
  * quarter of a megabyte of state is out of the CPU's caches again at every step); undeflated, a trace costs 8/7 of its
  * plain bytes in Redis (the 7-bit encoding), within the 1.3x sealing may cost.
  * <p>
- * {@link #forget} drops a user's entries from both.
+ * {@link #forget} drops a user's entries from both. {@link #withoutBlocking()} (for an event loop) seals and opens only with
+ * a data key in memory, else fails with {@link NotInMemoryException} rather than reading the key in Postgres.
  */
 @ApplicationScoped
 public class SealedSessionValues implements SessionValues {
@@ -86,12 +86,12 @@ public class SealedSessionValues implements SessionValues {
         }
     }
 
-    /** Set on a thread while it runs {@link #withoutBlocking}. */
-    private static final ThreadLocal<Boolean> WITHOUT_BLOCKING = new ThreadLocal<>();
-
     private final MemoryCipher cipher;
     private final Generations<Memo, String> sealedAs = new Generations<>(4096);
     private final Generations<Stored, String> openedAs = new Generations<>(4096);
+
+    /** These values where nothing may block ({@link #withoutBlocking()}). */
+    private final SessionValues inMemoryOnly = new InMemoryOnly();
 
     public SealedSessionValues(MemoryCipher cipher) {
         this.cipher = cipher;
@@ -109,10 +109,15 @@ public class SealedSessionValues implements SessionValues {
 
     @Override
     public String seal(String userId, String place, String plain) {
+        return seal(userId, place, plain, false);
+    }
+
+    /** @param inMemoryOnly whether the data key must be in memory ({@link #withoutBlocking()}) */
+    protected String seal(String userId, String place, String plain, boolean inMemoryOnly) {
         if (plain == null || !cipher.on() || MemoryCipher.denselySealed(plain)) {
             return plain;
         }
-        DataKey key = keyForWrite(userId);
+        DataKey key = inMemoryOnly ? inMemory(userId) : cipher.keyForWrite(userId);
         if (WRITTEN_ONCE.contains(place)) {
             return cipher.sealDenseUndeflated(plain, place(userId, place), key);
         }
@@ -129,11 +134,16 @@ public class SealedSessionValues implements SessionValues {
 
     @Override
     public String open(String userId, String place, String stored) {
+        return open(userId, place, stored, false);
+    }
+
+    /** @param inMemoryOnly whether the data key must be in memory ({@link #withoutBlocking()}) */
+    protected String open(String userId, String place, String stored, boolean inMemoryOnly) {
         if (!MemoryCipher.denselySealed(stored)) {
             return stored;
         }
         Place at = place(userId, place);
-        DataKey key = keyForRead(at);
+        DataKey key = inMemoryOnly ? inMemory(userId) : cipher.keyForRead(at);
         if (WRITTEN_ONCE.contains(place)) {
             return cipher.openDense(stored, at, key);
         }
@@ -150,38 +160,65 @@ public class SealedSessionValues implements SessionValues {
 
     @Override
     public String name(String userId, String place, String text) {
+        return name(userId, place, text, false);
+    }
+
+    /** @param inMemoryOnly whether the data key must be in memory ({@link #withoutBlocking()}) */
+    protected String name(String userId, String place, String text, boolean inMemoryOnly) {
         if (text == null || !cipher.on()) {
             return text;
         }
-        return cipher.name(text, place(userId, place), keyForWrite(userId));
+        return cipher.name(text, place(userId, place), inMemoryOnly ? inMemory(userId) : cipher.keyForWrite(userId));
     }
 
     @Override
-    public <T> T withoutBlocking(Supplier<T> work) {
-        if (WITHOUT_BLOCKING.get() != null) {
-            return work.get();
-        }
-        WITHOUT_BLOCKING.set(Boolean.TRUE);
-        try {
-            return work.get();
-        } finally {
-            WITHOUT_BLOCKING.remove();
-        }
+    public SessionValues withoutBlocking() {
+        return inMemoryOnly;
     }
 
-    /** The user's data key to seal with: read or made in Postgres when needed, but never in {@link #withoutBlocking}. */
-    private DataKey keyForWrite(String userId) {
-        return WITHOUT_BLOCKING.get() == null ? cipher.keyForWrite(userId) : inMemory(userId);
-    }
-
-    /** The user's data key to open with, as {@link #keyForWrite}. */
-    private DataKey keyForRead(Place at) {
-        return WITHOUT_BLOCKING.get() == null ? cipher.keyForRead(at) : inMemory(at.userId());
-    }
-
+    /** The user's data key when it is in memory. @throws NotInMemoryException when reading it would need Postgres */
     private DataKey inMemory(String userId) {
         return (userId == null ? Optional.<DataKey> empty() : cipher.keyInMemory(userId))
                 .orElseThrow(NotInMemoryException::new);
+    }
+
+    /** These values, sealed and opened only with data keys in memory. */
+    private final class InMemoryOnly implements SessionValues {
+
+        @Override
+        public boolean on() {
+            return SealedSessionValues.this.on();
+        }
+
+        @Override
+        public boolean ready(String userId) {
+            return SealedSessionValues.this.ready(userId);
+        }
+
+        @Override
+        public String seal(String userId, String place, String plain) {
+            return SealedSessionValues.this.seal(userId, place, plain, true);
+        }
+
+        @Override
+        public String open(String userId, String place, String stored) {
+            return SealedSessionValues.this.open(userId, place, stored, true);
+        }
+
+        @Override
+        public String name(String userId, String place, String text) {
+            return SealedSessionValues.this.name(userId, place, text, true);
+        }
+
+        @Override
+        public void forget(String userId) {
+            SealedSessionValues.this.forget(userId);
+        }
+
+        @Override
+        public SessionValues withoutBlocking() {
+            return this;
+        }
     }
 
     /** How many of the user's texts the memos hold, sealed as and opened as. */

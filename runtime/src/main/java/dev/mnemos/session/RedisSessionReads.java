@@ -61,7 +61,7 @@ final class RedisSessionReads {
                     Map<String, String> state = SessionScripts.pairs(reply);
                     if (fields.ready(state.get("userId"))) {
                         try {
-                            return Uni.createFrom().item(fields.withoutBlocking(() -> loaded(sessionId, state)));
+                            return Uni.createFrom().item(loaded(sessionId, state, fields.withoutBlocking()));
                         } catch (SessionValues.NotInMemoryException e) {
                             // the owner's data key left memory since ready(): opened on a worker thread, below
                         }
@@ -77,10 +77,14 @@ final class RedisSessionReads {
     }
 
     private SessionState loaded(String sessionId, Map<String, String> state) {
+        return loaded(sessionId, state, fields);
+    }
+
+    private static SessionState loaded(String sessionId, Map<String, String> state, StateFields opening) {
         if (state.isEmpty()) {
             throw new SessionNotFoundException(sessionId);
         }
-        return fields.state(state);
+        return opening.state(state);
     }
 
     PlanPage plans(String sessionId, int from, int limit) {

@@ -43,7 +43,7 @@ final class RedisSessionWrites {
 
     /** {@link SessionStore#apply}, blocking. */
     AppliedPatch apply(StepWrite write) {
-        Step step = step(write, write.owner());
+        Step step = step(write, write.owner(), fields);
         long[] reply = patchReply(write, step);
         if (ScriptReply.KEY_USED.is(reply)) {
             // the first write's patch had other generated ids: report no time, so nothing is rebuilt from this one
@@ -71,7 +71,7 @@ final class RedisSessionWrites {
         }
         Step step;
         try {
-            step = fields.withoutBlocking(() -> step(write, owner));
+            step = step(write, owner, fields.withoutBlocking());
         } catch (SessionValues.NotInMemoryException e) {
             // the owner's data key left memory since ready() (evicted, or an erase): read on a worker thread
             return onWorker;
@@ -94,11 +94,15 @@ final class RedisSessionWrites {
      * A validated patch with its generated ids, its time, its replay event and its script operations, and the user
      * whose key seals its texts (null when they are not sealed).
      */
-    private record Step(SessionPatch patch, Instant at, SessionEvent event, List<String> ops, String userId) {
+    private record Step(SessionPatch patch, Instant at, SessionEvent event, String storedEvent, List<String> ops,
+            String userId) {
     }
 
-    /** @param owner the session's owner when known (else read, when texts are sealed) */
-    private Step step(StepWrite write, String owner) {
+    /**
+     * @param owner the session's owner when known (else read, when texts are sealed)
+     * @param sealing the fields that seal its texts: {@link StateFields#withoutBlocking()} on an event loop
+     */
+    private Step step(StepWrite write, String owner, StateFields sealing) {
         validator.validate(write.patch());
         if (write.expectedVersion().isPresent() && write.expectedVersion().getAsLong() < 1) {
             throw new InvalidPatchException("expectedVersion", "a version of 1 or more");
@@ -109,14 +113,14 @@ final class RedisSessionWrites {
         SessionEvent event = new SessionEvent(0, SessionEvent.Type.PATCH, at, write.actor(), write.note(),
                 withIds.withoutPlanContent(), null, null);
         String userId = !fields.sealing() ? null : owner != null ? owner : reads.sealingOwner(write.sessionId());
-        List<String> ops = PatchOps.of(withIds, at, fields, userId);
+        List<String> ops = PatchOps.of(withIds, at, sealing, userId);
         StepTraceEntry trace = write.trace();
         if (trace != null) {
             // the trace rides on the step's write (session-patch.lua, op T): one round trip, stored with it or not at all
             ops = new ArrayList<>(ops);
-            ops.addAll(List.of("T", Integer.toString(trace.retention()), fields.seal(userId, "trace", trace.json())));
+            ops.addAll(List.of("T", Integer.toString(trace.retention()), sealing.seal(userId, "trace", trace.json())));
         }
-        return new Step(withIds, at, event, ops, userId);
+        return new Step(withIds, at, event, sealing.event(userId, event), ops, userId);
     }
 
     /**
@@ -138,7 +142,7 @@ final class RedisSessionWrites {
     private List<String> patchArgs(StepWrite write, Step step) {
         SessionConfig config = calls.config;
         return new ScriptArgs.Patch(write.expectedVersion().orElse(-1), config.ttl().toMillis(),
-                fields.event(step.userId(), step.event()), config.checkpointEvery(), config.historyRetention(),
+                step.storedEvent(), config.checkpointEvery(), config.historyRetention(),
                 step.at().toEpochMilli(), write.owner() == null ? "" : write.owner(), config.maxSessionBytes(),
                 bytes.budgeted(), refuseEvicting, actor(step.event()), step.ops(), ScriptArgs.key(write.idempotency()),
                 ScriptArgs.fingerprint(write.idempotency()), "").argv();
@@ -162,8 +166,8 @@ final class RedisSessionWrites {
         ends.began(sessionId, at);
         SessionEvent event = new SessionEvent(0, SessionEvent.Type.END, at, actor, null, null, null, null);
         StepWrite write = StepWrite.of(sessionId, SessionPatch.builder().build());
-        Step step = new Step(write.patch(), at, event, List.of("S", "status", SessionState.Status.ENDED.name()),
-                current.userId());
+        Step step = new Step(write.patch(), at, event, fields.event(current.userId(), event),
+                List.of("S", "status", SessionState.Status.ENDED.name()), current.userId());
         outcome(sessionId, patchReply(write, step), -1);
         return reads.load(sessionId, -1);
     }

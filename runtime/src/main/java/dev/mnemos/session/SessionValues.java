@@ -1,7 +1,5 @@
 package dev.mnemos.session;
 
-import java.util.function.Supplier;
-
 /**
  * How the texts of a session are stored in Redis: sealed with the session owner's data key when encryption at rest is
  * on (docs/operations.md "Encryption at rest"), else as they are ({@link #CLEAR}). A place names what a value is
@@ -55,15 +53,15 @@ public interface SessionValues {
     }
 
     /**
-     * Runs {@code work} where texts must seal and open without blocking (on an event loop, after {@link #ready} said
-     * they would): a text whose owner's data key has left memory since (evicted, or an erase) then fails with
+     * These values as sealed and opened where nothing may block (an event loop, after {@link #ready} said they would
+     * not): a text whose owner's data key has left memory since (evicted, or an erase) fails with
      * {@link NotInMemoryException} instead of the key being read in Postgres, and the caller takes its blocking path.
      */
-    default <T> T withoutBlocking(Supplier<T> work) {
-        return work.get();
+    default SessionValues withoutBlocking() {
+        return this;
     }
 
-    /** A text met in {@link #withoutBlocking} whose owner's data key is not in memory: nothing was written or read. */
+    /** A text met {@link #withoutBlocking} whose owner's data key is not in memory: nothing was written or read. */
     final class NotInMemoryException extends RuntimeException {
 
         private static final long serialVersionUID = 1L;

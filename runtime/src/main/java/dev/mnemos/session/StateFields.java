@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
 
 /**
  * Maps a {@link SessionState} to the fields of its Redis hash and back. Scalars have a field each
@@ -32,7 +31,9 @@ final class StateFields {
     /** How texts are stored: sealed with the owner's data key, or as they are. */
     private final SessionValues values;
     /** Readers resolved once per type: a session read parses dozens of small values. */
-    private final Map<Class<?>, ObjectReader> readers = new ConcurrentHashMap<>();
+    private final Map<Class<?>, ObjectReader> readers;
+    /** These fields with {@link SessionValues#withoutBlocking}: this one when the values never block. */
+    private final StateFields withoutBlocking;
 
     StateFields(ObjectMapper json) {
         this(json, SessionValues.CLEAR);
@@ -41,6 +42,17 @@ final class StateFields {
     StateFields(ObjectMapper json, SessionValues values) {
         this.json = storage(json);
         this.values = values;
+        this.readers = new ConcurrentHashMap<>();
+        SessionValues nonBlocking = values.withoutBlocking();
+        this.withoutBlocking = nonBlocking == values ? this : new StateFields(this, nonBlocking);
+    }
+
+    /** {@code fields}' mapper and readers with other values. */
+    private StateFields(StateFields fields, SessionValues values) {
+        this.json = fields.json;
+        this.values = values;
+        this.readers = fields.readers;
+        this.withoutBlocking = this;
     }
 
     /** Whether texts are sealed: a write or read then needs the session's owner. */
@@ -56,9 +68,12 @@ final class StateFields {
         return !values.on() || userId != null && values.ready(userId);
     }
 
-    /** Runs {@code work} where texts seal and open without blocking: {@link SessionValues#withoutBlocking}. */
-    <T> T withoutBlocking(Supplier<T> work) {
-        return values.withoutBlocking(work);
+    /**
+     * These fields where nothing may block: a text whose owner's data key is not in memory fails with
+     * {@link SessionValues.NotInMemoryException} ({@link SessionValues#withoutBlocking}).
+     */
+    StateFields withoutBlocking() {
+        return withoutBlocking;
     }
 
     /** A text as stored for {@code userId} at {@code place} (a state field's name or family, {@code event} …). */

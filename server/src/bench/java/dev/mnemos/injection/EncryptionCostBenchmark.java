@@ -233,6 +233,7 @@ class EncryptionCostBenchmark {
                 "mnemos.step.write (CPU of its thread)"));
         interleave("1 client, after a 50 ms model call (the model's time taken out)", Math.max(2, rounds / 3),
                 (side, into) -> steps(lanes[side.ordinal()], 10, 0, TimeUnit.MILLISECONDS.toNanos(50), into, threads));
+        sessionBytes(lanes);
         manyClients(clients, clientRounds, clientBlock);
         sessionEnds(ends);
         Path out = Path.of("target/bench/encryption-cost.txt");
@@ -381,6 +382,23 @@ class EncryptionCostBenchmark {
                     into.blocks.add(new long[] { System.nanoTime() - start });
                 });
         phases("an end's", List.of("mnemos.end", "mnemos.end.promote", "mnemos.end.archive", "mnemos.end.clear"));
+    }
+
+    /**
+     * Redis' bytes of each side's current session ({@code MEMORY USAGE <key> SAMPLES 0} over its keys: state, undo
+     * records and checkpoints, replay log, plans, traces), which have had the same steps on both sides.
+     */
+    private void sessionBytes(Lane[] lanes) {
+        long[] bytes = new long[2];
+        for (Lane lane : lanes) {
+            for (String key : SessionKeys.all(lane.id)) {
+                var usage = redis.execute("MEMORY", "USAGE", key, "SAMPLES", "0");
+                bytes[lane.side.ordinal()] += usage == null ? 0 : usage.toLong();
+            }
+        }
+        line("");
+        line("== Redis bytes of each side's session after %d steps (a trace a step): clear %,d, sealed %,d (%.2fx)",
+                lanes[0].step, bytes[0], bytes[1], bytes[1] / (double) bytes[0]);
     }
 
     /** The mean time of each of {@code names}' spans on each side since {@link PhaseTimedSpans#TIMES} was cleared. */

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
@@ -65,33 +66,28 @@ public class TimedSessionValues extends SealedSessionValues {
     }
 
     @Override
-    public String seal(String userId, String place, String plain) {
-        long start = System.nanoTime();
-        try {
-            return super.seal(userId, place, plain);
-        } finally {
-            add(Call.SEAL, start, place, plain);
-        }
+    protected String seal(String userId, String place, String plain, boolean inMemoryOnly) {
+        return timed(Call.SEAL, place, plain, () -> super.seal(userId, place, plain, inMemoryOnly));
     }
 
     @Override
-    public String open(String userId, String place, String stored) {
-        long start = System.nanoTime();
-        String plain = null;
-        try {
-            return plain = super.open(userId, place, stored);
-        } finally {
-            add(Call.OPEN, start, place, plain);
-        }
+    protected String open(String userId, String place, String stored, boolean inMemoryOnly) {
+        return timed(Call.OPEN, place, null, () -> super.open(userId, place, stored, inMemoryOnly));
     }
 
     @Override
-    public String name(String userId, String place, String text) {
+    protected String name(String userId, String place, String text, boolean inMemoryOnly) {
+        return timed(Call.NAME, place, text, () -> super.name(userId, place, text, inMemoryOnly));
+    }
+
+    /** @param plain the plain text given, or null when it is what {@code work} answers */
+    private static String timed(Call call, String place, String plain, Supplier<String> work) {
         long start = System.nanoTime();
+        String answer = null;
         try {
-            return super.name(userId, place, text);
+            return answer = work.get();
         } finally {
-            add(Call.NAME, start, place, text);
+            add(call, start, place, plain != null ? plain : answer);
         }
     }
 }
