@@ -4,10 +4,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mnemos.session.NewSession;
 import dev.mnemos.session.RedisSessionStore;
 import dev.mnemos.session.SessionConfig;
-import dev.mnemos.session.SessionKeys;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
 import dev.mnemos.session.StepWrite;
+import dev.mnemos.testsupport.Holdings;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.QuarkusUnitTest;
 import jakarta.inject.Inject;
@@ -86,11 +86,7 @@ class SessionBytesSealedTest {
             store.apply(StepWrite.of(id, SessionPatch.builder().putCollected("k" + i, value).build()).by(user));
         }
         assertThat(store.get(id).collected()).hasSize(steps);
-        long total = 0;
-        for (String key : SessionKeys.all(id)) {
-            var usage = redis.execute("MEMORY", "USAGE", key, "SAMPLES", "0");
-            total += usage == null ? 0 : usage.toLong();
-        }
+        long total = Holdings.sessionBytes(redis, id);
         store.delete(id);
         return total;
     }

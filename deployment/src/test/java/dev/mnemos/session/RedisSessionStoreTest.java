@@ -9,6 +9,7 @@ import dev.mnemos.profile.ProfilePromotions;
 import dev.mnemos.profile.ProfileReader;
 import dev.mnemos.profile.ProfileService;
 import dev.mnemos.profile.ProfileUnavailableException;
+import dev.mnemos.testsupport.Holdings;
 import io.quarkus.cache.Cache;
 import io.quarkus.cache.CacheName;
 import io.quarkus.cache.CaffeineCache;
@@ -649,12 +650,7 @@ class RedisSessionStoreTest {
     }
 
     private long redisBytes(String id) {
-        long total = 0;
-        for (String key : SessionKeys.all(id)) {
-            var reply = redis.execute("MEMORY", "USAGE", key, "SAMPLES", "0");
-            total += reply == null ? 0 : reply.toLong();
-        }
-        return total;
+        return Holdings.sessionBytes(redis, id);
     }
 
     private Map<String, Long> byKey(String id) {

@@ -44,11 +44,6 @@ public class DataKeys {
         return keks.currentKeyId();
     }
 
-    /** Whether the user's data key is in memory (reading it needs no Postgres). */
-    boolean cached(String userId) {
-        return cache.getIfPresent(userId) != null;
-    }
-
     /** The user's data key when it is in memory; empty when reading it would need Postgres. */
     Optional<DataKey> inMemory(String userId) {
         return Optional.ofNullable(cache.getIfPresent(userId));

@@ -54,7 +54,7 @@ public class MemoryCipher {
 
     /** Whether {@code userId}'s values seal and open without blocking: their data key is in memory. */
     public boolean ready(String userId) {
-        return userId != null && keys.cached(userId);
+        return userId != null && keys.inMemory(userId).isPresent();
     }
 
     public static boolean sealed(String stored) {

@@ -102,8 +102,8 @@ class SealedSessionValuesTest {
         }
 
         @Override
-        boolean cached(String userId) {
-            return keys.containsKey(userId);
+        Optional<DataKey> inMemory(String userId) {
+            return Optional.ofNullable(keys.get(userId));
         }
 
         @Override

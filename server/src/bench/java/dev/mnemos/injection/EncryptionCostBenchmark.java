@@ -14,6 +14,7 @@ import dev.mnemos.session.SessionIds;
 import dev.mnemos.session.SessionKeys;
 import dev.mnemos.session.SessionPatch;
 import dev.mnemos.session.SessionStore;
+import dev.mnemos.testsupport.Holdings;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -391,10 +392,7 @@ class EncryptionCostBenchmark {
     private void sessionBytes(Lane[] lanes) {
         long[] bytes = new long[2];
         for (Lane lane : lanes) {
-            for (String key : SessionKeys.all(lane.id)) {
-                var usage = redis.execute("MEMORY", "USAGE", key, "SAMPLES", "0");
-                bytes[lane.side.ordinal()] += usage == null ? 0 : usage.toLong();
-            }
+            bytes[lane.side.ordinal()] = Holdings.sessionBytes(redis, lane.id);
         }
         line("");
         line("== Redis bytes of each side's session after %d steps (a trace a step): clear %,d, sealed %,d (%.2fx)",

@@ -64,6 +64,16 @@ public final class Holdings {
         return keys;
     }
 
+    /** Redis' own bytes of a session: {@code MEMORY USAGE <key> SAMPLES 0} summed over its keys. */
+    public static long sessionBytes(RedisDataSource redis, String sessionId) {
+        long total = 0;
+        for (String key : SessionKeys.all(sessionId)) {
+            var usage = redis.execute("MEMORY", "USAGE", key, "SAMPLES", "0");
+            total += usage == null ? 0 : usage.toLong();
+        }
+        return total;
+    }
+
     /** Keys of these sessions, named with the number of their values that hold {@code text}; only keys with hits. */
     public static Map<String, Long> redisHits(RedisDataSource redis, List<String> sessions, String text) {
         Map<String, Long> hits = new LinkedHashMap<>();
